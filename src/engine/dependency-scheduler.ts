@@ -1,0 +1,96 @@
+import pLimit from 'p-limit';
+
+export interface ScheduledTask {
+  key: string;
+  /** Keys of tasks that must succeed before this one starts (keys not in the run are ignored). */
+  after: string[];
+}
+
+export type TaskOutcome =
+  | { key: string; status: 'succeeded' }
+  | { key: string; status: 'failed'; error: Error }
+  /** Not started: a task it waits for failed or was skipped, or the run was stopped. */
+  | { key: string; status: 'skipped'; reason: string };
+
+export interface ScheduleOptions {
+  parallelism: number;
+  /** Checked before each task starts: once true, no new task starts; running ones finish. */
+  shouldStop?: () => boolean;
+}
+
+/**
+ * Runs tasks as soon as everything they wait for has succeeded, at most `parallelism` at a time. A failure
+ * never stops independent work, but everything that depends on a failed task is skipped. A dependency cycle is
+ * reported (before anything runs) rather than deadlocking.
+ */
+export async function runInDependencyOrder(
+  tasks: ScheduledTask[],
+  run: (key: string) => Promise<void>,
+  options: ScheduleOptions,
+): Promise<TaskOutcome[]> {
+  const keys = new Set(tasks.map((t) => t.key));
+  const waitsFor = new Map(tasks.map((t) => [t.key, t.after.filter((k) => keys.has(k) && k !== t.key)]));
+  const cycle = findCycle(waitsFor);
+  if (cycle) throw new Error(`dependency cycle: ${cycle.join(' -> ')}`);
+
+  const limit = pLimit(Math.max(1, options.parallelism));
+  const outcomes = new Map<string, TaskOutcome>();
+  const started = new Map<string, Promise<TaskOutcome>>();
+
+  const start = (key: string): Promise<TaskOutcome> => {
+    const existing = started.get(key);
+    if (existing) return existing;
+    const promise = (async (): Promise<TaskOutcome> => {
+      const prerequisites = await Promise.all((waitsFor.get(key) ?? []).map(start));
+      const blocked = prerequisites.find((p) => p.status !== 'succeeded');
+      if (blocked) return { key, status: 'skipped', reason: `${blocked.key} did not succeed` };
+      return limit(async (): Promise<TaskOutcome> => {
+        if (options.shouldStop?.()) return { key, status: 'skipped', reason: 'the run was stopped' };
+        try {
+          await run(key);
+          return { key, status: 'succeeded' };
+        } catch (err) {
+          return { key, status: 'failed', error: err instanceof Error ? err : new Error(String(err)) };
+        }
+      });
+    })();
+    started.set(key, promise);
+    return promise;
+  };
+
+  for (const outcome of await Promise.all(tasks.map((t) => start(t.key)))) outcomes.set(outcome.key, outcome);
+  return tasks.map((t) => outcomes.get(t.key)!);
+}
+
+/** Reverses the edges: for deletions, dependents go first. */
+export function reverseDependencies(tasks: ScheduledTask[]): ScheduledTask[] {
+  const keys = new Set(tasks.map((t) => t.key));
+  const reversed = new Map<string, string[]>(tasks.map((t) => [t.key, []]));
+  for (const task of tasks) {
+    for (const dep of task.after) if (keys.has(dep)) reversed.get(dep)!.push(task.key);
+  }
+  return tasks.map((t) => ({ key: t.key, after: reversed.get(t.key)! }));
+}
+
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: string[] = [];
+  const visit = (key: string): string[] | undefined => {
+    if (state.get(key) === 'done') return undefined;
+    if (state.get(key) === 'visiting') return [...path.slice(path.indexOf(key)), key];
+    state.set(key, 'visiting');
+    path.push(key);
+    for (const next of graph.get(key) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(key, 'done');
+    return undefined;
+  };
+  for (const key of graph.keys()) {
+    const cycle = visit(key);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}

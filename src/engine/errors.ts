@@ -1,0 +1,25 @@
+/** An error the engine reports to its caller: a stable code, and a message that says what and how to fix it. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export type EngineErrorCode =
+  | 'state_corrupt'
+  | 'state_locked'
+  | 'state_io'
+  | 'state_stack_mismatch'
+  | 'desired_invalid'
+  | 'secret_unresolved'
+  | 'service_error'
+  | 'interrupted';
+
+export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const fail = <E>(error: E): Result<never, E> => ({ ok: false, error });

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import { EngineError, fail, ok, type Result } from '../errors';
+
+/**
+ * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
+ * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
+ */
+const resourceStateSchema = z.object({
+  type: z.string().min(1),
+  id: z.string().min(1),
+  attributes: z.record(z.string(), z.unknown()),
+  secrets: z.record(z.string(), z.string()),
+  digest: z.string().optional(),
+  dependencies: z.array(z.string()),
+  applied_at: z.string(),
+});
+
+const stateFileSchema = z.object({
+  version: z.literal(1),
+  lineage: z.string().min(1),
+  serial: z.number().int().nonnegative(),
+  stack: z.string(),
+  resources: z.record(z.string(), resourceStateSchema),
+});
+
+export type ResourceState = z.infer<typeof resourceStateSchema>;
+export type StateFile = z.infer<typeof stateFileSchema>;
+
+export function emptyState(stack: string): StateFile {
+  return { version: 1, lineage: randomUUID(), serial: 0, stack, resources: {} };
+}
+
+/** Reads the state file; a missing file is an empty state, a damaged one an error that says where. */
+export async function readState(path: string, stack: string): Promise<Result<StateFile>> {
+  let text: string;
+  try {
+    text = await fs.readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return ok(emptyState(stack));
+    return fail(new EngineError('state_io', `cannot read state file ${path}: ${(err as Error).message}`));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return fail(
+      new EngineError(
+        'state_corrupt',
+        `state file ${path} is not valid JSON (${(err as Error).message}); restore it from a backup or version control`,
+      ),
+    );
+  }
+  const parsed = stateFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(
+      new EngineError(
+        'state_corrupt',
+        `state file ${path} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      ),
+    );
+  }
+  if (parsed.data.stack !== stack) {
+    return fail(
+      new EngineError(
+        'state_stack_mismatch',
+        `state file ${path} belongs to stack "${parsed.data.stack}", not "${stack}"; pass --state for this stack`,
+      ),
+    );
+  }
+  return ok(parsed.data);
+}
+
+/**
+ * Writes the state atomically (temp file + rename, so an interruption leaves the old or the new file, never a
+ * torn one), readable by the owner only, with the serial bumped.
+ */
+export async function writeState(path: string, state: StateFile): Promise<Result<StateFile>> {
+  const next: StateFile = { ...state, serial: state.serial + 1 };
+  try {
+    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    return ok(next);
+  } catch (err) {
+    return fail(new EngineError('state_io', `cannot write state file ${path}: ${(err as Error).message}`));
+  }
+}

@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareSecret, fingerprintSecret } from '../../src/engine/state/fingerprint';
+import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
+import { lockState } from '../../src/engine/state/state-lock';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'secretform-state-'));
+
+describe('state file', () => {
+  it('reads a missing state file as an empty state of the stack', async () => {
+    const result = await readState(join(dir(), 'none.json'), 'prod');
+    expect(result.ok && result.value.resources).toEqual({});
+    expect(result.ok && result.value.stack).toBe('prod');
+  });
+
+  it('writes atomically with mode 0600, bumps the serial, and reads back what it wrote', async () => {
+    const path = join(dir(), 'state.json');
+    const state = emptyState('prod');
+    state.resources['prod/ldap/role'] = {
+      type: 'ldap_static_role',
+      id: 'ldap/static-role/role',
+      attributes: { rotation_period: 3600 },
+      secrets: {},
+      dependencies: [],
+      applied_at: '2026-01-01T00:00:00Z',
+    };
+    const written = await writeState(path, state);
+    expect(written.ok && written.value.serial).toBe(1);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const read = await readState(path, 'prod');
+    expect(read.ok && read.value.resources['prod/ldap/role'].attributes).toEqual({ rotation_period: 3600 });
+  });
+
+  it('reports a damaged state file with the path and the field, without throwing', async () => {
+    const path = join(dir(), 'state.json');
+    writeFileSync(path, JSON.stringify({ version: 1, lineage: 'x', serial: 'one', stack: 'prod', resources: {} }));
+    const result = await readState(path, 'prod');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('state_corrupt');
+    expect(!result.ok && result.error.message).toContain('serial');
+    writeFileSync(path, '{ not json');
+    const notJson = await readState(path, 'prod');
+    expect(!notJson.ok && notJson.error.message).toMatch(/not valid JSON/);
+  });
+
+  it('refuses a state file of another stack', async () => {
+    const path = join(dir(), 'state.json');
+    await writeState(path, emptyState('staging'));
+    const result = await readState(path, 'prod');
+    expect(!result.ok && result.error.code).toBe('state_stack_mismatch');
+  });
+});
+
+describe('state lock', () => {
+  it('refuses a second lock on the same state until the first is released', async () => {
+    const path = join(dir(), 'state.json');
+    const first = await lockState(path);
+    expect(first.ok).toBe(true);
+    const second = await lockState(path);
+    expect(!second.ok && second.error.code).toBe('state_locked');
+    if (first.ok) await first.value();
+    const third = await lockState(path);
+    expect(third.ok).toBe(true);
+    if (third.ok) await third.value();
+  });
+});
+
+describe('secret fingerprints', () => {
+  it('recognises the same secret and a changed one with the slow salted scheme, without containing it', () => {
+    const fp = fingerprintSecret('hunter2-secret', {});
+    expect(fp.startsWith('scrypt:')).toBe(true);
+    expect(fp).not.toContain('hunter2-secret');
+    expect(compareSecret('hunter2-secret', fp, {})).toBe('same');
+    expect(compareSecret('hunter3-secret', fp, {})).toBe('different');
+    // Salted: the same value fingerprints differently each time.
+    expect(fingerprintSecret('hunter2-secret', {})).not.toBe(fp);
+  });
+
+  it('uses HMAC with the state key and calls a fingerprint made with another key incomparable', () => {
+    const key = { key: Buffer.from('state-key-1') };
+    const fp = fingerprintSecret('s3cret-value', key);
+    expect(fp.startsWith('hmac-sha256:')).toBe(true);
+    expect(compareSecret('s3cret-value', fp, key)).toBe('same');
+    expect(compareSecret('other-value', fp, key)).toBe('different');
+    expect(compareSecret('s3cret-value', fp, { key: Buffer.from('state-key-2') })).toBe('incomparable');
+    expect(compareSecret('s3cret-value', fp, {})).toBe('incomparable');
+  });
+});
