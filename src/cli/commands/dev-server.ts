@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { DEFAULT_PORT, startDevServer } from '../../devserver/server';
+import { loadSeedFile } from '../../devserver/seed';
+import type { CommandOutcome } from '../main';
+
+interface DevServerFlags {
+  host: string;
+  port: string;
+  rootToken?: string;
+  seed?: string;
+  latencyMs?: string;
+  failureRate?: string;
+  failureStatus?: string;
+}
+
+/** `secretform dev-server`: runs the service emulator until SIGINT or SIGTERM. */
+export function registerDevServerCommand(program: Command, outcome: CommandOutcome): void {
+  program
+    .command('dev-server')
+    .description('run the built-in dev server (an in-memory emulation of the service)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free port)', String(DEFAULT_PORT))
+    .option('--root-token <token>', 'root token (default: $SECRETFORM_DEV_ROOT_TOKEN or "root")')
+    .option('--seed <file>', 'JSON seed file (mounts, kv secrets, directory entries, password policies)')
+    .option('--latency-ms <ms>', 'latency added before every response')
+    .option('--failure-rate <rate>', 'share of requests (0..1) answered with an injected failure')
+    .option('--failure-status <status>', 'HTTP status of injected failures (default 503)')
+    .action(async (flags: DevServerFlags) => {
+      outcome.exitCode = await runDevServer(flags);
+    });
+}
+
+async function runDevServer(flags: DevServerFlags): Promise<number> {
+  let settings: Parameters<typeof startDevServer>[0];
+  try {
+    settings = {
+      host: flags.host,
+      port: integerFlag('--port', flags.port, 0, 65535)!,
+      rootToken: rootToken(flags.rootToken),
+      seed: flags.seed === undefined ? undefined : loadSeedFile(flags.seed),
+      latencyMs: integerFlag('--latency-ms', flags.latencyMs, 0, 600_000),
+      failureRate: rateFlag(flags.failureRate),
+      failureStatus: integerFlag('--failure-status', flags.failureStatus, 400, 599),
+    };
+  } catch (error) {
+    process.stderr.write(`secretform dev-server: ${(error as Error).message}\n`);
+    return 1;
+  }
+
+  let server: Awaited<ReturnType<typeof startDevServer>>;
+  try {
+    server = await startDevServer(settings);
+  } catch (error) {
+    process.stderr.write(`secretform dev-server: cannot start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(`dev server listening on ${server.url} (root token: ${server.rootToken})\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  process.stdout.write('dev server stopped\n');
+  return 0;
+}
+
+function rootToken(flag: string | undefined): string {
+  const token = flag ?? process.env.SECRETFORM_DEV_ROOT_TOKEN ?? 'root';
+  if (token.trim() === '') throw new Error('--root-token (or SECRETFORM_DEV_ROOT_TOKEN) must not be empty');
+  return token;
+}
+
+function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function rateFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = Number(value);
+  if (value.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+    throw new Error(`--failure-rate must be a number between 0 and 1, got "${value}"`);
+  }
+  return rate;
+}
+

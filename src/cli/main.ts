@@ -1,0 +1,34 @@
+import { Command, CommanderError } from 'commander';
+import { registerDevServerCommand } from './commands/dev-server';
+
+/** Where a command leaves its exit code (commander's action handlers return nothing). */
+export interface CommandOutcome {
+  exitCode: number;
+}
+
+/** Each command lives in its own file under ./commands and registers itself here. */
+export type CommandRegistration = (program: Command, outcome: CommandOutcome) => void;
+
+const COMMANDS: CommandRegistration[] = [registerDevServerCommand];
+
+/** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const outcome: CommandOutcome = { exitCode: 0 };
+  const program = new Command('secretform')
+    .description('Infrastructure as code for the secrets service')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  for (const register of COMMANDS) register(program, outcome);
+  if (argv.length <= 2) {
+    program.outputHelp({ error: true });
+    return 1;
+  }
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    // Usage errors are already printed by commander; --help and --version end with code 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    throw error;
+  }
+  return outcome.exitCode;
+}

@@ -1,0 +1,21 @@
+export { ServiceToken } from './token';
+export { loadClientConfig, DEFAULT_SERVICE_ADDR } from './config';
+export type { ClientConfig, ClientConfigError, ClientConfigErrorCode, ClientConfigResult, TlsSettings } from './config';
+export { ServiceClientError, codeForStatus } from './errors';
+export type { ServiceClientErrorCode } from './errors';
+export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfterMs, backoffDelayMs, isRepeatable } from './retry';
+export type { RetryPolicy, RetryDecision } from './retry';
+export { isEnvelope, objectFromBody, listFromBody } from './response-shapes';
+export type { JsonObject } from './response-shapes';
+export { ServiceClient, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS } from './service-client';
+export type {
+  ServiceClientOptions,
+  RequestOptions,
+  WriteOptions,
+  ServiceResult,
+  ServiceSuccess,
+  ServiceFailure,
+  ReadResult,
+  ClientStats,
+  Query,
+} from './service-client';

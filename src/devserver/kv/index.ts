@@ -1,0 +1,2 @@
+export { createKvArea } from './area';
+export { KvStore, DEFAULT_MAX_VERSIONS } from './store';

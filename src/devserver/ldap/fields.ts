@@ -1,0 +1,39 @@
+import { badRequest } from '../respond';
+
+// Readers for request body fields. The service accepts JSON values and their string forms ("true", "30").
+
+export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`field "${field}" must be a string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function optionalBool(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw badRequest(`field "${field}" must be a boolean, got ${JSON.stringify(value)}`);
+}
+
+export function optionalInt(body: Record<string, unknown>, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? parseInt(value, 10) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number)) {
+    throw badRequest(`field "${field}" must be an integer, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+/** A comma-separated string or a list of strings; blanks dropped, entries trimmed. */
+export function optionalStringList(body: Record<string, unknown>, field: string): string[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const items = typeof value === 'string' ? value.split(',') : value;
+  if (!Array.isArray(items) || items.some((item) => typeof item !== 'string')) {
+    throw badRequest(`field "${field}" must be a comma-separated string or a list of strings`);
+  }
+  return (items as string[]).map((item) => item.trim()).filter((item) => item !== '');
+}

@@ -1,0 +1,242 @@
+import type { HttpRequest, HttpResponse } from './http/server';
+import type { FaultInjector } from './faults';
+import type { MountRegistry } from './mounts';
+import { okEnvelope, permissionDenied, ServiceError, unsupportedOperation, unsupportedPath } from './respond';
+import type { InMemoryTokenStore } from './tokens';
+import type { AreaHandler, DevRequest, DevResponse, TokenInfo } from './types';
+
+/** One handled request, as tests see it in `DevServer.requestLog`. */
+export interface RequestLogEntry {
+  method: string;
+  /** The path after `/v1/`, without the query string. */
+  path: string;
+  /** The query string without `?` ('' when none). */
+  query: string;
+  status: number;
+  /** The parsed request body (`{}` when empty; undefined when it was not JSON). */
+  body: unknown;
+}
+
+export interface RouterDeps {
+  mounts: MountRegistry;
+  tokens: InMemoryTokenStore;
+  sync: AreaHandler;
+  faults: FaultInjector;
+  now: () => number;
+  log: (entry: RequestLogEntry) => void;
+}
+
+const TOKEN_HEADER = 'x-service-token';
+const MERGE_PATCH = 'application/merge-patch+json';
+
+/**
+ * Turns wire requests into area calls: `/v1/` paths, `LIST` (and `GET ?list=true`), JSON bodies, injected
+ * faults, token checks, and routing to sys endpoints, auth mounts, sync and secrets mounts.
+ */
+export class Router {
+  constructor(private readonly deps: RouterDeps) {}
+
+  async handle(http: HttpRequest): Promise<HttpResponse> {
+    const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, body: undefined };
+    let response: DevResponse;
+    try {
+      response = await this.route(http, entry);
+    } catch (error) {
+      response = errorResponse(error);
+    }
+    await this.deps.faults.delay();
+    entry.status = response.status;
+    this.deps.log(entry);
+    return response;
+  }
+
+  private async route(http: HttpRequest, entry: RequestLogEntry): Promise<DevResponse> {
+    const target = splitTarget(http.target);
+    entry.path = target.path;
+    entry.query = target.query;
+
+    // Injected failures come first, so a failed request changes nothing.
+    const failure = this.deps.faults.nextFailure();
+    if (failure) return failure;
+
+    if (!target.underV1) return { status: 404, body: { errors: [] } };
+    const path = decodePath(target.path);
+    entry.path = path.path;
+
+    let method = http.method.toUpperCase();
+    const query = new URLSearchParams(target.query);
+    if (method === 'GET' && isTrue(query.get('list'))) {
+      method = 'LIST';
+    }
+    query.delete('list');
+    entry.method = method;
+
+    if (method === 'PATCH') {
+      const contentType = (http.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (contentType !== MERGE_PATCH) {
+        throw new ServiceError(415, ['PATCH requires Content-Type application/merge-patch+json']);
+      }
+    }
+    const body = parseBody(http.body);
+    entry.body = body;
+
+    const now = this.deps.now();
+    for (const area of [...this.deps.mounts.areas(), this.deps.sync]) area.tick?.(now);
+
+    const req: DevRequest = {
+      method,
+      path: path.path,
+      trailingSlash: path.trailingSlash,
+      query,
+      headers: { ...http.headers },
+      body,
+      remoteAddress: http.remoteAddress,
+    };
+
+    if (!this.isLogin(req)) {
+      req.token = this.authenticate(http);
+    }
+    return this.dispatch(req);
+  }
+
+  private isLogin(req: DevRequest): boolean {
+    if ((req.method !== 'POST' && req.method !== 'PUT') || !req.path.startsWith('auth/')) return false;
+    const resolved = this.deps.mounts.resolve(req.path.slice('auth/'.length), true);
+    return resolved !== undefined && resolved.entry.type === 'userpass' && resolved.subpath.startsWith('login/');
+  }
+
+  private authenticate(http: HttpRequest): TokenInfo {
+    const check = this.deps.tokens.authenticate(http.headers[TOKEN_HEADER], http.remoteAddress);
+    if (check.ok) return check.token;
+    if (check.reason === 'invalid') throw new ServiceError(403, ['permission denied', 'invalid token']);
+    throw permissionDenied();
+  }
+
+  private async dispatch(req: DevRequest): Promise<DevResponse> {
+    const { path } = req;
+    const token = req.token;
+    const nonRoot = token !== undefined && !token.root;
+
+    const sys = matchPrefix(path, 'sys');
+    if (sys !== undefined) {
+      if (nonRoot) throw permissionDenied();
+      const mounts = matchPrefix(sys, 'mounts');
+      if (mounts !== undefined) return this.deps.mounts.handleSysEndpoint(req, mounts, false);
+      const auths = matchPrefix(sys, 'auth');
+      if (auths !== undefined) return this.deps.mounts.handleSysEndpoint(req, auths, true);
+      const sync = matchPrefix(sys, 'sync');
+      if (sync !== undefined) return this.deps.sync.handle(req, sync);
+      throw unsupportedPath();
+    }
+
+    const auth = matchPrefix(path, 'auth');
+    if (auth !== undefined) {
+      const tokenPath = matchPrefix(auth, 'token');
+      if (tokenPath !== undefined) return this.tokenEndpoint(req, tokenPath);
+      const resolved = this.deps.mounts.resolve(auth, true);
+      if (!resolved) throw noHandler(path);
+      this.checkNonRoot(req, resolved.area, resolved.subpath);
+      return resolved.area.handle(req, resolved.subpath);
+    }
+
+    const resolved = this.deps.mounts.resolve(path, false);
+    if (!resolved) throw noHandler(path);
+    this.checkNonRoot(req, resolved.area, resolved.subpath);
+    return resolved.area.handle(req, resolved.subpath);
+  }
+
+  /** Login tokens read and list; anything else only where the area allows it. */
+  private checkNonRoot(req: DevRequest, area: AreaHandler, subpath: string): void {
+    if (req.token === undefined || req.token.root) return;
+    if (req.method === 'GET' || req.method === 'LIST') return;
+    if (area.allowsNonRoot?.(req.method, subpath)) return;
+    throw permissionDenied();
+  }
+
+  /** The built-in token method: only `lookup-self`, so clients can check their token. */
+  private tokenEndpoint(req: DevRequest, subpath: string): DevResponse {
+    if (subpath !== 'lookup-self') throw unsupportedPath();
+    if (req.method !== 'GET' && req.method !== 'POST') throw unsupportedOperation();
+    const token = req.token!;
+    const now = this.deps.now();
+    return okEnvelope({
+      accessor: token.accessor,
+      display_name: token.displayName,
+      entity_id: token.entityId,
+      expire_time: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(),
+      meta: Object.keys(token.metadata).length > 0 ? { ...token.metadata } : null,
+      // This request used one; 0 means unlimited.
+      num_uses: token.numUsesLeft === undefined ? 0 : token.numUsesLeft - 1,
+      policies: [...token.policies],
+      ttl: token.expiresAt === undefined ? 0 : Math.max(0, Math.floor((token.expiresAt - now) / 1000)),
+      type: token.tokenType,
+    });
+  }
+}
+
+function errorResponse(error: unknown): DevResponse {
+  if (error instanceof ServiceError) {
+    return { status: error.status, body: { errors: [...error.errors] } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 500, body: { errors: [`internal error: ${message}`] } };
+}
+
+function noHandler(path: string): ServiceError {
+  return new ServiceError(404, [`no handler for route "${path}"`]);
+}
+
+/** `rest` when `path` is `prefix` ('') or starts with `prefix/`; undefined otherwise. */
+function matchPrefix(path: string, prefix: string): string | undefined {
+  if (path === prefix) return '';
+  if (path.startsWith(`${prefix}/`)) return path.slice(prefix.length + 1);
+  return undefined;
+}
+
+interface Target {
+  underV1: boolean;
+  path: string;
+  query: string;
+}
+
+function splitTarget(raw: string): Target {
+  let target = raw;
+  // Absolute-form targets (`http://host/v1/...`), as proxies send them.
+  const absolute = /^https?:\/\/[^/]*/i.exec(target);
+  if (absolute) target = target.slice(absolute[0].length) || '/';
+  const questionMark = target.indexOf('?');
+  const pathPart = questionMark < 0 ? target : target.slice(0, questionMark);
+  const query = questionMark < 0 ? '' : target.slice(questionMark + 1);
+  if (pathPart !== '/v1' && !pathPart.startsWith('/v1/')) return { underV1: false, path: pathPart, query };
+  return { underV1: true, path: pathPart.slice('/v1'.length), query };
+}
+
+function decodePath(raw: string): { path: string; trailingSlash: boolean } {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    throw new ServiceError(400, [`invalid URL escape in path "${raw}"`]);
+  }
+  const trailingSlash = decoded.length > 1 && decoded.endsWith('/');
+  return { path: decoded.replace(/^\/+|\/+$/g, ''), trailingSlash };
+}
+
+function isTrue(value: string | null): boolean {
+  return value !== null && ['1', 't', 'true'].includes(value.toLowerCase());
+}
+
+function parseBody(raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ServiceError(400, [`failed to parse JSON input: ${(error as Error).message}`]);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ServiceError(400, ['failed to parse JSON input: the body must be a JSON object']);
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,181 @@
+import { createCloudArea } from './cloud';
+import { systemClock, type Clock } from './clock';
+import { Directory, DirectoryError } from './directory/directory';
+import { FaultInjector, validateFaultOptions, type FaultControl } from './faults';
+import { HttpServer } from './http/server';
+import { createKvArea, KvStore } from './kv';
+import { createLdapArea } from './ldap';
+import { MountRegistry } from './mounts';
+import { ServiceError } from './respond';
+import { Router, type RequestLogEntry } from './router';
+import { DEFAULT_SEED, parseSeed, seedDirectoryEntries, seedPasswordPolicies, SeedError, type Seed } from './seed';
+import { createSyncArea } from './sync';
+import { InMemoryTokenStore } from './tokens';
+import { createUserpassArea } from './userpass';
+import type { AreaHandler, ServerContext } from './types';
+
+export interface DevServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 picks a free port. Default 8200. */
+  port?: number;
+  /** Default `root`. */
+  rootToken?: string;
+  /** Default DEFAULT_SEED (a KV v2 mount at `secret` and a directory under dc=example,dc=org). */
+  seed?: Seed;
+  /** Default: the system clock. Use a ManualClock to move time in tests. */
+  clock?: Clock;
+  latencyMs?: number;
+  failureRate?: number;
+  failureStatus?: number;
+  /** Largest accepted request body; default 32 MiB. */
+  maxRequestBytes?: number;
+}
+
+export interface DevServer {
+  /** `http://HOST:PORT` */
+  url: string;
+  port: number;
+  rootToken: string;
+  close(): Promise<void>;
+  /** Handled requests, oldest first (the latest 10,000). In-process only. */
+  requestLog: RequestLogEntry[];
+  directory: Directory;
+  /** The area's `inspect()` of the secrets mount at `path`, or of the auth mount at `auth/<path>`. */
+  inspectMount(path: string): unknown;
+  inspectSync(): unknown;
+  faults: FaultControl;
+}
+
+export const DEFAULT_PORT = 8200;
+const REQUEST_LOG_CAP = 10_000;
+
+/** Starts the dev server: an in-memory emulation of the service on a real HTTP port. */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? DEFAULT_PORT;
+  const rootToken = options.rootToken ?? 'root';
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0..65535, got ${port}`);
+  if (typeof rootToken !== 'string' || rootToken.trim() === '') throw new Error('rootToken must be a non-empty string');
+  if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
+    throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
+  }
+  validateFaultOptions(options);
+  const seed = parseSeed(options.seed ?? DEFAULT_SEED);
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
+
+  let directory: Directory;
+  try {
+    directory = new Directory(seedDirectoryEntries(seed));
+  } catch (error) {
+    throw new SeedError(`invalid seed directory: ${(error as Error).message}`);
+  }
+
+  const kv = new KvStore();
+  const tokens = new InMemoryTokenStore(rootToken, now);
+  let context: ServerContext | undefined;
+  const mounts = new MountRegistry(
+    {
+      kv: (mount, ctx) => createKvArea(kv, mount, ctx),
+      cloud: createCloudArea,
+      ldap: createLdapArea,
+      userpass: createUserpassArea,
+    },
+    () => context!,
+  );
+  context = {
+    now,
+    mounts,
+    tokens,
+    kv,
+    kvEvents: kv,
+    directory,
+    passwordPolicies: seedPasswordPolicies(seed),
+  };
+  const sync = createSyncArea(context);
+  await applySeedContent(seed, mounts, context);
+
+  const requestLog: RequestLogEntry[] = [];
+  const faults = new FaultInjector({
+    latencyMs: options.latencyMs,
+    failureRate: options.failureRate,
+    failureStatus: options.failureStatus,
+  });
+  const router = new Router({
+    mounts,
+    tokens,
+    sync,
+    faults,
+    now,
+    log: (entry) => {
+      requestLog.push(entry);
+      if (requestLog.length > REQUEST_LOG_CAP) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAP);
+    },
+  });
+  const http = new HttpServer((request) => router.handle(request), { maxRequestBytes: options.maxRequestBytes });
+  const address = await http.listen(port, host);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    rootToken,
+    close: () => (closed ??= http.close()),
+    requestLog,
+    directory,
+    inspectMount(path: string): unknown {
+      const trimmed = path.replace(/^\/+|\/+$/g, '');
+      const auth = trimmed.startsWith('auth/');
+      const area: AreaHandler | undefined = auth
+        ? mounts.area(trimmed.slice('auth/'.length), true)
+        : mounts.area(trimmed, false);
+      if (!area) throw new Error(`inspectMount: no ${auth ? 'auth method' : 'secrets engine'} is mounted at "${trimmed}/"`);
+      return area.inspect?.();
+    },
+    inspectSync: () => sync.inspect?.(),
+    faults,
+  };
+}
+
+/** Enables the seed's mounts and writes its KV secrets. Errors name the seed entry. */
+async function applySeedContent(seed: ReturnType<typeof parseSeed>, mounts: MountRegistry, ctx: ServerContext): Promise<void> {
+  for (const [index, mount] of (seed.mounts ?? []).entries()) {
+    const auth = mount.auth ?? mount.type === 'userpass';
+    try {
+      mounts.enable({ path: mount.path, type: mount.type, description: mount.description, options: mount.options, auth });
+    } catch (error) {
+      throw new SeedError(`invalid seed mounts[${index}] (${mount.path}): ${describe(error)}`);
+    }
+  }
+  for (const [index, secret] of (seed.kv ?? []).entries()) {
+    const entry = ctx.mounts.secretsMount(secret.mount);
+    if (!entry || entry.type !== 'kv' || entry.options.version !== '2') {
+      throw new SeedError(`invalid seed kv[${index}]: "${secret.mount}" is not a KV version 2 mount of the seed`);
+    }
+    const area = mounts.area(entry.path, false)!;
+    const path = secret.path.replace(/^\/+|\/+$/g, '');
+    try {
+      await area.handle(
+        {
+          method: 'POST',
+          path: `${entry.path}/data/${path}`,
+          trailingSlash: false,
+          query: new URLSearchParams(),
+          headers: {},
+          body: { data: secret.data },
+          remoteAddress: '',
+        },
+        `data/${path}`,
+      );
+    } catch (error) {
+      throw new SeedError(`invalid seed kv[${index}] (${secret.mount}/${secret.path}): ${describe(error)}`);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof DirectoryError || error instanceof ServiceError) return error.errors.join('; ');
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,7 @@
+/**
+ * The Go text/template subset used by the directory engine (LDIF and username templates) and secret sync
+ * (secret_name_template). See service-api.md "Template language".
+ */
+export { TemplateError } from './errors';
+export { renderTemplate, checkTemplate } from './render';
+export type { TemplateOptions } from './render';

@@ -1,0 +1,86 @@
+import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
+import { summarize } from '../engine/plan/plan';
+import { secretFieldNames, visibleAttributes } from './plan-view';
+
+/** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
+export interface PlanJson {
+  format_version: '1.0';
+  stack: string;
+  resource_changes: ResourceChangeJson[];
+  resource_drift: ResourceDriftJson[];
+  summary: PlanSummary;
+}
+
+export interface ResourceChangeJson {
+  address: string;
+  type: string;
+  id: string;
+  actions: JsonAction[];
+  action_reason?: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  sensitive: string[];
+  replace_paths: string[][];
+}
+
+export interface ResourceDriftJson {
+  address: string;
+  type: string;
+  id: string;
+  kind: DriftEntry['kind'];
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export type JsonAction = 'create' | 'update' | 'delete' | 'no-op';
+
+/** Terraform's action lists: a replacement is a delete followed by a create. */
+const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
+  create: ['create'],
+  update: ['update'],
+  replace: ['delete', 'create'],
+  delete: ['delete'],
+  'no-op': ['no-op'],
+};
+
+export function planToJson(plan: Plan): PlanJson {
+  return {
+    format_version: '1.0',
+    stack: plan.stack,
+    resource_changes: plan.changes.map(changeToJson),
+    resource_drift: plan.drift.map(driftToJson),
+    summary: summarize(plan),
+  };
+}
+
+/** The plan as indented JSON text, ending with a newline. */
+export function renderJson(plan: Plan): string {
+  return `${JSON.stringify(planToJson(plan), null, 2)}\n`;
+}
+
+function changeToJson(change: PlannedChange): ResourceChangeJson {
+  // Secret values never reach a Plan; leaving secret field names out of before/after is a second guard.
+  const hidden = secretFieldNames(change);
+  return {
+    address: change.address,
+    type: change.type,
+    id: change.id,
+    actions: [...JSON_ACTIONS[change.action]],
+    ...(change.actionReason ? { action_reason: change.actionReason } : {}),
+    before: change.before === null ? null : visibleAttributes(change.before, hidden),
+    after: change.after === null ? null : visibleAttributes(change.after, hidden),
+    sensitive: [...change.sensitive],
+    replace_paths: change.replacePaths.map((path) => [...path]),
+  };
+}
+
+function driftToJson(entry: DriftEntry): ResourceDriftJson {
+  return {
+    address: entry.address,
+    type: entry.type,
+    id: entry.id,
+    kind: entry.kind,
+    before: entry.before,
+    after: entry.after,
+  };
+}

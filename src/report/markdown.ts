@@ -1,0 +1,158 @@
+import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
+import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
+import { splitComment, type MarkdownSection } from './markdown-split';
+import {
+  ACTION_LABELS,
+  actionableChanges,
+  attributeLineText,
+  changeAttributeLines,
+  changeHeadline,
+  driftAttributeLines,
+  driftHeadline,
+  NOT_VERIFIABLE,
+  planTotals,
+  totalsPhrase,
+  unchangedAttributeCount,
+  unverifiableSecrets,
+} from './plan-view';
+
+export interface MarkdownOptions {
+  /** A heading above the status line, e.g. the CI job's name. */
+  title?: string;
+  /** Longest part, in characters; longer comments are split. @default 65000 (GitHub's limit is 65,536) */
+  maxLength?: number;
+}
+
+export const DEFAULT_MARKDOWN_MAX_LENGTH = 65000;
+
+/**
+ * The plan as a pull-request comment, in the shape Atlantis, tfcmt and tfplan2md agree on: a status line, a
+ * table of the resources that change, a warning block for deletions and replacements, one collapsible
+ * `<details>` per resource with a diff, and the drift. Returns one string, or several parts when the comment is
+ * longer than `maxLength` (post them in order).
+ */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string[] {
+  const maxLength = options.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
+  const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
+  const header = title + statusLine(plan);
+
+  const sections: MarkdownSection[] = [];
+  if (!plan.refreshOnly) {
+    const changes = actionableChanges(plan);
+    sections.push(...summaryTable(changes), ...destructionWarning(changes), ...changeSections(changes));
+  }
+  sections.push(...driftSections(plan.drift));
+  if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes));
+  sections.push(...planWarnings(plan.warnings));
+  return splitComment(header, sections, maxLength);
+}
+
+/** `**Plan: 2 to add, 1 to change, 0 to destroy, 1 drifted** for stack `prod``, or "No changes". */
+export function statusLine(plan: Plan): string {
+  const stack = `for stack ${inlineCode(plan.stack)}`;
+  const totals = planTotals(plan);
+  if (plan.refreshOnly) {
+    if (totals.drifted === 0) return `**No changes** ${stack}. No objects have changed outside of secretform.`;
+    return `**Refresh-only plan: ${totals.drifted} drifted** ${stack}. secretform will not change anything on the service.`;
+  }
+  if (actionableChanges(plan).length === 0 && totals.drifted === 0) {
+    return `**No changes** ${stack}. Your configuration matches the service.`;
+  }
+  return `**${totalsPhrase(totals)}, ${totals.drifted} drifted** ${stack}`;
+}
+
+function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
+  if (changes.length === 0) return [];
+  const head = '| Address | Type | Action |\n| --- | --- | --- |';
+  return [
+    {
+      head,
+      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${ACTION_LABELS[c.action]} |`),
+      tail: '',
+    },
+  ];
+}
+
+function destructionWarning(changes: PlannedChange[]): MarkdownSection[] {
+  const destructive = changes.filter((c) => c.action === 'delete' || c.action === 'replace');
+  if (destructive.length === 0) return [];
+  const noun = destructive.length === 1 ? 'resource' : 'resources';
+  const title = `${destructive.length} ${noun} will be destroyed or replaced`;
+  return [
+    {
+      head: `> [!WARNING]\n> **${title}:**`,
+      continuedHead: `> [!WARNING]\n> **${title} (continued):**`,
+      lines: destructive.map((c) => `> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`),
+      tail: '',
+    },
+  ];
+}
+
+function changeSections(changes: PlannedChange[]): MarkdownSection[] {
+  if (changes.length === 0) return [];
+  const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
+  for (const change of changes) {
+    const attributeLines = changeAttributeLines(change);
+    const lines = [`# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
+    const unchanged = unchangedAttributeCount(change, attributeLines);
+    if (unchanged > 0) lines.push(`# (${unchanged} unchanged ${unchanged === 1 ? 'attribute' : 'attributes'} hidden)`);
+    sections.push(detailsWithDiff(change.address, change.type, changeHeadline(change), lines));
+  }
+  return sections;
+}
+
+function driftSections(drift: DriftEntry[]): MarkdownSection[] {
+  if (drift.length === 0) return [];
+  const sections: MarkdownSection[] = [
+    { head: `### Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
+  ];
+  for (const entry of drift) {
+    const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).map(attributeLineText)];
+    if (entry.kind === 'out_of_sync') lines.push(`# sync status: ${entry.detail ?? 'unknown'}`);
+    sections.push(detailsWithDiff(entry.address, entry.type, driftHeadline(entry), lines));
+  }
+  return sections;
+}
+
+/** Secrets the plan does not touch and the service cannot confirm: listed, never shown as changes. */
+function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
+  const lines = changes.flatMap((change) => {
+    const fields = unverifiableSecrets(change);
+    if (fields.length === 0) return [];
+    return [`- ${inlineCode(change.address)}: ${fields.map(inlineCode).join(', ')} ${NOT_VERIFIABLE}`];
+  });
+  if (lines.length === 0) return [];
+  const summary = `Secrets unchanged since the last apply that the service does not return for comparison (${lines.length})`;
+  return [
+    {
+      head: `<details><summary>${escapeHtml(summary)}</summary>\n`,
+      continuedHead: `<details><summary>${escapeHtml(`${summary} (continued)`)}</summary>\n`,
+      lines,
+      tail: '\n</details>',
+    },
+  ];
+}
+
+function planWarnings(warnings: string[]): MarkdownSection[] {
+  if (warnings.length === 0) return [];
+  return [
+    {
+      head: '> [!NOTE]\n> **Warnings:**',
+      lines: warnings.map((warning) => `> - ${escapeInline(warning)}`),
+      tail: '',
+    },
+  ];
+}
+
+/** A collapsed block whose summary names the resource and whose body is a `diff` code block. */
+function detailsWithDiff(address: string, type: string, headline: string, lines: string[]): MarkdownSection {
+  const fence = codeFence(lines);
+  const summary = (suffix: string) =>
+    `<details><summary><code>${escapeHtml(address)}</code> (${escapeHtml(type)}) ${escapeHtml(headline)}${suffix}</summary>\n\n${fence}diff`;
+  return {
+    head: summary(''),
+    continuedHead: summary(' (continued)'),
+    lines,
+    tail: `${fence}\n\n</details>`,
+  };
+}

@@ -1,0 +1,203 @@
+import type { DriftEntry, Plan, PlannedChange, PlanAction } from '../engine/plan/plan';
+import { summarize } from '../engine/plan/plan';
+import { formatChange, formatValue } from './values';
+
+/**
+ * What the text and markdown reports share: which lines a resource shows and in what words. The renderers only
+ * decide layout, colour and escaping, so the terminal and the pull-request comment always say the same thing.
+ */
+
+export type LineSymbol = '+' | '-' | '~';
+
+/** One attribute line of a resource block: `<symbol> <name> = <value>`. */
+export interface AttributeLine {
+  symbol: LineSymbol;
+  name: string;
+  /** Already formatted: `"svc"`, `3600 -> 7200` or `(sensitive value)`. */
+  value: string;
+  forcesReplacement: boolean;
+  /** A remark shown after the value as `# <note>`. */
+  note?: string;
+}
+
+export const SENSITIVE_VALUE = '(sensitive value)';
+export const NOT_VERIFIABLE = '(not verifiable on the service)';
+
+export function attributeLineText(line: AttributeLine): string {
+  let text = `${line.symbol} ${line.name} = ${line.value}`;
+  if (line.forcesReplacement) text += ' # forces replacement';
+  if (line.note !== undefined) text += ` # ${line.note}`;
+  return text;
+}
+
+/** The changes a report lists as resource blocks: everything but no-ops. */
+export function actionableChanges(plan: Plan): PlannedChange[] {
+  return plan.changes.filter((change) => change.action !== 'no-op');
+}
+
+/** `will be created (deleted outside secretform)`. */
+export function changeHeadline(change: PlannedChange): string {
+  return withReason(ACTION_HEADLINES[change.action], change.actionReason);
+}
+
+const ACTION_HEADLINES: Record<PlanAction, string> = {
+  create: 'will be created',
+  update: 'will be updated in-place',
+  replace: 'will be replaced',
+  delete: 'will be destroyed',
+  'no-op': 'is unchanged',
+};
+
+/** The action in one or two words, for tables and warning lists. */
+export const ACTION_LABELS: Record<PlanAction, string> = {
+  create: 'create',
+  update: 'update in-place',
+  replace: 'replace',
+  delete: 'destroy',
+  'no-op': 'no-op',
+};
+
+export function driftHeadline(entry: DriftEntry): string {
+  switch (entry.kind) {
+    case 'changed':
+      return 'has changed';
+    case 'deleted':
+      return 'has been deleted';
+    case 'out_of_sync':
+      return `is out of sync on the service (status: ${entry.detail ?? 'unknown'})`;
+  }
+}
+
+function withReason(headline: string, reason: string | undefined): string {
+  return reason ? `${headline} (${reason})` : headline;
+}
+
+/**
+ * The attribute lines of a planned change, sorted by name like terraform's. Values of secret fields never
+ * appear: a field named in `sensitive` or `secrets` is left out of `before`/`after` even if one slipped in.
+ */
+export function changeAttributeLines(change: PlannedChange): AttributeLine[] {
+  const hidden = secretFieldNames(change);
+  const forcesReplacement = (name: string, flagged: boolean) =>
+    change.action === 'replace' && (flagged || change.replacePaths.some((path) => path[0] === name));
+  const lines: AttributeLine[] = [];
+
+  switch (change.action) {
+    case 'create':
+      for (const [name, value] of Object.entries(visibleAttributes(change.after, hidden))) {
+        lines.push({ symbol: '+', name, value: formatValue(value), forcesReplacement: false });
+      }
+      break;
+    case 'update':
+    case 'replace':
+      for (const fieldChange of change.fieldChanges) {
+        if (hidden.has(fieldChange.field)) continue;
+        lines.push({
+          ...fieldChangeLine(fieldChange.field, fieldChange.from, fieldChange.to),
+          forcesReplacement: forcesReplacement(fieldChange.field, fieldChange.forcesReplacement),
+        });
+      }
+      break;
+    case 'delete':
+      for (const [name, value] of Object.entries(visibleAttributes(change.before, hidden))) {
+        lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false });
+      }
+      break;
+    case 'no-op':
+      break;
+  }
+
+  if (change.action !== 'delete' && change.action !== 'no-op') {
+    const drifted = new Set(change.secrets.filter((s) => s.status === 'drifted').map((s) => s.field));
+    for (const name of change.sensitive) {
+      lines.push({
+        symbol: change.action === 'update' ? '~' : '+',
+        name,
+        value: SENSITIVE_VALUE,
+        forcesReplacement: forcesReplacement(name, false),
+        ...(drifted.has(name) ? { note: 'differs on the service' } : {}),
+      });
+    }
+  }
+  return lines.sort(byName);
+}
+
+/** How many attributes of an updated or replaced object stay as they are (terraform's "unchanged attributes hidden"). */
+export function unchangedAttributeCount(change: PlannedChange, lines: AttributeLine[]): number {
+  if (change.action !== 'update' && change.action !== 'replace') return 0;
+  const shown = new Set(lines.map((line) => line.name));
+  const attributes = visibleAttributes(change.after, secretFieldNames(change));
+  return Object.keys(attributes).filter((name) => !shown.has(name)).length;
+}
+
+export function driftAttributeLines(entry: DriftEntry): AttributeLine[] {
+  const lines: AttributeLine[] = [];
+  if (entry.kind === 'changed') {
+    for (const field of entry.fields) lines.push(fieldChangeLine(field.field, field.applied, field.live));
+  } else if (entry.kind === 'deleted') {
+    for (const [name, value] of Object.entries(entry.before ?? {})) {
+      if (value !== undefined) lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false });
+    }
+  }
+  return lines.sort(byName);
+}
+
+/** Secret fields the plan does not write and the service cannot confirm (masked or never returned). */
+export function unverifiableSecrets(change: PlannedChange): string[] {
+  if (change.action === 'delete') return [];
+  const written = new Set(change.sensitive);
+  return change.secrets
+    .filter((secret) => secret.status === 'unverifiable' && !written.has(secret.field))
+    .map((secret) => secret.field)
+    .sort();
+}
+
+export interface PlanTotals {
+  add: number;
+  change: number;
+  destroy: number;
+  drifted: number;
+}
+
+/** Terraform's counting: a replacement is one to add and one to destroy. */
+export function planTotals(plan: Plan): PlanTotals {
+  const summary = summarize(plan);
+  return {
+    add: summary.create + summary.replace,
+    change: summary.update,
+    destroy: summary.delete + summary.replace,
+    drifted: summary.drifted,
+  };
+}
+
+/** `Plan: 1 to add, 2 to change, 0 to destroy` (without punctuation, so each report can finish it its way). */
+export function totalsPhrase(totals: PlanTotals): string {
+  return `Plan: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy`;
+}
+
+/** A copy of the attributes without the secret fields and absent values; `{}` for a missing object. */
+export function visibleAttributes(
+  attributes: Record<string, unknown> | null,
+  hidden: ReadonlySet<string>,
+): Record<string, unknown> {
+  const visible: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (!hidden.has(name) && value !== undefined) visible[name] = value;
+  }
+  return visible;
+}
+
+export function secretFieldNames(change: PlannedChange): Set<string> {
+  return new Set([...change.sensitive, ...change.secrets.map((secret) => secret.field)]);
+}
+
+/** `+` when the field had no value, `-` when it loses its value, `~` otherwise. */
+function fieldChangeLine(name: string, from: unknown, to: unknown): AttributeLine {
+  if (from === undefined) return { symbol: '+', name, value: formatValue(to), forcesReplacement: false };
+  if (to === undefined) return { symbol: '-', name, value: formatValue(from), forcesReplacement: false };
+  return { symbol: '~', name, value: formatChange(from, to), forcesReplacement: false };
+}
+
+function byName(a: AttributeLine, b: AttributeLine): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,177 @@
+import pc from 'picocolors';
+import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
+import {
+  actionableChanges,
+  changeAttributeLines,
+  changeHeadline,
+  driftAttributeLines,
+  driftHeadline,
+  NOT_VERIFIABLE,
+  planTotals,
+  totalsPhrase,
+  unchangedAttributeCount,
+  unverifiableSecrets,
+  type AttributeLine,
+  type LineSymbol,
+} from './plan-view';
+
+export interface TextOptions {
+  /** ANSI colours; the caller decides (see `shouldUseColor`). */
+  color: boolean;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+const LEGEND: { action: Exclude<PlanAction, 'no-op'>; words: string }[] = [
+  { action: 'create', words: 'create' },
+  { action: 'update', words: 'update in-place' },
+  { action: 'delete', words: 'destroy' },
+  { action: 'replace', words: 'destroy and then create replacement' },
+];
+
+/**
+ * The plan for a terminal, laid out like terraform's: what changed outside secretform first, then the actions
+ * with their attributes, secrets that cannot be verified, the summary line and warnings. Ends with a newline.
+ */
+export function renderText(plan: Plan, options: TextOptions): string {
+  const colors = pc.createColors(options.color);
+  const out: string[] = [];
+
+  if (plan.drift.length > 0) out.push(...driftSection(plan.drift, colors));
+
+  if (plan.refreshOnly) {
+    out.push(...refreshOnlyEnding(plan, colors));
+  } else {
+    const changes = actionableChanges(plan);
+    if (changes.length > 0) out.push(...actionsSection(plan, changes, colors));
+    out.push(...unverifiableSection(plan, colors));
+    out.push(...summarySection(plan, changes.length, colors));
+  }
+
+  for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
+  return `${trimTrailingBlankLines(out).join('\n')}\n`;
+}
+
+function driftSection(drift: DriftEntry[], colors: Colors): string[] {
+  const out = [
+    colors.bold('Note: Objects have changed outside of secretform'),
+    '',
+    'secretform detected the following changes made outside of secretform since the last apply:',
+    '',
+  ];
+  for (const entry of drift) {
+    out.push(colors.bold(`  # ${entry.address} ${driftHeadline(entry)}`));
+    if (entry.kind !== 'out_of_sync') {
+      const symbol = entry.kind === 'deleted' ? '-' : '~';
+      out.push(...block(`  ${colorSymbol(symbol, colors)}`, entry.type, entry.id, driftAttributeLines(entry), 0, colors));
+    }
+    out.push('');
+  }
+  return out;
+}
+
+function refreshOnlyEnding(plan: Plan, colors: Colors): string[] {
+  if (plan.drift.length === 0) return [colors.bold('No changes.') + ' No objects have changed outside of secretform.', ''];
+  return [
+    'This is a refresh-only plan: secretform will not change anything on the service.',
+    '',
+    colors.bold(`Refresh-only plan: ${plan.drift.length} drifted.`),
+    '',
+  ];
+}
+
+function actionsSection(plan: Plan, changes: PlannedChange[], colors: Colors): string[] {
+  const used = new Set(changes.map((change) => change.action));
+  const out = [
+    `secretform compared stack ${JSON.stringify(plan.stack)} with the service. Resource actions are indicated with the following symbols:`,
+    ...LEGEND.filter((entry) => used.has(entry.action)).map(
+      (entry) => `${colorBlockSymbol(entry.action, colors)} ${entry.words}`,
+    ),
+    '',
+    colors.bold('secretform will perform the following actions:'),
+    '',
+  ];
+  for (const change of changes) {
+    const lines = changeAttributeLines(change);
+    out.push(colors.bold(`  # ${change.address} ${changeHeadline(change)}`));
+    const action = change.action as Exclude<PlanAction, 'no-op'>;
+    out.push(
+      ...block(colorBlockSymbol(action, colors), change.type, change.id, lines, unchangedAttributeCount(change, lines), colors),
+      '',
+    );
+  }
+  return out;
+}
+
+/** Secrets the plan does not touch and the service cannot confirm: a compact note, not a change. */
+function unverifiableSection(plan: Plan, colors: Colors): string[] {
+  const notes = plan.changes
+    .map((change) => ({ address: change.address, fields: unverifiableSecrets(change) }))
+    .filter((note) => note.fields.length > 0);
+  if (notes.length === 0) return [];
+  return [
+    colors.bold('Secrets unchanged since the last apply that the service does not return for comparison:'),
+    ...notes.map((note) => `  ${note.address}: ${note.fields.join(', ')} ${colors.dim(NOT_VERIFIABLE)}`),
+    '',
+  ];
+}
+
+function summarySection(plan: Plan, actionableCount: number, colors: Colors): string[] {
+  if (actionableCount === 0 && plan.drift.length === 0) {
+    return [colors.bold(colors.green('No changes.')) + ' Your configuration matches the service.', ''];
+  }
+  const totals = planTotals(plan);
+  return [`${colors.bold(`${totalsPhrase(totals)}.`)} ${totals.drifted} drifted.`, ''];
+}
+
+/** `  + type "id" {`, the attribute lines, the hidden-attributes count, and the closing brace. */
+function block(
+  opener: string,
+  type: string,
+  id: string,
+  lines: AttributeLine[],
+  unchangedCount: number,
+  colors: Colors,
+): string[] {
+  const out = [`${opener} ${type} ${JSON.stringify(id)} {`];
+  for (const line of lines) out.push(`      ${colorAttributeLine(line, colors)}`);
+  if (unchangedCount > 0) {
+    const noun = unchangedCount === 1 ? 'attribute' : 'attributes';
+    out.push(colors.dim(`        # (${unchangedCount} unchanged ${noun} hidden)`));
+  }
+  out.push('    }');
+  return out;
+}
+
+function colorAttributeLine(line: AttributeLine, colors: Colors): string {
+  let text = `${colorSymbol(line.symbol, colors)} ${line.name} = ${line.value}`;
+  if (line.forcesReplacement) text += ` ${colors.red('# forces replacement')}`;
+  if (line.note !== undefined) text += ` ${colors.yellow(`# ${line.note}`)}`;
+  return text;
+}
+
+function colorSymbol(symbol: LineSymbol, colors: Colors): string {
+  if (symbol === '+') return colors.green(symbol);
+  if (symbol === '-') return colors.red(symbol);
+  return colors.yellow(symbol);
+}
+
+/** Three columns wide, as terraform prints them, so that `-/+` lines up with `  +`. */
+function colorBlockSymbol(action: Exclude<PlanAction, 'no-op'>, colors: Colors): string {
+  switch (action) {
+    case 'create':
+      return `  ${colorSymbol('+', colors)}`;
+    case 'update':
+      return `  ${colorSymbol('~', colors)}`;
+    case 'delete':
+      return `  ${colorSymbol('-', colors)}`;
+    case 'replace':
+      return `${colors.red('-')}/${colors.green('+')}`;
+  }
+}
+
+function trimTrailingBlankLines(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === '') end -= 1;
+  return lines.slice(0, end);
+}

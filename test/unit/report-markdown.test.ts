@@ -1,0 +1,282 @@
+import { renderMarkdown } from '../../src/report';
+import {
+  change,
+  cloud1DestinationCreate,
+  emptyPlan,
+  fullPlan,
+  largePlan,
+  ldapConfigUpdate,
+  ldapStaticRoleCreate,
+  userpassUserDrift,
+} from './report-plan-fixture';
+
+function single(parts: string[]): string {
+  expect(parts).toHaveLength(1);
+  return parts[0];
+}
+
+function count(text: string, pattern: RegExp): number {
+  return (text.match(pattern) ?? []).length;
+}
+
+/** Every fence opened in the text is closed, and every <details> too. */
+function expectBalanced(text: string): void {
+  expect(count(text, /<details>/g)).toBe(count(text, /<\/details>/g));
+  expect(count(text, /^`{3,}/gm) % 2).toBe(0);
+}
+
+describe('renderMarkdown', () => {
+  it('starts with the status line naming the counts and the stack', () => {
+    const text = single(renderMarkdown(fullPlan()));
+
+    expect(text.split('\n')[0]).toBe('**Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** for stack `prod`');
+  });
+
+  it('puts a title above the status line when given one, escaped', () => {
+    const text = single(renderMarkdown(fullPlan(), { title: 'plan for <prod> *nightly*' }));
+
+    expect(text.startsWith('## plan for &lt;prod&gt; \\*nightly\\*\n\n**Plan: 4 to add')).toBe(true);
+  });
+
+  it('says "No changes" without table, warning or details when nothing changes', () => {
+    const plan = emptyPlan({ changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: {}, after: {} })] });
+
+    expect(renderMarkdown(plan)).toEqual(['**No changes** for stack `prod`. Your configuration matches the service.']);
+  });
+
+  it('lists each changed resource in the summary table with its type and action, no-ops left out', () => {
+    const text = single(renderMarkdown(fullPlan()));
+
+    expect(text).toContain(
+      [
+        '| Address | Type | Action |',
+        '| --- | --- | --- |',
+        '| `prod/ldap/backend` | `ldap_secret_backend` | update in-place |',
+        '| `prod/ldap/old-set` | `ldap_library_set` | destroy |',
+        '| `prod/ldap/app-role` | `ldap_static_role` | replace |',
+        '| `prod/ldap/svc-role` | `ldap_static_role` | create |',
+        '| `prod/sync/cloud1` | `sync_destination_cloud1_sm` | create |',
+        '| `prod/users/alice` | `userpass_user` | create |',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('prod/github/ci-app');
+  });
+
+  it('warns about deletions and replacements in a WARNING block', () => {
+    const text = single(renderMarkdown(fullPlan()));
+
+    expect(text).toContain(
+      [
+        '> [!WARNING]',
+        '> **2 resources will be destroyed or replaced:**',
+        '> - `prod/ldap/old-set` (`ldap_library_set`) will be destroyed (not in the configuration)',
+        '> - `prod/ldap/app-role` (`ldap_static_role`) will be replaced (username cannot change)',
+      ].join('\n'),
+    );
+  });
+
+  it('has no warning block when the plan only creates and updates', () => {
+    const text = single(renderMarkdown(emptyPlan({ changes: [ldapConfigUpdate(), ldapStaticRoleCreate()] })));
+
+    expect(text).not.toContain('[!WARNING]');
+    expect(text).toContain('**Plan: 1 to add, 1 to change, 0 to destroy, 0 drifted**');
+  });
+
+  it('has one collapsible section per changed resource with a diff block, sensitive values masked', () => {
+    const text = single(renderMarkdown(fullPlan()));
+
+    expect(count(text, /<details><summary><code>prod\/(ldap|sync|users)\/[a-z0-9-]+<\/code>/g)).toBe(9); // 6 changes + 3 drift
+    expect(count(text, /<details>/g)).toBe(10); // and the unverifiable secrets
+    expectBalanced(text);
+    expect(text).toContain(
+      [
+        '<details><summary><code>prod/sync/cloud1</code> (sync_destination_cloud1_sm) will be created</summary>',
+        '',
+        '```diff',
+        '# id: sys/sync/destinations/cloud1-sm/prod-sm',
+        '+ custom_tags = {"team":"payments"}',
+        '+ granularity = "secret-path"',
+        '+ name = "prod-sm"',
+        '+ region = "us-east-1"',
+        '+ role_arn = "arn:cloud1:iam::123456789012:role/sync"',
+        '+ secret_access_key = (sensitive value)',
+        '```',
+        '',
+        '</details>',
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      [
+        '<details><summary><code>prod/ldap/app-role</code> (ldap_static_role) will be replaced (username cannot change)</summary>',
+        '',
+        '```diff',
+        '# id: ldap/static-role/app',
+        '~ username = "app" -> "app2" # forces replacement',
+        '# (2 unchanged attributes hidden)',
+        '```',
+      ].join('\n'),
+    );
+    expect(text).toContain('```diff\n# id: ldap/library/old-set\n- disable_check_in_enforcement = false\n');
+    expect(text).toContain('+ password = (sensitive value)\n');
+  });
+
+  it('has a drift section with a collapsible block for each drift kind', () => {
+    const text = single(renderMarkdown(fullPlan()));
+    const drift = text.slice(text.indexOf('### Changed outside of secretform (3)'));
+
+    expect(text.indexOf('### Changed outside of secretform')).toBeGreaterThan(text.indexOf('### Changes'));
+    expect(drift).toContain(
+      '<details><summary><code>prod/users/carol</code> (userpass_user) has changed</summary>\n\n```diff\n# id: auth/userpass/users/carol\n~ token_ttl = 3600 -> 7200\n```',
+    );
+    expect(drift).toContain('<details><summary><code>prod/ldap/dyn</code> (ldap_dynamic_role) has been deleted</summary>');
+    expect(drift).toContain('- username_template = "v_{{.RoleName}}_{{random 8}}"');
+    expect(drift).toContain(
+      '<details><summary><code>prod/sync/db-assoc</code> (sync_association) is out of sync on the service (status: PENDING)</summary>',
+    );
+    expect(drift).toContain('# sync status: PENDING\n```');
+  });
+
+  it('lists secrets it cannot verify apart from the changes', () => {
+    const text = single(renderMarkdown(fullPlan()));
+
+    expect(text).toContain(
+      [
+        '<details><summary>Secrets unchanged since the last apply that the service does not return for comparison (2)</summary>',
+        '',
+        '- `prod/cloud/backend`: `client_secret` (not verifiable on the service)',
+        '- `prod/ldap/backend`: `bindpass` (not verifiable on the service)',
+        '',
+        '</details>',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/[~+] bindpass/);
+  });
+
+  it('shows only drift for a refresh-only plan', () => {
+    const text = single(renderMarkdown(fullPlan({ refreshOnly: true })));
+
+    expect(text.split('\n')[0]).toBe(
+      '**Refresh-only plan: 3 drifted** for stack `prod`. secretform will not change anything on the service.',
+    );
+    expect(text).not.toContain('| Address |');
+    expect(text).not.toContain('[!WARNING]');
+    expect(text).not.toContain('### Changes');
+    expect(count(text, /<details>/g)).toBe(3);
+    expect(single(renderMarkdown(emptyPlan({ refreshOnly: true })))).toBe(
+      '**No changes** for stack `prod`. No objects have changed outside of secretform.',
+    );
+  });
+
+  it('escapes markdown and HTML in addresses, types, reasons and values', () => {
+    const plan = emptyPlan({
+      stack: 'prod`x',
+      changes: [
+        change({
+          address: 'prod/a|b/<script>alert(1)</script>/`tick`',
+          type: 'ldap_library_set',
+          id: 'ldap/library/x',
+          action: 'delete',
+          actionReason: 'removed by <b>|someone|</b> *now*',
+          before: { service_account_names: ['```', '</details>', 'a|b'] },
+        }),
+      ],
+      drift: [{ ...userpassUserDrift(), address: 'prod/users/<img src=x>' }],
+    });
+    const text = single(renderMarkdown(plan));
+
+    // Raw HTML appears only inside code spans (the address is wrapped in double backticks), never as markup.
+    expect(text).not.toMatch(/<b>|<img/);
+    for (const line of text.split('\n').filter((l) => l.includes('<script>'))) expect(line).toContain('`` prod/a');
+    expect(text.split('\n')[0]).toBe('**Plan: 0 to add, 0 to change, 1 to destroy, 1 drifted** for stack ``prod`x``');
+    // Table cells: pipes escaped, so the row still has exactly three cells.
+    expect(text).toContain('| `` prod/a\\|b/<script>alert(1)</script>/`tick` `` | `ldap_library_set` | destroy |');
+    // Warning list: reason escaped as text.
+    expect(text).toContain(
+      '(`ldap_library_set`) will be destroyed (removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; \\*now\\*)',
+    );
+    // HTML summaries: entities.
+    expect(text).toContain('<summary><code>prod/a|b/&lt;script&gt;alert(1)&lt;/script&gt;/`tick`</code>');
+    expect(text).toContain('<summary><code>prod/users/&lt;img src=x&gt;</code> (userpass_user) has changed</summary>');
+    // A value holding a fence: the block's fence is longer, so the value cannot close it.
+    expect(text).toContain('````diff\n# id: ldap/library/x\n- service_account_names = ["```","</details>","a|b"]\n````');
+    expectBalanced(text.replace('"```"', '""').replace('"</details>"', '""'));
+  });
+
+  it('splits a plan of 2,000 resources into parts of at most 65,000 characters holding every address', () => {
+    const plan = largePlan(2000);
+    const parts = renderMarkdown(plan);
+    const status = '**Plan: 2000 to add, 0 to change, 0 to destroy, 0 drifted** for stack `prod`';
+
+    expect(parts.length).toBeGreaterThan(1);
+    parts.forEach((part, index) => {
+      expect(part.length).toBeLessThanOrEqual(65000);
+      expect(part.startsWith(`(part ${index + 1} of ${parts.length})\n\n${status}\n\n`)).toBe(true);
+      expectBalanced(part);
+    });
+    const all = parts.join('\n');
+    for (const change of plan.changes) {
+      expect(all).toContain(`| \`${change.address}\` | \`userpass_user\` | create |`);
+      expect(all).toContain(`<summary><code>${change.address}</code> (userpass_user) will be created</summary>`);
+    }
+    expect(count(all, /<details>/g)).toBe(2000);
+  });
+
+  it('keeps each part under a smaller maxLength and repeats the title in every part', () => {
+    const parts = renderMarkdown(largePlan(300), { title: 'secretform plan', maxLength: 20000 });
+
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(20000);
+      expect(part).toMatch(/^\(part \d+ of \d+\)\n\n## secretform plan\n\n\*\*Plan: 300 to add/);
+    }
+  });
+
+  it('splits one section longer than the limit inside its code block, closing and reopening the fence', () => {
+    const before: Record<string, unknown> = {};
+    for (let i = 0; i < 400; i += 1) before[`custom_tag_${String(i).padStart(3, '0')}`] = `value-${i}-${'x'.repeat(30)}`;
+    const plan = emptyPlan({
+      changes: [
+        change({
+          address: 'prod/sync/huge',
+          type: 'sync_destination_cloud1_sm',
+          id: 'sys/sync/destinations/cloud1-sm/huge',
+          action: 'delete',
+          before,
+        }),
+      ],
+    });
+    const parts = renderMarkdown(plan, { maxLength: 5000 });
+
+    expect(parts.length).toBeGreaterThan(3);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(5000);
+      expectBalanced(part);
+    }
+    expect(parts[2]).toContain(
+      '<details><summary><code>prod/sync/huge</code> (sync_destination_cloud1_sm) will be destroyed (continued)</summary>\n\n```diff\n- custom_tag_',
+    );
+    const all = parts.join('\n');
+    for (const name of Object.keys(before)) expect(all).toContain(`- ${name} = "value-`);
+  });
+
+  it('keeps a section heading with the section after it when splitting', () => {
+    const plan = largePlan(150);
+    plan.drift = [userpassUserDrift()];
+    const parts = renderMarkdown(plan, { maxLength: 8000 });
+
+    for (const part of parts) expect(part.trimEnd().endsWith('### Changes')).toBe(false);
+    for (const part of parts) expect(part.trimEnd().endsWith('### Changed outside of secretform (1)')).toBe(false);
+    expect(parts.join('\n')).toContain('### Changed outside of secretform (1)\n\n<details><summary><code>prod/users/carol</code>');
+  });
+
+  it('refuses a maxLength too small to hold the status line and a section', () => {
+    expect(() => renderMarkdown(largePlan(50), { maxLength: 300 })).toThrow(/maxLength 300 is too small/);
+  });
+
+  it('returns one part, without a part marker, when the comment fits', () => {
+    const parts = renderMarkdown(emptyPlan({ changes: [cloud1DestinationCreate()] }));
+
+    expect(parts).toHaveLength(1);
+    expect(parts[0]).not.toContain('(part ');
+  });
+});

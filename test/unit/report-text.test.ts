@@ -1,0 +1,275 @@
+import { renderText, shouldUseColor } from '../../src/report';
+import {
+  change,
+  emptyPlan,
+  fullPlan,
+  ldapConfigUpdate,
+  ldapStaticRoleCreate,
+  userpassUserDrift,
+} from './report-plan-fixture';
+
+const ESC = '\u001b[';
+
+function lines(text: string): string[] {
+  return text.split('\n');
+}
+
+describe('renderText', () => {
+  it('prints drift first, then every action like terraform, secrets it cannot verify, and the summary', () => {
+    expect(renderText(fullPlan(), { color: false })).toBe(
+      [
+        'Note: Objects have changed outside of secretform',
+        '',
+        'secretform detected the following changes made outside of secretform since the last apply:',
+        '',
+        '  # prod/users/carol has changed',
+        '  ~ userpass_user "auth/userpass/users/carol" {',
+        '      ~ token_ttl = 3600 -> 7200',
+        '    }',
+        '',
+        '  # prod/ldap/dyn has been deleted',
+        '  - ldap_dynamic_role "ldap/role/dyn" {',
+        '      - default_ttl = 3600',
+        '      - max_ttl = 86400',
+        '      - username_template = "v_{{.RoleName}}_{{random 8}}"',
+        '    }',
+        '',
+        '  # prod/sync/db-assoc is out of sync on the service (status: PENDING)',
+        '',
+        'secretform compared stack "prod" with the service. Resource actions are indicated with the following symbols:',
+        '  + create',
+        '  ~ update in-place',
+        '  - destroy',
+        '-/+ destroy and then create replacement',
+        '',
+        'secretform will perform the following actions:',
+        '',
+        '  # prod/ldap/backend will be updated in-place',
+        '  ~ ldap_secret_backend "ldap/config" {',
+        '      ~ url = "ldaps://old.example.org" -> "ldaps://ldap.example.org"',
+        '        # (3 unchanged attributes hidden)',
+        '    }',
+        '',
+        '  # prod/ldap/old-set will be destroyed (not in the configuration)',
+        '  - ldap_library_set "ldap/library/old-set" {',
+        '      - disable_check_in_enforcement = false',
+        '      - max_ttl = 86400',
+        '      - service_account_names = ["svc-a","svc-b"]',
+        '      - ttl = 3600',
+        '    }',
+        '',
+        '  # prod/ldap/app-role will be replaced (username cannot change)',
+        '-/+ ldap_static_role "ldap/static-role/app" {',
+        '      ~ username = "app" -> "app2" # forces replacement',
+        '        # (2 unchanged attributes hidden)',
+        '    }',
+        '',
+        '  # prod/ldap/svc-role will be created',
+        '  + ldap_static_role "ldap/static-role/svc" {',
+        '      + dn = "cn=svc,ou=users,dc=example,dc=org"',
+        '      + rotation_period = 3600',
+        '      + username = "svc"',
+        '    }',
+        '',
+        '  # prod/sync/cloud1 will be created',
+        '  + sync_destination_cloud1_sm "sys/sync/destinations/cloud1-sm/prod-sm" {',
+        '      + custom_tags = {"team":"payments"}',
+        '      + granularity = "secret-path"',
+        '      + name = "prod-sm"',
+        '      + region = "us-east-1"',
+        '      + role_arn = "arn:cloud1:iam::123456789012:role/sync"',
+        '      + secret_access_key = (sensitive value)',
+        '    }',
+        '',
+        '  # prod/users/alice will be created',
+        '  + userpass_user "auth/userpass/users/alice" {',
+        '      + password = (sensitive value)',
+        '      + token_policies = ["default","dev"]',
+        '      + token_ttl = 3600',
+        '    }',
+        '',
+        'Secrets unchanged since the last apply that the service does not return for comparison:',
+        '  prod/cloud/backend: client_secret (not verifiable on the service)',
+        '  prod/ldap/backend: bindpass (not verifiable on the service)',
+        '',
+        'Plan: 4 to add, 1 to change, 2 to destroy. 3 drifted.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows no block for no-op resources and never shows an unverifiable secret as a change', () => {
+    const text = renderText(fullPlan(), { color: false });
+
+    expect(text).not.toContain('prod/github/ci-app');
+    expect(text).not.toContain('sync_github_app');
+    expect(text).not.toMatch(/bindpass =|client_secret =/);
+  });
+
+  it('says there are no changes when nothing changes and nothing drifted', () => {
+    const plan = emptyPlan({
+      changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: { username: 'svc' }, after: { username: 'svc' } })],
+    });
+
+    expect(renderText(plan, { color: false })).toBe('No changes. Your configuration matches the service.\n');
+  });
+
+  it('lists only the legend symbols the plan uses and counts drift even when nothing is to be changed', () => {
+    const onlyUpdate = renderText(emptyPlan({ changes: [ldapConfigUpdate()] }), { color: false });
+    expect(onlyUpdate).toContain('  ~ update in-place\n');
+    expect(onlyUpdate).not.toMatch(/^ {2}\+ create$|^-\/\+ destroy/m);
+    expect(onlyUpdate).toContain('Plan: 0 to add, 1 to change, 0 to destroy. 0 drifted.');
+
+    const onlyDrift = renderText(emptyPlan({ drift: [userpassUserDrift()] }), { color: false });
+    expect(onlyDrift).toContain('  # prod/users/carol has changed');
+    expect(onlyDrift).not.toContain('will perform the following actions');
+    expect(onlyDrift).toContain('Plan: 0 to add, 0 to change, 0 to destroy. 1 drifted.');
+  });
+
+  it('shows only drift for a refresh-only plan', () => {
+    const text = renderText(fullPlan({ refreshOnly: true }), { color: false });
+
+    expect(text).toContain('  # prod/users/carol has changed');
+    expect(text).toContain('  # prod/ldap/dyn has been deleted');
+    expect(text).toContain('  # prod/sync/db-assoc is out of sync on the service (status: PENDING)');
+    expect(text).not.toMatch(/will be (created|updated|destroyed|replaced)/);
+    expect(text).not.toContain('not verifiable');
+    expect(text).not.toContain('Plan:');
+    expect(lines(text).slice(-2)).toEqual(['Refresh-only plan: 3 drifted.', '']);
+
+    expect(renderText(emptyPlan({ refreshOnly: true }), { color: false })).toBe(
+      'No changes. No objects have changed outside of secretform.\n',
+    );
+  });
+
+  it('marks a secret written again because it differs on the service', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({
+          address: 'prod/github/ci-app',
+          type: 'sync_github_app',
+          id: 'sys/sync/github-apps/ci',
+          action: 'update',
+          before: { name: 'ci', app_id: 123456 },
+          after: { name: 'ci', app_id: 123456 },
+          sensitive: ['private_key'],
+          secrets: [{ field: 'private_key', status: 'drifted' }],
+        }),
+      ],
+    });
+
+    expect(renderText(plan, { color: false })).toContain(
+      '      ~ private_key = (sensitive value) # differs on the service\n        # (2 unchanged attributes hidden)\n',
+    );
+  });
+
+  it('prints the plan warnings after the summary', () => {
+    const text = renderText(emptyPlan({ changes: [ldapStaticRoleCreate()], warnings: ['fingerprint made with another state key'] }), {
+      color: false,
+    });
+
+    expect(lines(text).slice(-3)).toEqual(['', 'Warning: fingerprint made with another state key', '']);
+  });
+
+  it('uses colour codes only when asked: green +, yellow ~, red -, red forces replacement', () => {
+    const coloured = renderText(fullPlan(), { color: true });
+    const plain = renderText(fullPlan(), { color: false });
+
+    expect(plain).not.toContain(ESC);
+    expect(coloured).toContain(`${ESC}32m+${ESC}39m username = "svc"`);
+    expect(coloured).toContain(`${ESC}33m~${ESC}39m url = `);
+    expect(coloured).toContain(`${ESC}31m-${ESC}39m ttl = 3600`);
+    expect(coloured).toContain(`${ESC}31m# forces replacement${ESC}39m`);
+    expect(coloured).toContain(`${ESC}1m  # prod/ldap/svc-role will be created${ESC}22m`);
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(plain);
+  });
+
+  it('cuts long values, and shows where two long values differ', () => {
+    const longLdif = `dn: cn={{.Username}},ou=users,dc=example,dc=org\n${'objectClass: person\n'.repeat(40)}`;
+    const plan = emptyPlan({
+      changes: [
+        change({
+          address: 'prod/ldap/dynamic',
+          type: 'ldap_dynamic_role',
+          id: 'ldap/role/dynamic',
+          action: 'update',
+          before: { creation_ldif: longLdif },
+          after: { creation_ldif: `${longLdif}userPassword: {{.Password}}\n` },
+          fieldChanges: [
+            { field: 'creation_ldif', from: longLdif, to: `${longLdif}userPassword: {{.Password}}\n`, forcesReplacement: false },
+          ],
+        }),
+        change({
+          address: 'prod/ldap/library',
+          type: 'ldap_library_set',
+          id: 'ldap/library/big',
+          action: 'create',
+          after: { service_account_names: Array.from({ length: 100 }, (_, i) => `svc-account-${i}`) },
+        }),
+      ],
+    });
+    const text = renderText(plan, { color: false });
+    const ldifLine = lines(text).find((line) => line.includes('creation_ldif'))!;
+    const namesLine = lines(text).find((line) => line.includes('service_account_names'))!;
+
+    expect(ldifLine.length).toBeLessThan(450);
+    expect(ldifLine).toContain('userPassword: {{.Password}}');
+    expect(ldifLine).toMatch(/^ {6}~ creation_ldif = "\.\.\..*" -> "\.\.\..*"$/);
+    expect(namesLine.length).toBeLessThanOrEqual(240);
+    expect(namesLine).toMatch(/^ {6}\+ service_account_names = \["svc-account-0","svc-account-1",.*\.\.\.$/);
+  });
+
+  it('cuts a long string without breaking an escape sequence and keeps it quoted', () => {
+    const plan = emptyPlan({
+      changes: [change({ address: 'prod/ldap/dyn', action: 'create', after: { deletion_ldif: 'a\n'.repeat(300) } })],
+    });
+    const line = lines(renderText(plan, { color: false })).find((l) => l.includes('deletion_ldif'))!;
+
+    expect(line).toMatch(/^ {6}\+ deletion_ldif = "(a\\n)+a?\.\.\."$/);
+  });
+
+  it('never prints a secret value, even if one slipped into before or after', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({
+          address: 'prod/users/alice',
+          type: 'userpass_user',
+          id: 'auth/userpass/users/alice',
+          action: 'create',
+          after: { token_ttl: 3600, password: 'hunter2-secret' },
+          sensitive: ['password'],
+          secrets: [{ field: 'password', status: 'changed' }],
+        }),
+      ],
+    });
+    const text = renderText(plan, { color: false });
+
+    expect(text).not.toContain('hunter2-secret');
+    expect(text).toContain('      + password = (sensitive value)\n');
+  });
+});
+
+describe('shouldUseColor', () => {
+  const tty = { isTTY: true };
+  const pipe = { isTTY: false };
+
+  it('colours a terminal when NO_COLOR is unset or empty', () => {
+    expect(shouldUseColor(tty, {})).toBe(true);
+    expect(shouldUseColor(tty, { NO_COLOR: '' })).toBe(true);
+  });
+
+  it('does not colour when NO_COLOR is set to anything, or when the stream is not a terminal', () => {
+    expect(shouldUseColor(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(shouldUseColor(tty, { NO_COLOR: '0' })).toBe(false);
+    expect(shouldUseColor(pipe, {})).toBe(false);
+    expect(shouldUseColor({}, {})).toBe(false);
+  });
+
+  it('lets FORCE_COLOR force colour on, through a pipe and over NO_COLOR, unless it is 0 or false', () => {
+    expect(shouldUseColor(pipe, { FORCE_COLOR: '1' })).toBe(true);
+    expect(shouldUseColor(pipe, { FORCE_COLOR: 'true', NO_COLOR: '1' })).toBe(true);
+    expect(shouldUseColor(tty, { FORCE_COLOR: '0' })).toBe(false);
+    expect(shouldUseColor(tty, { FORCE_COLOR: 'false' })).toBe(false);
+    expect(shouldUseColor(pipe, { FORCE_COLOR: '' })).toBe(false);
+  });
+});
