@@ -1,0 +1,63 @@
+// The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
+// The CLI is a thin layer over these; users can call them from code too (exported from the package root).
+import type { Plan } from './plan/plan';
+
+/** Where the desired state comes from. */
+export type DesiredSource =
+  /** A synthesized app: `<outdir>/stacks/<stack>/cdk.tf.json` (what `secretform synth` / `cdktf synth` write). */
+  | { kind: 'synth-output'; outdir: string }
+  /** An in-memory cdktf stack (a `TerraformStack`); the only way `SecretValue.unsafePlainText` reaches the engine. */
+  | { kind: 'stack'; stack: unknown };
+
+export interface EngineOptions {
+  /** Stack name; with `synth-output` and a single stack in the output it may be omitted. */
+  stack?: string;
+  desired: DesiredSource;
+  /** State file; default `.secretform/<stack>.state.json` under `cwd`. */
+  statePath?: string;
+  /** Service address and TLS come from these variables (`SERVICE_ADDR`, `SERVICE_TOKEN`, ...); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Base directory for relative paths (state file, `SecretValue.fromFile`); default process.cwd(). */
+  cwd?: string;
+  /** Concurrent requests during refresh and apply; default 10. */
+  parallelism?: number;
+  /** Limit the run to these addresses (and, for create/update, the resources they depend on). */
+  targets?: string[];
+  /** Report drift only; plan no change. */
+  refreshOnly?: boolean;
+  /** Progress for long runs (the CLI shows it on a TTY). */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Aborting stops starting new operations; in-flight ones finish and state is saved. */
+  signal?: AbortSignal;
+}
+
+export type ProgressEvent =
+  | { kind: 'refresh'; done: number; total: number }
+  | { kind: 'operation-start'; address: string; action: string }
+  | { kind: 'operation-done'; address: string; action: string; status: 'succeeded' | 'failed' | 'skipped'; message?: string };
+
+export interface ApplyOptions extends EngineOptions {
+  /**
+   * Bridge (`cdktf deploy` destroy-time provisioner): delete only when the state's digest for the target equals
+   * this one, so replacing a null_resource never deletes the real object its successor just applied.
+   */
+  ifDigest?: string;
+}
+
+export interface OperationOutcome {
+  address: string;
+  action: string;
+  status: 'succeeded' | 'failed' | 'skipped';
+  /** Why it failed or was skipped (never holds a secret value). */
+  message?: string;
+}
+
+export interface ApplyResult {
+  /** The plan that was carried out. */
+  plan: Plan;
+  outcomes: OperationOutcome[];
+  /** True when the run was stopped by the signal before everything ran. */
+  interrupted: boolean;
+  /** True when every operation succeeded and the run was not interrupted. */
+  succeeded: boolean;
+}
