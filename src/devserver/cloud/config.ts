@@ -1,6 +1,6 @@
 import { optionalDurationSeconds } from '../duration';
 import { badRequest } from '../respond';
-import { optionalString } from './fields';
+import { optionalString } from '../body-fields';
 
 export const DEFAULT_ROOT_PASSWORD_TTL_SECONDS = 15_768_000; // 182d
 export const DEFAULT_IDENTITY_TOKEN_TTL_SECONDS = 3600;

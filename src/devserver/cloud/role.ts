@@ -1,7 +1,7 @@
 import { optionalDurationSeconds } from '../duration';
 import { badRequest } from '../respond';
 import type { CloudConfig } from './config';
-import { optionalBool, optionalString, optionalStringList } from './fields';
+import { optionalBool, optionalString, optionalStringList } from '../body-fields';
 import type { EmulatedCloudProvider } from './provider';
 
 export const SIGN_IN_AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'];

@@ -1,7 +1,7 @@
 import { badRequest, multiError, noContent, notFound, okEnvelope } from '../respond';
 import type { DevRequest, DevResponse } from '../types';
 import { parseDurationSeconds } from '../duration';
-import { optionalBool, optionalInt, optionalString } from './fields';
+import { optionalBool, optionalInt, optionalString } from '../body-fields';
 import type { DirectorySchema, LdapConfig, LdapEngine } from './state';
 
 const SCHEMAS: readonly DirectorySchema[] = ['openldap', 'ad', 'racf'];

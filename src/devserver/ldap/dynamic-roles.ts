@@ -3,7 +3,7 @@ import type { DevRequest, DevResponse } from '../types';
 import { parseDurationSeconds } from '../duration';
 import { checkTemplate } from '../template';
 import { isLikelyBase64Ldif, parseLdif } from '../directory/ldif';
-import { optionalString } from './fields';
+import { optionalString } from '../body-fields';
 import { hierarchicalKeys } from './names';
 import { renderLdif, renderUsername } from './templates';
 import type { DynamicRole, LdapEngine } from './state';

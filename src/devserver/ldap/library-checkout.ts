@@ -3,7 +3,7 @@ import { badRequest, okEnvelope } from '../respond';
 import type { DevRequest, DevResponse, TokenInfo } from '../types';
 import { optionalDurationSeconds } from '../duration';
 import { bindAsConfigured } from './connection';
-import { optionalStringList } from './fields';
+import { optionalStringList } from '../body-fields';
 import { requireLibrarySet } from './library-sets';
 import { generatePassword } from './passwords';
 import { type CheckOut, type LdapEngine, type LibrarySet, recordBackgroundError } from './state';

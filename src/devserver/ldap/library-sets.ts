@@ -4,7 +4,7 @@ import { parseDurationSeconds } from '../duration';
 import { requireConfig } from './config';
 import { bindAsConfigured } from './connection';
 import { findAccountEntry } from './accounts';
-import { optionalBool, optionalStringList } from './fields';
+import { optionalBool, optionalStringList } from '../body-fields';
 import { hierarchicalKeys } from './names';
 import type { LdapEngine, LibrarySet } from './state';
 

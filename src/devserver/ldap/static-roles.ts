@@ -4,7 +4,7 @@ import { optionalDurationSeconds } from '../duration';
 import { requireConfig } from './config';
 import { bindAsConfigured } from './connection';
 import { findAccountEntry } from './accounts';
-import { optionalBool, optionalString } from './fields';
+import { optionalBool, optionalString } from '../body-fields';
 import { hierarchicalKeys } from './names';
 import { generatePassword } from './passwords';
 import { type LdapEngine, type StaticRole, ZERO_TIME, recordBackgroundError, rfc3339 } from './state';

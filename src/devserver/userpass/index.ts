@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, listResponse, multiError, noContent, notFound, okEnvelope, unsupportedOperation, unsupportedPath } from '../respond';
 import type { AreaFactory, AreaHandler, DevRequest, DevResponse } from '../types';
-import { optionalString } from './fields';
+import { optionalString } from '../body-fields';
 import { login } from './login';
 import { applyPolicies, applyUserWrite, hashPassword, userReadData, type UserEntry } from './user';
 

@@ -1,7 +1,8 @@
 import { addressInCidrs } from '../cidr';
 import { badRequest, okEnvelope } from '../respond';
 import type { DevRequest, DevResponse, TokenStore } from '../types';
-import { optionalString, sanitizePolicies } from './fields';
+import { optionalString } from '../body-fields';
+import { sanitizePolicies } from './fields';
 import { passwordMatches, type UserEntry } from './user';
 
 /** The token store's default and maximum lifetime (768h), used when the user sets no `token_ttl`. */

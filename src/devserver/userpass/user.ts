@@ -2,14 +2,8 @@ import bcrypt from 'bcryptjs';
 import type { CidrBlock } from '../cidr';
 import { optionalDurationSeconds } from '../duration';
 import { badRequest } from '../respond';
-import {
-  optionalBool,
-  optionalCidrList,
-  optionalInt,
-  optionalString,
-  optionalStringList,
-  sanitizePolicies,
-} from './fields';
+import { optionalBool, optionalInt, optionalString, optionalStringList } from '../body-fields';
+import { optionalCidrList, sanitizePolicies } from './fields';
 
 /** A low bcrypt cost: this is an emulator, and tests log in often. Real servers use cost 10. */
 const BCRYPT_COST = 4;

@@ -1,6 +1,7 @@
-import { badRequest } from '../respond';
+import { badRequest } from './respond';
 
-// Readers for request body fields. The service accepts JSON values and their string forms ("true", "30").
+// Readers for request body fields, shared by the areas. Like the service, they accept JSON values and their
+// string forms ("true", "30", "a,b"); `undefined` means the field was not sent, which matters for merging writes.
 
 export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
   const value = body[field];
