@@ -40,6 +40,8 @@ export interface DevServer {
   close(): Promise<void>;
   /** Handled requests, oldest first (the latest 10,000). In-process only. */
   requestLog: RequestLogEntry[];
+  /** How many requests were handled since start (not capped like requestLog). */
+  readonly requestCount: number;
   directory: Directory;
   /** The area's `inspect()` of the secrets mount at `path`, or of the auth mount at `auth/<path>`. */
   inspectMount(path: string): unknown;
@@ -97,6 +99,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   await applySeedContent(seed, mounts, context);
 
   const requestLog: RequestLogEntry[] = [];
+  let requestCount = 0;
   const faults = new FaultInjector({
     latencyMs: options.latencyMs,
     failureRate: options.failureRate,
@@ -109,6 +112,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     faults,
     now,
     log: (entry) => {
+      requestCount += 1;
       requestLog.push(entry);
       if (requestLog.length > REQUEST_LOG_CAP) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAP);
     },
@@ -124,6 +128,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     rootToken,
     close: () => (closed ??= http.close()),
     requestLog,
+    get requestCount() {
+      return requestCount;
+    },
     directory,
     inspectMount(path: string): unknown {
       const trimmed = path.replace(/^\/+|\/+$/g, '');
