@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerSynthCommand } from './commands/synth';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
 export interface CommandOutcome {
@@ -9,7 +10,7 @@ export interface CommandOutcome {
 /** Each command lives in its own file under ./commands and registers itself here. */
 export type CommandRegistration = (program: Command, outcome: CommandOutcome) => void;
 
-const COMMANDS: CommandRegistration[] = [registerDevServerCommand];
+const COMMANDS: CommandRegistration[] = [registerDevServerCommand, registerSynthCommand];
 
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

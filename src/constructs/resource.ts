@@ -1,0 +1,144 @@
+/**
+ * The base of every secretform construct: validates its props (zod schema plus cross-prop rules), turns them
+ * into a spec keyed by the service's field names with secrets kept apart, and owns the `null_resource` that
+ * carries the spec in the synthesized JSON. The stack-level pass (stack.ts) fills in dependencies and the
+ * `cdktf deploy` bridge once every construct exists.
+ */
+import { Construct } from 'constructs';
+import type { z } from 'zod';
+import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
+import { SecretValue } from '../secret-value';
+import { addValidation, containsToken, NullResource, stackOf } from './cdktf-adapter';
+import { StackSupport } from './stack';
+import { formatIssue, schemaIssues, type PropIssue } from './validation';
+
+/** A construct another one refers to through a prop (its backend, destination, app, mount). */
+export interface ResourceReference {
+  readonly prop: string;
+  readonly target: SecretformResource;
+}
+
+export interface ResourceDefinition<Props> {
+  readonly resourceType: ResourceType;
+  readonly props: Props;
+  readonly schema: z.ZodType;
+  /** Rules that span props; they get the raw props and must cope with values of the wrong type. */
+  readonly rules?: (props: Record<string, unknown>) => PropIssue[];
+  /** Spec values the construct derives itself (identity from a referenced construct, defaults). */
+  readonly derived?: Attributes;
+  /** Props that are not service fields (handled by the construct: backend, destination, manageMount). */
+  readonly nonFieldProps?: readonly string[];
+  readonly references?: readonly ResourceReference[];
+}
+
+export abstract class SecretformResource extends Construct {
+  readonly resourceType: ResourceType;
+  /** Desired attributes keyed by the service's field names, without secrets. */
+  readonly spec: Readonly<Attributes>;
+  /** Secret fields by service field name. */
+  readonly secrets: Readonly<Record<string, SecretValue>>;
+  /** The resource that carries this construct into the synthesized JSON. */
+  readonly nullResource: NullResource;
+  readonly references: readonly ResourceReference[];
+  private readonly propIssues: readonly PropIssue[];
+
+  protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
+    super(scope, id);
+    const props = (definition.props ?? {}) as Record<string, unknown>;
+    const { resourceType } = definition;
+    this.resourceType = resourceType;
+    const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
+    this.propIssues = [...tokenIssues(props), ...schemaIssues(definition.schema, props, sensitiveProps), ...(definition.rules?.(props) ?? [])];
+    const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
+    this.spec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    this.secrets = secrets;
+    this.references = definition.references ?? [];
+    const support = StackSupport.of(stackOf(this));
+    this.nullResource = new NullResource(this, 'resource', { lifecycle: { createBeforeDestroy: true } });
+    support.register(this);
+    addValidation(this, () => [...this.propProblems(), ...this.synthOnlyProblems()]);
+  }
+
+  /** The resource's address: its construct path. */
+  get address(): string {
+    return this.node.path;
+  }
+
+  get hasPropIssues(): boolean {
+    return this.propIssues.length > 0;
+  }
+
+  /** The API path id, or undefined while the props are invalid. */
+  get resourceId(): string | undefined {
+    if (this.hasPropIssues) return undefined;
+    return this.resourceType.id(this.spec);
+  }
+
+  /** Messages for invalid props (reported by synth and by `desiredFromStack`). */
+  propProblems(): string[] {
+    return this.propIssues.map((issue) => formatIssue(this.address, issue));
+  }
+
+  /** Messages only synth reports: plain-text secrets cannot be written to the synthesized JSON. */
+  synthOnlyProblems(): string[] {
+    return Object.entries(this.secrets)
+      .filter(([, secret]) => secret.isPlainText)
+      .map(([api]) => formatIssue(this.address, {
+        prop: propOf(this.resourceType.fields, api),
+        value: undefined,
+        sensitive: true,
+        allowed: 'SecretValue.unsafePlainText cannot be synthesized (the synthesized JSON must never hold a secret); use SecretValue.fromEnv or SecretValue.fromFile, or pass the stack to the engine API in-process',
+      }));
+  }
+}
+
+/** The engine reads plain values from the synthesized JSON: terraform references cannot be resolved there. */
+function tokenIssues(props: Record<string, unknown>): PropIssue[] {
+  return Object.entries(props)
+    .filter(([, value]) => !SecretValue.isSecretValue(value) && !(value instanceof Construct) && containsToken(value))
+    .map(([prop, value]) => ({
+      prop,
+      value,
+      allowed: 'a plain value: cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform, which reads the synthesized values as they are',
+    }));
+}
+
+function propOf(fields: readonly FieldSpec[], api: string): string {
+  return fields.find((field) => field.api === api)?.prop ?? api;
+}
+
+/** Maps props to service field names: object-list elements to snake_case keys, SecretValues to `secrets`. */
+export function specFromProps(
+  fields: readonly FieldSpec[],
+  props: Record<string, unknown>,
+  nonFieldProps: readonly string[],
+): { spec: Attributes; secrets: Record<string, SecretValue> } {
+  const spec: Attributes = {};
+  const secrets: Record<string, SecretValue> = {};
+  for (const field of fields) {
+    if (nonFieldProps.includes(field.prop) || field.computed) continue;
+    const value = props[field.prop];
+    if (value === undefined || value === null) continue;
+    if (field.sensitive) {
+      if (SecretValue.isSecretValue(value)) secrets[field.api] = value;
+      // A sensitive prop given as anything else is a validation error; it is never copied into the spec.
+      continue;
+    }
+    if (SecretValue.isSecretValue(value)) continue;
+    spec[field.api] = field.kind === 'objectList' && Array.isArray(value) ? value.map(snakeCaseKeys) : value;
+  }
+  return { spec, secrets };
+}
+
+function snakeCaseKeys(element: unknown): unknown {
+  if (typeof element !== 'object' || element === null || Array.isArray(element)) return element;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(element)) {
+    if (value !== undefined) result[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
+  }
+  return result;
+}
+
+function dropUndefined(attributes: Attributes): Attributes {
+  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined));
+}

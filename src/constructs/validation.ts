@@ -1,0 +1,164 @@
+/**
+ * Prop validation at synth: zod schemas check each prop's shape, rule functions check what spans props, and
+ * every problem becomes one line `<construct path>: <prop>: received <value>; <what is allowed>`. Secrets are
+ * shown as `(sensitive)`, never their value.
+ */
+import { z } from 'zod';
+import { DURATION_ALLOWED, isDuration, parseDuration } from '../resources/duration';
+import { SecretValue } from '../secret-value';
+
+/** One problem of one construct's props. */
+export interface PropIssue {
+  /** Prop path, e.g. `cloudRoles[0].roleName`. */
+  readonly prop: string;
+  /** The value received (looked up from the props when not given). */
+  readonly value?: unknown;
+  /** What is allowed, or what is wrong. */
+  readonly allowed: string;
+  /** Print `(sensitive)` instead of the value. */
+  readonly sensitive?: boolean;
+}
+
+export function formatIssue(path: string, issue: PropIssue): string {
+  const shown = issue.sensitive || SecretValue.isSecretValue(issue.value) ? '(sensitive)' : showValue(issue.value);
+  return `${path}: ${issue.prop}: received ${shown}; ${issue.allowed}`;
+}
+
+export function showValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (SecretValue.isSecretValue(value)) return '(sensitive)';
+  if (typeof value === 'function') return 'a function';
+  let text: string;
+  try {
+    text = JSON.stringify(value, (_key, inner) => (SecretValue.isSecretValue(inner) ? '(sensitive)' : inner)) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** The value at a prop path of the props object (`a[0].b` or the zod path array). */
+export function valueAt(props: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = props;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key as string];
+  }
+  return current;
+}
+
+export function propLabel(path: readonly PropertyKey[]): string {
+  let label = '';
+  for (const key of path) {
+    if (typeof key === 'number') label += `[${key}]`;
+    else label += label === '' ? String(key) : `.${String(key)}`;
+  }
+  return label || '(props)';
+}
+
+/** Runs a schema over the props and turns every zod issue into a PropIssue. */
+export function schemaIssues(schema: z.ZodType, props: unknown, sensitiveProps: ReadonlySet<string>): PropIssue[] {
+  const result = schema.safeParse(props ?? {}, { error: allowedText });
+  if (result.success) return [];
+  const issues: PropIssue[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = schema instanceof z.ZodObject ? Object.keys(schema.shape).join(', ') : '';
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        issues.push({ prop: propLabel(path), value: valueAt(props, path), allowed: `not a known prop; known props: ${known}`, sensitive: true });
+      }
+      continue;
+    }
+    const top = String(issue.path[0] ?? '');
+    issues.push({ prop: propLabel(issue.path), value: valueAt(props, issue.path), allowed: issue.message, sensitive: sensitiveProps.has(top) });
+  }
+  return issues;
+}
+
+/** Phrases zod's built-in issues as "what is allowed". */
+function allowedText(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `required: expected ${article(issue.expected)}` : `expected ${article(issue.expected)}`;
+    case 'invalid_value':
+      return `allowed values: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'must not be empty' : `needs at least ${issue.minimum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${issue.minimum} element${Number(issue.minimum) === 1 ? '' : 's'}`;
+      return `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `at most ${issue.maximum} characters`;
+      if (issue.origin === 'array') return `at most ${issue.maximum} elements`;
+      return `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}`;
+    case 'invalid_union':
+      return 'does not match any allowed form';
+    default:
+      return undefined;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'array') return 'an array';
+  if (expected === 'object') return 'an object';
+  if (expected === 'int') return 'an integer';
+  return `a ${expected}`;
+}
+
+// ---- schemas shared by the constructs ----
+
+export const secretSchema = z.custom<SecretValue>((value) => SecretValue.isSecretValue(value), {
+  message: 'a SecretValue (SecretValue.fromEnv("NAME") or SecretValue.fromFile("path")), never a plain string',
+});
+
+export const durationSchema = z.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
+
+export const nonEmptyString = z.string().min(1);
+
+export const bool = z.boolean();
+
+export const nonNegativeInt = z.number().int().min(0);
+
+/** A mount path: segments of letters, digits, `_`, `-`, `.`, separated by `/`, no leading or trailing `/`. */
+export const mountPathSchema = z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, {
+  message: 'a mount path: letters, digits, "_", "-", "." in segments separated by "/", without a leading or trailing "/"',
+});
+
+/** A name that is one path segment. */
+export const segmentNameSchema = z.string().regex(/^[A-Za-z0-9_.@-]+$/, {
+  message: 'a name of letters, digits, "_", "-", ".", "@" (no "/" or spaces)',
+});
+
+/** A name that may hold `/` to form a hierarchy (directory roles and sets). */
+export const hierarchicalNameSchema = z.string().regex(/^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*$/, {
+  message: 'a name of letters, digits, "_", "-", ".", "@", optionally in "/"-separated levels (no leading, trailing or double "/")',
+});
+
+export function stringList(element: z.ZodType = nonEmptyString) {
+  return z.array(element);
+}
+
+export const stringMap = z.record(z.string(), z.string());
+
+// ---- rules that span props ----
+
+/** `ttl <= maxTtl`-style rule; silent when either value is absent or not a duration (reported elsewhere). */
+export function durationNotAbove(props: Record<string, unknown>, lower: string, upper: string): PropIssue[] {
+  const low = parseDuration(props[lower]);
+  const high = parseDuration(props[upper]);
+  if (low === undefined || high === undefined || high === 0) return [];
+  return low > high ? [{ prop: lower, value: props[lower], allowed: `must not exceed ${upper} (${showValue(props[upper])}, ${high}s)` }] : [];
+}
+
+export function exactlyOne(props: Record<string, unknown>, names: readonly string[], context = ''): PropIssue[] {
+  const set = names.filter((name) => props[name] !== undefined);
+  if (set.length === 1) return [];
+  const prop = set.length === 0 ? names.join(' | ') : set.join(', ');
+  const value = set.length === 0 ? undefined : Object.fromEntries(set.map((name) => [name, props[name]]));
+  return [{ prop, value, allowed: `exactly one of ${names.join(', ')} must be set${context}`, sensitive: set.length > 0 && set.some((name) => SecretValue.isSecretValue(props[name])) }];
+}
+
+export function notBoth(props: Record<string, unknown>, first: string, second: string, why = ''): PropIssue[] {
+  if (props[first] === undefined || props[second] === undefined) return [];
+  return [{ prop: `${first}, ${second}`, value: { [first]: props[first], [second]: props[second] }, allowed: `${first} and ${second} are mutually exclusive${why}` }];
+}

@@ -1,0 +1,151 @@
+/**
+ * The desired state the engine works from, read either from a synth output directory
+ * (`<outdir>/stacks/<stack>/cdk.tf.json`, each null_resource's `"//".secretform` object) or from an in-memory
+ * stack (`desiredFromStack`, the only way `SecretValue.unsafePlainText` values reach the engine).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { analyseStack, StackSupport } from '../constructs/stack';
+import { isStack, type TerraformStack } from '../constructs/cdktf-adapter';
+import { findResourceType } from '../resources/registry';
+import type { Attributes } from '../resources/types';
+import { parseSecretReferenceJson, SecretValue } from '../secret-value';
+import { SPEC_FORMAT_VERSION } from '../constructs/bridge';
+
+export interface DesiredResource {
+  /** Construct path, e.g. `prod/ldap/svc-role`. */
+  readonly address: string;
+  /** Resource type, e.g. `ldap_static_role`. */
+  readonly type: string;
+  /** API path id, e.g. `ldap/static-role/svc`. */
+  readonly id: string;
+  /** Desired attributes by the service's field names, as written in code (normalise with the type's `normaliseDesired`). */
+  readonly spec: Readonly<Attributes>;
+  /** Secret fields by field name; resolve with `resolveSecretValue`. */
+  readonly secrets: Readonly<Record<string, SecretValue>>;
+  /** Addresses of the resources that must exist first. */
+  readonly dependsOn: readonly string[];
+  /** Digest of the canonical spec and the secret references (the bridge's trigger). */
+  readonly digest: string;
+}
+
+export interface DesiredStack {
+  readonly stack: string;
+  /** In construct order; every `dependsOn` address is one of them. */
+  readonly resources: readonly DesiredResource[];
+}
+
+export class DesiredStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DesiredStateError';
+  }
+}
+
+/** Names of the stacks of a synth output directory (from its `manifest.json`). */
+export function listSynthesizedStacks(outdir: string): string[] {
+  const manifestPath = path.join(outdir, 'manifest.json');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist (run `secretform synth` first)' : (error as Error).message;
+    throw new DesiredStateError(`${manifestPath}: ${reason}`);
+  }
+  const stacks = (manifest as { stacks?: Record<string, unknown> }).stacks;
+  if (typeof stacks !== 'object' || stacks === null) throw new DesiredStateError(`${manifestPath}: has no "stacks" object`);
+  return Object.keys(stacks);
+}
+
+/**
+ * Reads the desired resources of one stack from a synth output directory. `stack` may be omitted when the
+ * output holds exactly one stack.
+ */
+export function loadDesired(outdir: string, stack?: string): DesiredStack {
+  const stacks = listSynthesizedStacks(outdir);
+  const name = stack ?? (stacks.length === 1 ? stacks[0] : undefined);
+  if (name === undefined) {
+    throw new DesiredStateError(`${outdir} holds ${stacks.length} stacks (${stacks.join(', ') || 'none'}); choose one with --stack`);
+  }
+  if (!stacks.includes(name)) throw new DesiredStateError(`${outdir} has no stack "${name}"; stacks: ${stacks.join(', ') || 'none'}`);
+  const file = path.join(outdir, 'stacks', name, 'cdk.tf.json');
+  let config: unknown;
+  try {
+    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new DesiredStateError(`${file}: ${(error as Error).message}`);
+  }
+  return { stack: name, resources: resourcesOfConfig(config, file) };
+}
+
+const synthesizedSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  id: z.string().min(1),
+  spec: z.record(z.string(), z.unknown()),
+  secrets: z.record(z.string(), z.unknown()),
+  dependsOn: z.array(z.string()),
+  digest: z.string(),
+});
+
+/** The object under `"//".secretform` of each synthesized null_resource (format version 1). */
+export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
+
+/** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
+export function resourcesOfConfig(config: unknown, source: string): DesiredResource[] {
+  const nullResources = (config as { resource?: { null_resource?: Record<string, unknown> } })?.resource?.null_resource ?? {};
+  const resources: DesiredResource[] = [];
+  for (const [logicalId, block] of Object.entries(nullResources)) {
+    const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
+    if (comment?.secretform === undefined) continue; // a null_resource of the user's own
+    const parsed = synthesizedSchema.safeParse(comment.secretform);
+    const where = `${source}: null_resource.${logicalId}`;
+    if (!parsed.success) {
+      throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    }
+    const entry = parsed.data;
+    if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
+    const secrets: Record<string, SecretValue> = {};
+    for (const [field, value] of Object.entries(entry.secrets)) {
+      const reference = parseSecretReferenceJson(value);
+      if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
+      secrets[field] = SecretValue.fromReference(reference);
+    }
+    resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
+  }
+  const addresses = new Set(resources.map((resource) => resource.address));
+  for (const resource of resources) {
+    for (const dependency of resource.dependsOn) {
+      if (!addresses.has(dependency)) throw new DesiredStateError(`${source}: ${resource.address} depends on ${dependency}, which is not in the stack`);
+    }
+  }
+  return resources;
+}
+
+/**
+ * The desired resources of an in-memory stack, without synthesizing: plain-text secrets are kept (for tests
+ * and the in-process engine API). Invalid props and stack-level problems throw one error listing them all.
+ */
+export function desiredFromStack(stack: TerraformStack): DesiredStack {
+  if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
+  const all = StackSupport.existing(stack)?.resources() ?? [];
+  const analysis = analyseStack(stack, all);
+  const problems = [...all.flatMap((resource) => resource.propProblems()), ...analysis.problems];
+  if (problems.length > 0) {
+    throw new DesiredStateError(`stack ${stack.node.id} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${problems.join('\n  ')}`);
+  }
+  return {
+    stack: stack.node.id,
+    resources: analysis.resources.map((entry) => ({
+      address: entry.resource.address,
+      type: entry.resource.resourceType.type,
+      id: entry.id,
+      spec: entry.resource.spec,
+      secrets: entry.resource.secrets,
+      dependsOn: entry.dependsOn.map((target) => target.address),
+      digest: entry.digest,
+    })),
+  };
+}

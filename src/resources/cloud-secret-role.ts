@@ -1,0 +1,67 @@
+import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
+import { field, mountField } from './field';
+import { ImportIdError, type Attributes } from './types';
+
+/** A role of the cloud credential engine (`<mount>/roles/<name>`). */
+export const cloudSecretRole = defineResourceType({
+  type: 'cloud_secret_role',
+  construct: 'CloudSecretRole',
+  doc: 'A role that issues cloud service principals.',
+  fields: [
+    mountField('Mount path of the cloud engine.'),
+    field('name', 'string', 'Role name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
+    field('cloud_roles', 'objectList', 'Roles assigned to generated principals: {scope, role_name | role_id}.', {
+      wire: 'json-string', unordered: true, elementKeys: ['role_id', 'role_name', 'scope'], serviceDefault: [],
+    }),
+    field('cloud_groups', 'objectList', 'Groups generated principals join: {group_name}.', {
+      wire: 'json-string', unordered: true, elementKeys: ['group_name', 'object_id'], serviceDefault: [],
+    }),
+    field('application_object_id', 'string', 'Object id of an existing principal to use instead of dynamic ones.', { serviceDefault: '' }),
+    field('persist_app', 'bool', 'Keep the created principal for the lifetime of the role.', { serviceDefault: false }),
+    field('ttl', 'duration', 'Default TTL of generated principals (0: engine default).', { serviceDefault: 0 }),
+    field('max_ttl', 'duration', 'Maximum TTL of generated principals (0: engine default).', { serviceDefault: 0 }),
+    field('explicit_max_ttl', 'duration', 'Hard cap on the lifetime of generated principals (0: none).', { serviceDefault: 0 }),
+    field('permanently_delete', 'bool', 'Permanently delete dynamically created applications.', { serviceDefault: false }),
+    field('sign_in_audience', 'string', 'Principal types allowed to sign in.', { serviceDefault: '' }),
+    field('tags', 'stringList', 'Tags attached to the application.', { wire: 'comma-string', unordered: true, serviceDefault: [] }),
+  ],
+  writeSemantics: 'merge',
+  id: (spec) => `${spec.mount}/roles/${spec.name}`,
+  parseImportId(importId) {
+    const match = matchPath(importId, /^(.+)\/roles\/([^/]+)$/);
+    if (!match) throw new ImportIdError('cloud_secret_role', importId, '<mount>/roles/<name>');
+    return { mount: match[1], name: match[2].toLowerCase() };
+  },
+  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`, { creds: { method: 'GET', path: `${spec.mount}/creds/${spec.name}` } }),
+  dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
+  alignWithDesired(read, desired) {
+    const aligned = { ...read };
+    aligned.cloud_roles = projectElements(read.cloud_roles, desired.cloud_roles, ['role_name', 'role_id']);
+    aligned.cloud_groups = projectElements(read.cloud_groups, desired.cloud_groups, ['group_name', 'object_id']);
+    if (aligned.cloud_roles === undefined) delete aligned.cloud_roles;
+    if (aligned.cloud_groups === undefined) delete aligned.cloud_groups;
+    return aligned;
+  },
+});
+
+/**
+ * The server fills in the equivalent key a list element was not given (a role given by name is read back with
+ * its id too). Keep, of each read element that matches a desired one, only the keys the desired one has.
+ */
+function projectElements(read: unknown, desired: unknown, alternatives: string[]): unknown {
+  if (!Array.isArray(read) || !Array.isArray(desired)) return read;
+  const projected = read.map((element) => {
+    if (!isPlainObject(element)) return element;
+    const match = desired.find(
+      (wanted) => isPlainObject(wanted) && alternatives.some((key) => wanted[key] !== undefined && wanted[key] === element[key])
+        && (wanted.scope === undefined || wanted.scope === element.scope),
+    ) as Attributes | undefined;
+    if (!match) return element;
+    const kept: Attributes = {};
+    for (const key of Object.keys(element)) {
+      if (!alternatives.includes(key) || match[key] !== undefined) kept[key] = element[key];
+    }
+    return kept;
+  });
+  return projected.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+}

@@ -1,0 +1,212 @@
+/**
+ * Shared machinery of the resource types: canonical values by field kind, the default read normalisation and
+ * request body, and `defineResourceType`, which fills in those defaults for a type module.
+ */
+import { parseDuration } from './duration';
+import { canonicalLdif } from './ldif';
+import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions, WriteSemantics } from './types';
+
+/** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
+export function unwrapData(raw: unknown): Record<string, unknown> | null {
+  if (!isPlainObject(raw)) return null;
+  if (isPlainObject(raw.data)) return raw.data;
+  if ('data' in raw && raw.data === null && ('request_id' in raw || 'lease_id' in raw)) return null;
+  return raw;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Canonical form of one field's value; values of the wrong type are returned unchanged (validation reports them). */
+export function canonicalValue(field: FieldSpec, value: unknown): unknown {
+  switch (field.kind) {
+    case 'string':
+    case 'template':
+      if (typeof value === 'number') return String(value);
+      if (typeof value === 'string') return field.caseInsensitive ? value.toLowerCase() : value;
+      return value;
+    case 'bool':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      return value;
+    case 'int':
+      if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return parseInt(value, 10);
+      return value;
+    case 'duration': {
+      const seconds = parseDuration(value);
+      return seconds === undefined ? value : seconds;
+    }
+    case 'stringList': {
+      let list: unknown[];
+      if (typeof value === 'string') list = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+      else if (Array.isArray(value)) list = value;
+      else return value;
+      let strings = list.map((item) => (typeof item === 'string' && field.caseInsensitive ? item.toLowerCase() : item));
+      if (field.unordered) strings = [...strings].sort(compareJson);
+      return strings;
+    }
+    case 'stringMap': {
+      if (!isPlainObject(value)) return value;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(value).sort()) sorted[key] = value[key];
+      return sorted;
+    }
+    case 'objectList': {
+      let list: unknown = value;
+      if (typeof value === 'string') {
+        try {
+          list = value.trim() === '' ? [] : JSON.parse(value);
+        } catch {
+          return value;
+        }
+      }
+      if (!Array.isArray(list)) return value;
+      let elements = list.map((element) => (isPlainObject(element) ? canonicalElement(element, field.elementKeys) : element));
+      if (field.unordered) elements = [...elements].sort(compareJson);
+      return elements;
+    }
+    case 'ldif':
+      return typeof value === 'string' ? canonicalLdif(value) : value;
+  }
+}
+
+/** An object-list element with its keys in a fixed order and empty values dropped. */
+function canonicalElement(element: Record<string, unknown>, keys: readonly string[] | undefined): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const key of keys ?? Object.keys(element).sort()) {
+    const value = element[key];
+    if (value !== undefined && value !== null && value !== '') result[key] = value;
+  }
+  return result;
+}
+
+export function compareJson(a: unknown, b: unknown): number {
+  const left = JSON.stringify(a);
+  const right = JSON.stringify(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Canonical form of every non-sensitive field set in `spec` (unknown keys are dropped). */
+export function canonicalAttributes(fields: readonly FieldSpec[], spec: Attributes): Attributes {
+  const result: Attributes = {};
+  for (const field of fields) {
+    if (field.sensitive || field.computed) continue;
+    const value = spec[field.api];
+    if (value === undefined || value === null) continue;
+    result[field.api] = canonicalValue(field, value);
+  }
+  return result;
+}
+
+/** The value of a field as the service takes it in a request body. */
+export function wireValue(field: FieldSpec, canonical: unknown): unknown {
+  if (field.wire === 'json-string') return JSON.stringify(canonical);
+  if (field.wire === 'comma-string' && Array.isArray(canonical)) return canonical.join(',');
+  return canonical;
+}
+
+/** The default request body: every field of `desired` the service takes in the body, plus the given secrets. */
+export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attributes, options: WriteBodyOptions): Attributes {
+  const body: Attributes = {};
+  for (const field of fields) {
+    if ((field.identity && !field.inBody) || field.computed) continue;
+    if (field.createOnly && !options.create) continue;
+    if (field.sensitive) {
+      const secret = options.secrets?.[field.api];
+      if (secret !== undefined) body[field.api] = secret;
+      continue;
+    }
+    const value = desired[field.api];
+    if (value !== undefined && value !== null) body[field.api] = wireValue(field, value);
+  }
+  for (const name of options.clear ?? []) {
+    if (body[name] === undefined) body[name] = '';
+  }
+  return body;
+}
+
+/** Fields a read reports: everything except secrets and create-only fields. */
+export function readableFields(fields: readonly FieldSpec[]): FieldSpec[] {
+  return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly);
+}
+
+/** Identity fields of a spec (what `parseImportId` returns and `normaliseRead` copies into its result). */
+export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attributes {
+  const identity: Attributes = {};
+  for (const field of fields) {
+    if (field.identity && spec[field.api] !== undefined) identity[field.api] = canonicalValue(field, spec[field.api]);
+  }
+  return identity;
+}
+
+export interface ResourceTypeDefinition {
+  readonly type: string;
+  readonly construct: string;
+  readonly doc: string;
+  readonly fields: readonly FieldSpec[];
+  readonly writeSemantics: WriteSemantics;
+  id(spec: Attributes): string;
+  parseImportId(importId: string): Attributes;
+  api(spec: Attributes): ApiPaths;
+  dependsOn?(spec: Attributes): string[];
+  /**
+   * Maps the server's answer (already unwrapped from its envelope) to service field names before the
+   * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
+   */
+  readAttributes?(data: Record<string, unknown>, identity: Attributes): Record<string, unknown> | null;
+  /** Adjusts the canonical read form using the desired spec (server-filled equivalents). */
+  alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
+  /** Replaces the default request body. */
+  writeBody?(desired: Attributes, options: WriteBodyOptions): Attributes;
+}
+
+export function defineResourceType(definition: ResourceTypeDefinition): ResourceType {
+  const { fields } = definition;
+  const readable = readableFields(fields).filter((field) => !field.identity);
+  return {
+    type: definition.type,
+    construct: definition.construct,
+    doc: definition.doc,
+    fields,
+    writeSemantics: definition.writeSemantics,
+    id: (spec) => definition.id(identityOf(fields, spec)),
+    parseImportId: (importId) => definition.parseImportId(importId),
+    api: (spec) => definition.api(identityOf(fields, spec)),
+    dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
+    normaliseDesired: (spec) => canonicalAttributes(fields, spec),
+    normaliseRead(raw, identity, desired) {
+      const data = unwrapData(raw);
+      if (data === null) return null;
+      const canonicalIdentity = identityOf(fields, identity);
+      const mapped = definition.readAttributes ? definition.readAttributes(data, canonicalIdentity) : data;
+      if (mapped === null) return null;
+      let result: Attributes = { ...canonicalIdentity };
+      for (const field of readable) {
+        const value = mapped[field.api];
+        if (value !== undefined && value !== null) result[field.api] = canonicalValue(field, value);
+      }
+      if (desired && definition.alignWithDesired) result = definition.alignWithDesired(result, canonicalAttributes(fields, desired));
+      return result;
+    },
+    writeBody: (desired, options) =>
+      definition.writeBody ? definition.writeBody(desired, options) : defaultWriteBody(fields, desired, options),
+  };
+}
+
+/** Builds the four usual calls when create, update, read and delete all use one path. */
+export function samePathApi(path: string, extra: ApiPaths['extra'] = {}): ApiPaths {
+  return {
+    read: { method: 'GET', path },
+    create: { method: 'POST', path },
+    update: { method: 'POST', path },
+    delete: { method: 'DELETE', path },
+    extra,
+  };
+}
+
+/** Splits an import id against a pattern of literal segments and named parts; undefined when it does not fit. */
+export function matchPath(importId: string, pattern: RegExp): RegExpExecArray | undefined {
+  const match = pattern.exec(importId.replace(/^\/+|\/+$/g, '').replace(/^v1\//, ''));
+  return match ?? undefined;
+}

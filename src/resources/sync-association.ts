@@ -1,0 +1,49 @@
+import { defineResourceType, isPlainObject, matchPath } from './define';
+import { field } from './field';
+import { ImportIdError } from './types';
+
+/** The link of one KV-v2 secret to one sync destination. */
+export const syncAssociation = defineResourceType({
+  type: 'sync_association',
+  construct: 'SyncAssociation',
+  doc: 'Links a KV-v2 secret to a sync destination.',
+  fields: [
+    field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', { identity: true, immutable: true, prop: 'destination' }),
+    field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination' }),
+    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true }),
+    field('secret_name', 'string', 'Path of the secret in the mount.', { identity: true, immutable: true, inBody: true }),
+    field('sync_status', 'string', 'Sync status reported by the server; anything but SYNCED is drift.', { computed: true }),
+  ],
+  // Setting an association again refreshes it; there is nothing else to update.
+  writeSemantics: 'create-only',
+  id: (spec) => `${destinationPath(spec)}/associations/${spec.mount}/${spec.secret_name}`,
+  parseImportId(importId) {
+    const match = matchPath(importId, /^sys\/sync\/destinations\/([^/]+)\/([^/]+)\/associations\/([^/]+)\/(.+)$/);
+    if (!match) {
+      throw new ImportIdError('sync_association', importId, 'sys/sync/destinations/<type>/<name>/associations/<mount>/<secret>');
+    }
+    return { destination_type: match[1], destination_name: match[2], mount: match[3], secret_name: match[4] };
+  },
+  api: (spec) => {
+    const membership = { mount: spec.mount, secret_name: spec.secret_name };
+    return {
+      // The per-secret lookup answers keyed by destination, so no mount accessor is needed to find the entry.
+      read: { method: 'GET', path: 'sys/sync/associations/destinations', query: { mount: String(spec.mount), secret_name: String(spec.secret_name) } },
+      create: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
+      update: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
+      delete: { method: 'POST', path: `${destinationPath(spec)}/associations/remove`, body: membership },
+      extra: {},
+    };
+  },
+  dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${spec.mount}`],
+  readAttributes(data, identity) {
+    const destinations = isPlainObject(data.associated_destinations) ? data.associated_destinations : {};
+    const entry = destinations[`${identity.destination_type}/${identity.destination_name}`];
+    if (!isPlainObject(entry)) return null;
+    return { sync_status: entry.sync_status };
+  },
+});
+
+function destinationPath(spec: Record<string, unknown>): string {
+  return `sys/sync/destinations/${spec.destination_type}/${spec.destination_name}`;
+}

@@ -1,0 +1,19 @@
+import { field } from './field';
+import { defineDestinationType } from './sync-destination';
+
+export const syncDestinationCloud1Sm = defineDestinationType({
+  destinationType: 'cloud1-sm',
+  type: 'sync_destination_cloud1_sm',
+  construct: 'SyncCloud1SmDestination',
+  doc: 'A cloud1 secrets-manager sync destination.',
+  connection: [
+    field('access_key_id', 'string', 'Access key id; omitted: the credential provider chain.', { sensitive: true }),
+    field('secret_access_key', 'string', 'Secret access key; omitted: the credential provider chain.', { sensitive: true }),
+    field('role_arn', 'string', 'Role to assume.', { serviceDefault: '' }),
+    field('external_id', 'string', "Value that must match the role's trust policy.", { serviceDefault: '' }),
+    field('region', 'string', 'Region of the secrets manager (identifies the remote store).', { immutable: true }),
+  ],
+  defaultGranularity: 'secret-path',
+  defaultNameTemplate: 'svc/{{ .MountAccessor }}/{{ .SecretPath }}',
+  customTags: true,
+});

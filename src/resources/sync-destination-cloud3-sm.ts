@@ -1,0 +1,15 @@
+import { field } from './field';
+import { defineDestinationType } from './sync-destination';
+
+export const syncDestinationCloud3Sm = defineDestinationType({
+  destinationType: 'cloud3-sm',
+  type: 'sync_destination_cloud3_sm',
+  construct: 'SyncCloud3SmDestination',
+  doc: 'A cloud3 secret-manager sync destination.',
+  connection: [
+    field('credentials', 'string', 'JSON credentials of the service account.', { sensitive: true }),
+    field('project_id', 'string', 'Project that overrides the one derived from the credentials.', { immutable: true }),
+  ],
+  defaultGranularity: 'secret-path',
+  customTags: true,
+});

@@ -1,0 +1,73 @@
+/** What the five sync destination types share: identity, options, read shape and API paths. */
+import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
+import { field } from './field';
+import { SECRET_NAME_TEMPLATE } from './template';
+import { ImportIdError, type FieldSpec, type ResourceType } from './types';
+
+export interface DestinationDefinition {
+  /** The service's type identifier, e.g. `cloud1-sm`. */
+  readonly destinationType: string;
+  readonly type: string;
+  readonly construct: string;
+  readonly doc: string;
+  /** Connection fields (read back under `connection_details`, secrets masked). */
+  readonly connection: readonly FieldSpec[];
+  readonly defaultGranularity: 'secret-path' | 'secret-key';
+  /** The documented default name template, when the document gives one in full. */
+  readonly defaultNameTemplate?: string;
+  /** `custom_tags` is accepted by the three cloud types only. */
+  readonly customTags: boolean;
+  readonly dependsOn?: (spec: Record<string, unknown>) => string[];
+}
+
+export const GRANULARITIES = ['secret-path', 'secret-key'] as const;
+export const DESTINATION_TYPES = ['cloud1-sm', 'cloud2-kv', 'cloud3-sm', 'repohost', 'webhost-project'] as const;
+export type DestinationTypeId = (typeof DESTINATION_TYPES)[number];
+
+export { SECRET_NAME_TEMPLATE };
+
+export function defineDestinationType(definition: DestinationDefinition): ResourceType & { readonly destinationType: string } {
+  const { destinationType } = definition;
+  const optionFields: FieldSpec[] = [
+    field('granularity', 'string', 'Level synced as one resource at the destination: secret-path or secret-key.', {
+      serviceDefault: definition.defaultGranularity,
+    }),
+    field('secret_name_template', 'template', 'Template for names generated in the external system.', {
+      serviceDefault: definition.defaultNameTemplate,
+    }),
+  ];
+  if (definition.customTags) {
+    optionFields.push(field('custom_tags', 'stringMap', 'Tags set on synced secrets, merged with built-in tags.', { serviceDefault: {} }));
+  }
+  const basePath = `sys/sync/destinations/${destinationType}`;
+  const resourceType = defineResourceType({
+    type: definition.type,
+    construct: definition.construct,
+    doc: definition.doc,
+    fields: [field('name', 'string', 'Destination name.', { identity: true, immutable: true }), ...definition.connection, ...optionFields],
+    // The document gives one POST for create and update, without saying it merges: send the whole object.
+    writeSemantics: 'replace',
+    id: (spec) => `${basePath}/${spec.name}`,
+    parseImportId(importId) {
+      const match = matchPath(importId, new RegExp(`^sys/sync/destinations/${destinationType}/([^/]+)$`));
+      if (!match) throw new ImportIdError(definition.type, importId, `${basePath}/<name>`);
+      return { name: match[1] };
+    },
+    api: (spec) => samePathApi(`${basePath}/${spec.name}`, {
+      // A destination that still manages associations is deleted only with purge.
+      purgeDelete: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
+      associations: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+    }),
+    dependsOn: definition.dependsOn,
+    readAttributes(data) {
+      const connection = isPlainObject(data.connection_details) ? data.connection_details : {};
+      const options = isPlainObject(data.options) ? data.options : {};
+      const attributes: Record<string, unknown> = { ...connection };
+      if (options.granularity_level !== undefined) attributes.granularity = options.granularity_level;
+      if (options.secret_name_template !== undefined) attributes.secret_name_template = options.secret_name_template;
+      if (definition.customTags) attributes.custom_tags = options.custom_tags ?? {};
+      return attributes;
+    },
+  });
+  return { ...resourceType, destinationType };
+}

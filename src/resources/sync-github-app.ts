@@ -1,0 +1,25 @@
+import { defineResourceType, matchPath, samePathApi } from './define';
+import { field } from './field';
+import { ImportIdError } from './types';
+
+/** A custom repository-host app used to authenticate repohost destinations (`sys/sync/github-apps/<name>`). */
+export const syncGithubApp = defineResourceType({
+  type: 'sync_github_app',
+  construct: 'SyncGithubApp',
+  doc: 'A custom repository-host app for repohost destinations.',
+  fields: [
+    field('name', 'string', 'App name.', { identity: true, immutable: true }),
+    // Sent as a string, read back as an integer: the canonical form is the string.
+    field('app_id', 'string', 'App id at the repository host.'),
+    field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true }),
+  ],
+  // private_key is required on every write, so a write carries the whole object.
+  writeSemantics: 'replace',
+  id: (spec) => `sys/sync/github-apps/${spec.name}`,
+  parseImportId(importId) {
+    const match = matchPath(importId, /^sys\/sync\/github-apps\/([^/]+)$/);
+    if (!match) throw new ImportIdError('sync_github_app', importId, 'sys/sync/github-apps/<name>');
+    return { name: match[1] };
+  },
+  api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
+});
