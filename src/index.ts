@@ -26,7 +26,16 @@ export type { DesiredResource, DesiredStack } from './engine/desired';
 export { synthesize } from './cli/commands/synth';
 export type { SynthOptions, SynthResult } from './cli/commands/synth';
 
-// Engine API (plan / apply / destroy as functions): exported here by the engine.
+// Engine API (plan / apply / destroy as functions).
+export {
+  plan, apply, destroy, importResource, stateList, stateShow, stateRm, resolveStack, defaultStatePath, summarize, hasChangesOrDrift,
+  EngineError, STATE_KEY_ENV,
+} from './engine';
+export type {
+  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, Plan, PlannedChange, PlanAction, DriftEntry,
+  DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
+  ImportedResource, StateListEntry,
+} from './engine';
 
 // The built-in dev server.
 export { startDevServer } from './devserver/server';

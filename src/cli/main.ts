@@ -1,5 +1,10 @@
 import { Command, CommanderError } from 'commander';
+import { registerApplyCommand } from './commands/apply';
+import { registerDestroyCommand } from './commands/destroy';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerImportCommand } from './commands/import';
+import { registerPlanCommand } from './commands/plan';
+import { registerStateCommand } from './commands/state';
 import { registerSynthCommand } from './commands/synth';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
@@ -10,7 +15,15 @@ export interface CommandOutcome {
 /** Each command lives in its own file under ./commands and registers itself here. */
 export type CommandRegistration = (program: Command, outcome: CommandOutcome) => void;
 
-const COMMANDS: CommandRegistration[] = [registerDevServerCommand, registerSynthCommand];
+const COMMANDS: CommandRegistration[] = [
+  registerSynthCommand,
+  registerPlanCommand,
+  registerApplyCommand,
+  registerDestroyCommand,
+  registerImportCommand,
+  registerStateCommand,
+  registerDevServerCommand,
+];
 
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

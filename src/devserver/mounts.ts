@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { parseDurationSeconds } from './duration';
 import { badRequest, noContent, notFound, okEnvelope, ServiceError, unsupportedOperation } from './respond';
 import type { AreaFactory, AreaHandler, DevRequest, DevResponse, MountEntry, MountTable, ServerContext } from './types';
 
@@ -19,6 +20,8 @@ interface MountedArea {
   entry: MountEntry;
   area: AreaHandler;
   uuid: string;
+  /** Tunable lease settings, in seconds (0 = the system default). */
+  config: { default_lease_ttl: number; max_lease_ttl: number };
 }
 
 /** A request routed to a mount: the area and the path relative to the mount. */
@@ -118,7 +121,7 @@ export class MountRegistry implements MountTable {
       auth: input.auth,
     };
     const area = this.factories[entry.type](copyEntry(entry), this.context());
-    table.set(path, { entry, area, uuid: randomUUID() });
+    table.set(path, { entry, area, uuid: randomUUID(), config: { default_lease_ttl: 0, max_lease_ttl: 0 } });
     return copyEntry(entry);
   }
 
@@ -146,6 +149,8 @@ export class MountRegistry implements MountTable {
       // Deployed servers return the listing both at the top level and under `data`.
       return { status: 200, body: { ...listing, ...okEnvelope(listing).body as Record<string, unknown> } };
     }
+    const tuned = this.tuneTarget(subpath, auth);
+    if (tuned) return this.handleTune(req, tuned);
     switch (req.method) {
       case 'GET': {
         const mounted = this.table(auth).get(subpath);
@@ -168,6 +173,36 @@ export class MountRegistry implements MountTable {
     }
   }
 
+  /** `<path>/tune` of an existing mount (the tune endpoint wins over a new mount named `.../tune`, as deployed). */
+  private tuneTarget(subpath: string, auth: boolean): MountedArea | undefined {
+    if (!subpath.endsWith('/tune')) return undefined;
+    return this.table(auth).get(subpath.slice(0, -'/tune'.length));
+  }
+
+  /** Reads or changes a mount's tunable settings: its description, lease TTLs and options. */
+  private handleTune(req: DevRequest, mounted: MountedArea): DevResponse {
+    if (req.method === 'GET') return okEnvelope(tuneView(mounted));
+    if (req.method !== 'POST' && req.method !== 'PUT') throw unsupportedOperation();
+    const { description, options, default_lease_ttl: defaultTtl, max_lease_ttl: maxTtl } = req.body;
+    if (description !== undefined && description !== null && typeof description !== 'string') {
+      throw badRequest('"description" must be a string');
+    }
+    const nextOptions = { ...mounted.entry.options, ...parseOptions(options) };
+    if (mounted.entry.type === 'kv' && mounted.entry.options.version === '2' && nextOptions.version !== '2') {
+      throw badRequest('cannot downgrade a KV mount from version 2');
+    }
+    const nextConfig = { ...mounted.config };
+    if (defaultTtl !== undefined) nextConfig.default_lease_ttl = parseDurationSeconds(defaultTtl, 'default_lease_ttl');
+    if (maxTtl !== undefined) nextConfig.max_lease_ttl = parseDurationSeconds(maxTtl, 'max_lease_ttl');
+    if (nextConfig.max_lease_ttl > 0 && nextConfig.default_lease_ttl > nextConfig.max_lease_ttl) {
+      throw badRequest('default_lease_ttl cannot be greater than max_lease_ttl');
+    }
+    if (typeof description === 'string') mounted.entry.description = description;
+    mounted.entry.options = nextOptions;
+    mounted.config = nextConfig;
+    return noContent();
+  }
+
   private table(auth: boolean): Map<string, MountedArea> {
     return auth ? this.auths : this.secrets;
   }
@@ -180,11 +215,21 @@ function mountView(mounted: MountedArea): Record<string, unknown> {
     accessor: entry.accessor,
     description: entry.description,
     options: { ...entry.options },
-    config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
+    config: { ...mounted.config, force_no_cache: false },
     local: false,
     seal_wrap: false,
     external_entropy_access: false,
     uuid: mounted.uuid,
+  };
+}
+
+function tuneView(mounted: MountedArea): Record<string, unknown> {
+  return {
+    description: mounted.entry.description,
+    default_lease_ttl: mounted.config.default_lease_ttl,
+    max_lease_ttl: mounted.config.max_lease_ttl,
+    force_no_cache: false,
+    options: { ...mounted.entry.options },
   };
 }
 

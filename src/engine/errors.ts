@@ -15,7 +15,13 @@ export type EngineErrorCode =
   | 'state_io'
   | 'state_stack_mismatch'
   | 'desired_invalid'
+  /** An address that is not in the desired state or the state file. */
+  | 'address_unknown'
+  /** An import id that does not fit the type, or names an object that does not exist. */
+  | 'import_invalid'
   | 'secret_unresolved'
+  /** SERVICE_ADDR / SERVICE_CACERT / ... cannot be used. */
+  | 'service_config'
   | 'service_error'
   | 'interrupted';
 

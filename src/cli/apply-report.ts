@@ -1,0 +1,96 @@
+/**
+ * What apply and destroy print after the run: skipped operations, failures, and the terraform-style summary
+ * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
+ */
+import type { ApplyResult, OperationOutcome } from '../engine/engine-options';
+import type { Plan, PlanAction } from '../engine/plan/plan';
+import { writeError, writeWarning, type CliIo } from './io';
+import { operationLine } from './progress';
+
+export type ChangeCommand = 'apply' | 'destroy';
+
+export interface ResourceCounts {
+  added: number;
+  changed: number;
+  destroyed: number;
+}
+
+/** Resources the succeeded operations added, changed and destroyed; a replacement both adds and destroys. */
+export function countResources(outcomes: OperationOutcome[]): ResourceCounts {
+  const counts: ResourceCounts = { added: 0, changed: 0, destroyed: 0 };
+  for (const outcome of outcomes) {
+    if (outcome.status !== 'succeeded') continue;
+    if (outcome.action === 'create') counts.added++;
+    else if (outcome.action === 'update') counts.changed++;
+    else if (outcome.action === 'delete') counts.destroyed++;
+    else if (outcome.action === 'replace') {
+      counts.added++;
+      counts.destroyed++;
+    }
+  }
+  return counts;
+}
+
+export function summaryLine(command: ChangeCommand, counts: ResourceCounts): string {
+  if (command === 'destroy') return `Destroy complete! Resources: ${counts.destroyed} destroyed.`;
+  return `Apply complete! Resources: ${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed.`;
+}
+
+export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {
+  const counts = countResources(result.outcomes);
+  const failed = result.outcomes.filter((o) => o.status === 'failed');
+  const skipped = result.outcomes.filter((o) => o.status === 'skipped');
+
+  // After an interrupt every operation not started is skipped for the same reason: a count says it all.
+  if (!result.interrupted) {
+    for (const outcome of skipped) io.stdout.write(`${operationLine(outcome.address, outcome.action, 'skipped', outcome.message)}\n`);
+  }
+  for (const outcome of failed) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
+
+  if (result.succeeded) {
+    io.stdout.write(`\n${summaryLine(command, counts)}\n`);
+    return 0;
+  }
+  const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
+  if (result.interrupted) {
+    const notStarted = skipped.length === 1 ? '1 operation was not started' : `${skipped.length} operations were not started`;
+    writeError(
+      io,
+      `${command} was interrupted before it finished (${done}; ${notStarted}); state records exactly what was done. ` +
+        `Run \`secretform plan\` to see what is left, then \`secretform ${command}\` again.`,
+    );
+  } else {
+    const noun = failed.length === 1 ? 'operation' : 'operations';
+    writeError(
+      io,
+      `${command} failed: ${failed.length} ${noun} failed (${done}); state records what succeeded. ` +
+        `Fix the errors above and run \`secretform ${command}\` again.`,
+    );
+  }
+  return 1;
+}
+
+/** The actions a plan would carry out, as "address action" keys. */
+function actionKeys(plan: Plan): string[] {
+  return plan.changes
+    .filter((change) => change.action !== 'no-op')
+    .map((change) => `${change.address} ${change.action as Exclude<PlanAction, 'no-op'>}`)
+    .sort();
+}
+
+/**
+ * Apply plans again under the state lock. When that plan differs from the one shown for approval (the service
+ * or the state changed in between), say so: the user approved something else than what ran.
+ */
+export function warnIfPlanChanged(shown: Plan, applied: Plan, io: CliIo): void {
+  const before = actionKeys(shown);
+  const after = actionKeys(applied);
+  if (before.length === after.length && before.every((key, i) => key === after[i])) return;
+  const added = after.filter((key) => !before.includes(key));
+  const dropped = before.filter((key) => !after.includes(key));
+  const details = [
+    ...(added.length > 0 ? [`not in the plan shown: ${added.join(', ')}`] : []),
+    ...(dropped.length > 0 ? [`no longer needed: ${dropped.join(', ')}`] : []),
+  ];
+  writeWarning(io, `the service or the state changed after the plan was shown, so the apply carried out a newer plan (${details.join('; ')})`);
+}

@@ -1,0 +1,118 @@
+/**
+ * The run apply and destroy share: check flags and environment, synthesize, show what will change, ask for
+ * approval (or refuse on a non-interactive stdin without --auto-approve), run the engine with Ctrl-C wired to
+ * its abort signal, and report the outcome.
+ */
+import { apply, destroy, plan } from '../engine';
+import type { ApplyOptions, ApplyResult, EngineOptions } from '../engine/engine-options';
+import type { Result } from '../engine/errors';
+import type { Plan } from '../engine/plan/plan';
+import { renderText, shouldUseColor } from '../report';
+import { writeApplyResult, warnIfPlanChanged, type ChangeCommand } from './apply-report';
+import { approvalRefusal, askApproval, isInteractive } from './approval';
+import { destroyPreview } from './destroy-preview';
+import { engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineFlags, type EngineSettings } from './engine-flags';
+import { watchInterrupts, type SignalSource } from './interrupt';
+import { failWith, writeError, type CliIo } from './io';
+import { createProgressReporter, type ProgressReporter } from './progress';
+import { checkServiceEnvironment } from './service-environment';
+import { UsageError } from './usage-error';
+
+export interface ChangeFlags extends EngineFlags {
+  autoApprove?: boolean;
+  /** destroy only: the cdktf deploy bridge's guard. */
+  ifDigest?: string;
+}
+
+/** How the run meets the process; tests replace both. */
+export interface ProcessHooks {
+  signals: SignalSource;
+  exit: (code: number) => void;
+}
+
+export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code) });
+
+export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+  let settings: EngineSettings;
+  let ifDigest: string | undefined;
+  try {
+    settings = parseEngineFlags(flags);
+    ifDigest = parseIfDigest(flags, settings);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const autoApprove = flags.autoApprove === true;
+  if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
+  const environmentProblem = checkServiceEnvironment(io);
+  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
+
+  let options: EngineOptions;
+  try {
+    options = engineOptions(settings, await prepareSynthOutput(settings, io), io);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const progress = createProgressReporter(io, { showOperations: true });
+  const runOptions: ApplyOptions = { ...options, onProgress: progress.onProgress, ifDigest };
+
+  // The bridge's guarded destroy decides per digest inside the engine; a preview from state could only guess.
+  let shown: Plan | undefined;
+  if (ifDigest === undefined) {
+    const preview = await (command === 'apply' ? plan(runOptions) : destroyPreview(options));
+    progress.finish();
+    if (!preview.ok) return failWith(io, preview.error);
+    shown = preview.value;
+    if (!showPreview(command, shown, io)) return 0;
+    if (!autoApprove && !(await askApproval(io))) {
+      writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
+      return 1;
+    }
+    io.stdout.write('\n');
+  }
+
+  const result = await runWithInterrupts(command, runOptions, io, hooks, progress);
+  if (!result.ok) return failWith(io, result.error);
+  if (command === 'apply' && shown !== undefined) warnIfPlanChanged(shown, result.value.plan, io);
+  return writeApplyResult(command, result.value, io);
+}
+
+function parseIfDigest(flags: ChangeFlags, settings: EngineSettings): string | undefined {
+  const ifDigest = nonEmptyFlag('--if-digest', flags.ifDigest);
+  if (ifDigest === undefined) return undefined;
+  if (settings.targets.length !== 1) {
+    throw new UsageError(`--if-digest guards a single resource: pass exactly one --target (got ${settings.targets.length})`);
+  }
+  if (flags.autoApprove !== true) throw new UsageError('--if-digest is for the cdktf deploy bridge and needs --auto-approve');
+  return ifDigest;
+}
+
+/** Prints what the run will do; false when there is nothing to do (said so, nothing to approve). */
+function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): boolean {
+  const actionable = preview.changes.some((change) => change.action !== 'no-op');
+  if (command === 'destroy' && !actionable) {
+    io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);
+    return false;
+  }
+  io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
+  if (!actionable) {
+    io.stdout.write('\nNothing to apply.\n');
+    return false;
+  }
+  return true;
+}
+
+async function runWithInterrupts(
+  command: ChangeCommand,
+  options: ApplyOptions,
+  io: CliIo,
+  hooks: ProcessHooks,
+  progress: ProgressReporter,
+): Promise<Result<ApplyResult>> {
+  const watch = watchInterrupts(io, hooks.signals, hooks.exit);
+  try {
+    return await (command === 'apply' ? apply : destroy)({ ...options, signal: watch.signal });
+  } finally {
+    watch.dispose();
+    progress.finish();
+  }
+}

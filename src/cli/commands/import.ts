@@ -1,0 +1,60 @@
+/**
+ * `secretform import ADDRESS ID`: adopts an existing object into state under an address of the code (the app is
+ * synthesized first unless --no-synth, so the address's type and desired secrets are known).
+ */
+import type { Command } from 'commander';
+import { importResource } from '../../engine';
+import {
+  addStateLocationOptions, DEFAULT_PARALLELISM, engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineSettings,
+} from '../engine-flags';
+import { failWith, processIo, type CliIo } from '../io';
+import type { CommandOutcome } from '../main';
+import { checkServiceEnvironment } from '../service-environment';
+
+export interface ImportFlags {
+  stack?: string;
+  output?: string;
+  state?: string;
+  synth: boolean;
+  app?: string;
+}
+
+export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
+  addStateLocationOptions(
+    program
+      .command('import')
+      .description('adopt an existing object on the service into state')
+      .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
+      .argument('<id>', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
+  )
+    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
+    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .action(async (address: string, id: string, flags: ImportFlags) => {
+      outcome.exitCode = await runImport(address, id, flags, processIo());
+    });
+}
+
+export async function runImport(address: string, id: string, flags: ImportFlags, io: CliIo): Promise<number> {
+  let settings: EngineSettings;
+  try {
+    nonEmptyFlag('ADDRESS', address);
+    nonEmptyFlag('ID', id);
+    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const environmentProblem = checkServiceEnvironment(io);
+  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
+
+  let outdir: string;
+  try {
+    outdir = await prepareSynthOutput(settings, io);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const imported = await importResource(engineOptions(settings, outdir, io), address, id);
+  if (!imported.ok) return failWith(io, imported.error);
+  const { value } = imported;
+  io.stdout.write(`Imported ${value.id} as ${value.address} (${value.type}). It is now managed by secretform; run \`secretform plan\` to compare it with the code.\n`);
+  return 0;
+}

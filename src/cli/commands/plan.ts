@@ -1,0 +1,69 @@
+/**
+ * `secretform plan [options] [--format text|markdown|json] [--out-file PATH] [--detailed-exitcode]
+ * [--refresh-only]`: refreshes the live objects and shows what apply would change, and what changed outside the
+ * code. Exit code 0, 1 on error, and with --detailed-exitcode 2 when there are changes or drift.
+ */
+import type { Command } from 'commander';
+import { plan } from '../../engine';
+import { hasChangesOrDrift } from '../../engine/plan/plan';
+import { addEngineOptions, engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineFlags } from '../engine-flags';
+import { failWith, processIo, type CliIo } from '../io';
+import type { CommandOutcome } from '../main';
+import { parseFormat, writePlanReport } from '../plan-report';
+import { createProgressReporter } from '../progress';
+import { checkServiceEnvironment } from '../service-environment';
+
+export interface PlanFlags extends EngineFlags {
+  format: string;
+  outFile?: string;
+  detailedExitcode?: boolean;
+  refreshOnly?: boolean;
+}
+
+/** Exit code of a successful plan with changes or drift, when --detailed-exitcode asks for it. */
+export const CHANGES_EXIT_CODE = 2;
+
+export function registerPlanCommand(program: Command, outcome: CommandOutcome): void {
+  addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))
+    .option('--format <format>', 'report format: text, markdown (pull-request comment) or json', 'text')
+    .option('--out-file <path>', 'write the report to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)')
+    .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
+    .option('--refresh-only', 'only report changes made outside the code; plan no change')
+    .action(async (flags: PlanFlags) => {
+      outcome.exitCode = await runPlan(flags, processIo());
+    });
+}
+
+export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
+  let settings;
+  let format;
+  let outFile;
+  try {
+    settings = parseEngineFlags(flags);
+    format = parseFormat(flags.format);
+    outFile = nonEmptyFlag('--out-file', flags.outFile);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const environmentProblem = checkServiceEnvironment(io);
+  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
+
+  let outdir: string;
+  try {
+    outdir = await prepareSynthOutput(settings, io);
+  } catch (error) {
+    return failWith(io, error);
+  }
+
+  const progress = createProgressReporter(io, { showOperations: false });
+  const planned = await plan({ ...engineOptions(settings, outdir, io), refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress });
+  progress.finish();
+  if (!planned.ok) return failWith(io, planned.error);
+
+  try {
+    writePlanReport(planned.value, format, outFile, io);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  return flags.detailedExitcode === true && hasChangesOrDrift(planned.value) ? CHANGES_EXIT_CODE : 0;
+}

@@ -1,0 +1,136 @@
+/**
+ * The options plan, apply, destroy and import share (`[--stack NAME] [--output DIR] [--state PATH]
+ * [--target ADDRESS]... [--parallelism N] [--no-synth] [--app CMD]`): their registration, their validation, and
+ * the engine options they become once the app has been synthesized.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { EngineOptions } from '../engine/engine-options';
+import { synthesize } from './commands/synth';
+import type { CliIo } from './io';
+import { UsageError } from './usage-error';
+
+export const DEFAULT_PARALLELISM = 10;
+export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
+
+/** What commander hands the action for the shared options. */
+export interface EngineFlags {
+  stack?: string;
+  output?: string;
+  state?: string;
+  /** Undefined when no --target was given. */
+  target?: string[];
+  parallelism: string;
+  /** False with `--no-synth`. */
+  synth: boolean;
+  app?: string;
+}
+
+/** The shared options once validated. */
+export interface EngineSettings {
+  stack?: string;
+  /** `--output` as given; undefined means "output" of cdktf.json, else cdktf.out. */
+  output?: string;
+  statePath?: string;
+  targets: string[];
+  parallelism: number;
+  synth: boolean;
+  app?: string;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `--stack`, `--output` and `--state`: all the state commands need. */
+export function addStateLocationOptions(command: Command): Command {
+  return command
+    .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
+    .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`)
+    .option('--state <path>', 'state file (default: .secretform/<stack>.state.json)');
+}
+
+export function addEngineOptions(command: Command): Command {
+  return addStateLocationOptions(command)
+    .option('--target <address>', 'limit the run to this resource address (repeatable)', collect)
+    .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
+    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)');
+}
+
+/** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
+export function parseEngineFlags(flags: EngineFlags): EngineSettings {
+  return {
+    stack: nonEmptyFlag('--stack', flags.stack),
+    output: nonEmptyFlag('--output', flags.output),
+    statePath: nonEmptyFlag('--state', flags.state),
+    targets: (flags.target ?? []).map((target) => nonEmptyFlag('--target', target)!),
+    parallelism: parseParallelism(flags.parallelism),
+    synth: flags.synth,
+    app: appFlag(flags),
+  };
+}
+
+export function parseParallelism(value: string): number {
+  const trimmed = value.trim();
+  const parsed = Number(trimmed);
+  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new UsageError(`--parallelism must be a positive integer (1, 2, ...), got "${value}"`);
+  }
+  return parsed;
+}
+
+export function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`${name} must not be empty`);
+  return value;
+}
+
+function appFlag(flags: EngineFlags): string | undefined {
+  const app = nonEmptyFlag('--app', flags.app);
+  if (app !== undefined && !flags.synth) {
+    throw new UsageError('--app runs the app before the command, so it cannot be combined with --no-synth; drop one of them');
+  }
+  return app;
+}
+
+/**
+ * The synth output directory the command works from: synthesized now (the app's own output goes to stderr, so
+ * stdout carries only the command's report), or, with `--no-synth`, the existing one.
+ */
+export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): Promise<string> {
+  if (!settings.synth) return path.resolve(io.cwd, settings.output ?? configuredOutputDir(io.cwd));
+  const result = await synthesize({ app: settings.app, output: settings.output, cwd: io.cwd, env: io.env, stdout: asWritable(io.stderr), stderr: asWritable(io.stderr) });
+  return result.outdir;
+}
+
+/** The engine options for a run over a synth output directory. */
+export function engineOptions(settings: EngineSettings, outdir: string, io: CliIo): EngineOptions {
+  return {
+    stack: settings.stack,
+    desired: { kind: 'synth-output', outdir },
+    statePath: settings.statePath === undefined ? undefined : path.resolve(io.cwd, settings.statePath),
+    env: io.env,
+    cwd: io.cwd,
+    parallelism: settings.parallelism,
+    targets: settings.targets.length > 0 ? settings.targets : undefined,
+  };
+}
+
+/** The output directory `secretform synth` would write when no --output is given: cdktf.json's, else cdktf.out. */
+export function configuredOutputDir(cwd: string): string {
+  const file = path.join(cwd, 'cdktf.json');
+  let config: unknown;
+  try {
+    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // A missing or unreadable cdktf.json leaves the default; the engine then reports the missing synth output.
+    return DEFAULT_OUTPUT_DIR;
+  }
+  const output = (config as { output?: unknown } | null)?.output;
+  return typeof output === 'string' && output.trim() !== '' ? output : DEFAULT_OUTPUT_DIR;
+}
+
+/** synthesize() writes the app's output through `write` only. */
+function asWritable(stream: CliIo['stderr']): NodeJS.WritableStream {
+  return stream as unknown as NodeJS.WritableStream;
+}

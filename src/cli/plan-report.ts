@@ -1,0 +1,84 @@
+/**
+ * Writing a plan in the format asked for (`--format text|markdown|json`) to stdout or to `--out-file`.
+ *
+ * Markdown comes in parts when the comment is longer than GitHub accepts. On stdout the parts are separated by
+ * a line holding only MARKDOWN_PART_DIVIDER (an HTML comment: invisible if pasted, easy to split on). With
+ * `--out-file PATH` the first part is PATH and part i (i >= 2) is PATH with its `.md` extension, if any,
+ * replaced by `.i.md`: `plan.md`, `plan.2.md`, `plan.3.md` (`comment` -> `comment.2.md`).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Plan } from '../engine/plan/plan';
+import { renderJson, renderMarkdown, renderText, shouldUseColor } from '../report';
+import { writeWarning, type CliIo } from './io';
+import { UsageError } from './usage-error';
+
+export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
+export const MARKDOWN_PART_DIVIDER = '<!-- secretform: next part -->';
+
+/** Highest part number looked for when removing the extra parts an earlier, longer plan left behind. */
+const STALE_PART_LIMIT = 10_000;
+
+export function parseFormat(value: string): PlanFormat {
+  const format = PLAN_FORMATS.find((candidate) => candidate === value);
+  if (format === undefined) throw new UsageError(`--format must be one of ${PLAN_FORMATS.join(', ')}; got "${value}"`);
+  return format;
+}
+
+/** The file of markdown part `index` (1-based) when the plan goes to `outFile`. */
+export function markdownPartPath(outFile: string, index: number): string {
+  if (index === 1) return outFile;
+  const base = outFile.toLowerCase().endsWith('.md') ? outFile.slice(0, -3) : outFile;
+  return `${base}.${index}.md`;
+}
+
+/** The plan as the texts to write: one per file (markdown may have several parts). */
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string[] {
+  if (format === 'json') return [renderJson(plan)];
+  if (format === 'text') return [renderText(plan, { color })];
+  return renderMarkdown(plan).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+}
+
+/**
+ * Writes the plan to stdout or `outFile` (relative to the project directory). Plan warnings go to stderr unless
+ * the text report on stdout already shows them. Throws when a file cannot be written.
+ */
+export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+  const textOnStdout = format === 'text' && outFile === undefined;
+  if (!textOnStdout) for (const warning of plan.warnings) writeWarning(io, warning);
+
+  if (outFile === undefined) {
+    const parts = renderPlan(plan, format, shouldUseColor(io.stdout, io.env));
+    io.stdout.write(parts.join(`\n${MARKDOWN_PART_DIVIDER}\n\n`));
+    return;
+  }
+
+  const parts = renderPlan(plan, format, false);
+  const target = path.resolve(io.cwd, outFile);
+  const written = parts.map((_, i) => markdownPartPath(target, i + 1));
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  parts.forEach((part, i) => writeReportFile(written[i], part));
+  if (format === 'markdown') removeStaleParts(target, parts.length);
+
+  const shown = parts.map((_, i) => markdownPartPath(outFile, i + 1));
+  io.stderr.write(shown.length === 1 ? `Plan written to ${shown[0]}\n` : `Plan written in ${shown.length} parts: ${shown.join(', ')}\n`);
+}
+
+function writeReportFile(file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new Error(`cannot write the plan to ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** A shorter plan must not leave an earlier plan's part 3 next to its own parts 1 and 2. */
+function removeStaleParts(outFile: string, partCount: number): void {
+  for (let index = partCount + 1; index <= STALE_PART_LIMIT; index++) {
+    const stale = markdownPartPath(outFile, index);
+    if (!fs.existsSync(stale)) return;
+    fs.rmSync(stale, { force: true });
+  }
+}

@@ -1,0 +1,88 @@
+/** The requests that create, update and delete one object, built from the resource model. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceClient } from '../../client';
+import type { ApiCall, Attributes } from '../../resources/types';
+import type { ResourcePlan } from '../plan/resource-plan';
+
+/** A destination purge runs asynchronously on the service: how often, and how long, apply waits for it. */
+export const PURGE_POLL_INTERVAL_MS = 200;
+export const PURGE_WAIT_LIMIT_MS = 60_000;
+
+/**
+ * Creates the object (every field and every desired secret in the body) or updates it: the write call when a
+ * field or a body secret changed, then the own call of each secret that has one (userpass `password`).
+ */
+export async function writeObject(client: ServiceClient, resource: ResourcePlan, secrets: Readonly<Record<string, string>>, create: boolean): Promise<void> {
+  const { resourceType } = resource;
+  const canonical = resource.canonical!;
+  const api = resourceType.api(canonical);
+  const secretsFor = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, secrets[field]]).filter(([, value]) => value !== undefined));
+
+  if (create) {
+    const body = resourceType.writeBody(canonical, { create: true, secrets: secretsFor(resource.writeSecrets) });
+    await send(client, api.create, body);
+    return;
+  }
+  const ownCall = resource.writeSecrets.filter((field) => api.extra[field] !== undefined);
+  const inBody = resource.writeSecrets.filter((field) => api.extra[field] === undefined);
+  if (resource.writeCall) {
+    const body = resourceType.writeBody(resource.writeAttributes, { create: false, secrets: secretsFor(inBody), clear: resource.clear });
+    await send(client, api.update, body);
+  }
+  for (const field of ownCall) {
+    if (secrets[field] === undefined) continue;
+    await send(client, api.extra[field], { [field]: secrets[field] });
+  }
+}
+
+/**
+ * Deletes the object recorded for the resource. Already gone counts as deleted. A destination that still has
+ * associations (not ours: ours were removed first) is deleted with `purge=true`, and apply waits until the
+ * service has finished the purge, so what depended on it (its GitHub app) can go next.
+ */
+export async function deleteObject(client: ServiceClient, resource: ResourcePlan): Promise<void> {
+  const api = resource.resourceType.api(resource.deleteIdentity);
+  const purgeDelete = api.extra.purgeDelete;
+  const associations = api.extra.associations;
+  if (purgeDelete && associations) {
+    const read = await client.request(associations.method, associations.path, { query: associations.query });
+    if (!read.ok && read.error.status !== 404) throw new Error(read.error.message);
+    if (read.ok && hasAssociations(read.data)) {
+      await send(client, purgeDelete, undefined, true);
+      await waitUntilGone(client, api.read, resource.address);
+      return;
+    }
+  }
+  await send(client, api.delete, api.delete.body, true);
+}
+
+async function send(client: ServiceClient, call: ApiCall, body: Attributes | undefined, absentIsDone = false): Promise<void> {
+  const result = await client.request(call.method, call.path, {
+    body: call.method === 'GET' || call.method === 'DELETE' ? undefined : body ?? call.body ?? {},
+    query: call.query,
+    contentType: call.contentType,
+    // Every write secretform makes is a "set": repeating it leaves the same object.
+    idempotent: true,
+  });
+  if (result.ok) return;
+  if (absentIsDone && result.error.status === 404) return;
+  throw new Error(result.error.message);
+}
+
+function hasAssociations(data: unknown): boolean {
+  const secrets = (data as { associated_secrets?: unknown } | undefined)?.associated_secrets;
+  return typeof secrets === 'object' && secrets !== null && Object.keys(secrets).length > 0;
+}
+
+async function waitUntilGone(client: ServiceClient, read: ApiCall, address: string): Promise<void> {
+  const deadline = Date.now() + PURGE_WAIT_LIMIT_MS;
+  for (;;) {
+    const result = await client.request(read.method, read.path, { query: read.query });
+    if (!result.ok && result.error.status === 404) return;
+    if (!result.ok) throw new Error(result.error.message);
+    if (Date.now() >= deadline) {
+      throw new Error(`${address}: the service is still purging the destination after ${PURGE_WAIT_LIMIT_MS / 1000} s; run again once it is gone`);
+    }
+    await sleep(PURGE_POLL_INTERVAL_MS);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `secretform import ADDRESS ID`: adopts an existing object into state under an address of the desired state.
+ * Adoption assumes the object holds what the code says: the secrets' desired values are fingerprinted as if they
+ * had been applied, so an import never re-sends a root credential (a later plan reports them "unverifiable").
+ */
+import { ImportIdError } from '../resources/types';
+import { getResourceType } from '../resources/registry';
+import type { EngineOptions } from './engine-options';
+import { EngineError, fail, ok, type Result } from './errors';
+import { refresh } from './refresh';
+import { clientFor, prepareRun, readRunState } from './run-context';
+import { resolveSecrets } from './secret-resolution';
+import { fingerprintSecret } from './state/fingerprint';
+import { writeState, type ResourceState } from './state/state-file';
+import { lockState } from './state/state-lock';
+
+export interface ImportedResource {
+  address: string;
+  id: string;
+  type: string;
+}
+
+export async function importResource(options: EngineOptions, address: string, id: string): Promise<Result<ImportedResource>> {
+  const context = prepareRun(options);
+  if (!context.ok) return context;
+  const desired = context.value.desired.resources.find((resource) => resource.address === address);
+  if (!desired) {
+    const known = context.value.desired.resources.map((resource) => resource.address).sort();
+    return fail(new EngineError('address_unknown', `${address} is not in the desired state of stack ${context.value.stack}, so its type is unknown; addresses: ${known.join(', ') || 'none'}`));
+  }
+  const resourceType = getResourceType(desired.type);
+  let identity: Record<string, unknown>;
+  try {
+    identity = resourceType.parseImportId(id);
+  } catch (error) {
+    if (error instanceof ImportIdError) return fail(new EngineError('import_invalid', `${address}: ${error.message}`));
+    throw error;
+  }
+  const importedId = resourceType.id(identity);
+  if (importedId !== desired.id) {
+    return fail(new EngineError('import_invalid', `${address}: import id ${id} names ${importedId}, but the code manages ${desired.id} at this address`));
+  }
+  const secrets = await resolveSecrets([desired], { cwd: context.value.cwd, env: context.value.env });
+  if (!secrets.ok) return secrets;
+
+  const lock = await lockState(context.value.statePath);
+  if (!lock.ok) return lock;
+  const client = clientFor(context.value);
+  try {
+    if (!client.ok) return client;
+    const state = await readRunState(context.value);
+    if (!state.ok) return state;
+    if (state.value.resources[address]) {
+      return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.value.resources[address].id}); remove it with \`secretform state rm\` first`));
+    }
+    const live = await refresh(client.value, [{ address, resourceType, identity: desired.spec, desired: desired.spec }], { parallelism: 1 });
+    if (!live.ok) return live;
+    const attributes = live.value.get(address)?.attributes;
+    if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));
+
+    // The fields secretform owns are those the code sets: the rest stay the server's (see the three-way diff).
+    const canonical = resourceType.normaliseDesired(desired.spec);
+    const owned: Record<string, unknown> = {};
+    for (const name of Object.keys(canonical)) {
+      if (attributes[name] !== undefined) owned[name] = attributes[name];
+      else if (resourceType.fields.some((field) => field.api === name && (field.createOnly || field.writeOnly))) owned[name] = canonical[name];
+    }
+    const values = secrets.value.get(address) ?? {};
+    const fingerprints = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, fingerprintSecret(value, context.value.fingerprintKey)]));
+    const entry: ResourceState = {
+      type: desired.type,
+      id: desired.id,
+      attributes: owned,
+      secrets: fingerprints,
+      digest: desired.digest,
+      dependencies: [...desired.dependsOn],
+      applied_at: new Date().toISOString(),
+    };
+    const written = await writeState(context.value.statePath, { ...state.value, resources: { ...state.value.resources, [address]: entry } });
+    if (!written.ok) return written;
+    return ok({ address, id: desired.id, type: desired.type });
+  } finally {
+    if (client.ok) await client.value.close();
+    await lock.value();
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The engine API: plan, apply, destroy, import and the state commands as functions. The CLI is a thin layer
+ * over these; programs can call them too (re-exported from the package root).
+ */
+export { plan } from './plan-run';
+export { apply, destroy } from './apply/apply-run';
+export { importResource } from './import-resource';
+export type { ImportedResource } from './import-resource';
+export { stateList, stateShow, stateRm } from './state-commands';
+export type { StateListEntry } from './state-commands';
+export { resolveStack, defaultStatePath } from './stack-name';
+
+export type {
+  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource,
+} from './engine-options';
+export type {
+  Plan, PlannedChange, PlanAction, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
+} from './plan/plan';
+export { summarize, hasChangesOrDrift } from './plan/plan';
+export type { FieldChange, FieldDrift } from './diff/three-way';
+export type { ResourceState, StateFile } from './state/state-file';
+export { EngineError, ok, fail } from './errors';
+export type { EngineErrorCode, Result } from './errors';
+export { STATE_KEY_ENV } from './state/fingerprint';

@@ -1,0 +1,182 @@
+/** Refresh and diff of every selected resource into a plan, keeping what apply needs alongside. */
+import type { ServiceClient } from '../../client';
+import { getResourceType } from '../../resources/registry';
+import type { DesiredResource, DesiredStack } from '../desired';
+import type { ProgressEvent } from '../engine-options';
+import { ok, type Result } from '../errors';
+import { refresh, type RefreshRequest } from '../refresh';
+import type { ResolvedSecrets } from '../secret-resolution';
+import type { FingerprintKey } from '../state/fingerprint';
+import type { StateFile } from '../state/state-file';
+import type { RunMode } from '../targets';
+import type { Plan } from './plan';
+import { diffResource } from './resource-diff';
+import type { ResourcePlan } from './resource-plan';
+
+export interface ComputePlanInput {
+  client: ServiceClient;
+  stack: string;
+  desired: DesiredStack;
+  state: StateFile;
+  /** The resources of the run (see targets.ts). */
+  selected: ReadonlySet<string>;
+  secrets: ResolvedSecrets;
+  fingerprintKey: FingerprintKey;
+  mode: RunMode;
+  refreshOnly: boolean;
+  parallelism: number;
+  warnings: string[];
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface PlanComputation {
+  plan: Plan;
+  /** By address, for apply. Holds no secret value. */
+  resources: Map<string, ResourcePlan>;
+}
+
+export async function computePlan(input: ComputePlanInput): Promise<Result<PlanComputation>> {
+  const desiredByAddress = new Map(input.mode === 'destroy' ? [] : input.desired.resources.map((r) => [r.address, r] as const));
+  const warnings = [...input.warnings];
+  const resources = new Map<string, ResourcePlan>();
+  const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, input.state);
+  const stateEntryOf = (address: string) => input.state.resources[address] ?? input.state.resources[moves.get(address) ?? ''];
+
+  const diffAll = async (addresses: string[]): Promise<Result<void>> => {
+    const requests = addresses.map((address) => refreshRequest(address, desiredByAddress.get(address), input.state));
+    const live = await refresh(input.client, requests, { parallelism: input.parallelism, onProgress: input.onProgress });
+    if (!live.ok) return live;
+    for (const request of requests) {
+      const diff = diffResource({
+        address: request.address,
+        resourceType: request.resourceType,
+        desired: desiredByAddress.get(request.address),
+        stateEntry: stateEntryOf(request.address),
+        live: live.value.get(request.address)!,
+        secrets: input.secrets.get(request.address) ?? {},
+        fingerprintKey: input.fingerprintKey,
+        refreshOnly: input.refreshOnly,
+      });
+      resources.set(request.address, diff.plan);
+      warnings.push(...diff.warnings);
+    }
+    return ok(undefined);
+  };
+
+  const movedFrom = new Set(moves.values());
+  const first = await diffAll([...input.selected].filter((address) => !movedFrom.has(address)).sort());
+  if (!first.ok) return first;
+  for (const [to, from] of moves) {
+    if (resources.has(to)) resources.set(from, movedPlan(from, to, input.state));
+  }
+
+  if (input.mode === 'apply' && !input.refreshOnly) {
+    // What lives inside a replaced object (associations of a destination, roles of a mount) goes with it, and
+    // must be re-created after it. Such dependents outside a --target selection are refreshed now.
+    const dependents = dependentsOfReplaced(resources, input.desired);
+    const missing = [...dependents].filter((address) => !resources.has(address)).sort();
+    if (missing.length > 0) {
+      const second = await diffAll(missing);
+      if (!second.ok) return second;
+    }
+    for (const address of dependents) {
+      const resource = resources.get(address)!;
+      const replaced = resource.dependencies.filter((dependency) => resources.get(dependency)?.change.action === 'replace' || dependents.has(dependency));
+      cascadeReplace(resource, replaced);
+    }
+  }
+
+  const ordered = [...resources.values()].sort((a, b) => compare(a.address, b.address));
+  const plan: Plan = {
+    stack: input.stack,
+    refreshOnly: input.refreshOnly,
+    changes: ordered.map((r) => r.change),
+    drift: ordered.flatMap((r) => (r.drift ? [r.drift] : [])),
+    warnings,
+  };
+  return ok({ plan, resources });
+}
+
+/**
+ * Resources whose address changed in code: an address in state only, whose object (same type and id) a new
+ * address in code manages. Keyed by the new address.
+ */
+function findMoves(desired: DesiredStack, state: StateFile): Map<string, string> {
+  const inCode = new Set(desired.resources.map((r) => r.address));
+  const moves = new Map<string, string>();
+  for (const resource of desired.resources) {
+    if (state.resources[resource.address]) continue;
+    const from = Object.entries(state.resources).find(
+      ([address, entry]) => !inCode.has(address) && entry.type === resource.type && entry.id === resource.id && ![...moves.values()].includes(address),
+    );
+    if (from) moves.set(resource.address, from[0]);
+  }
+  return moves;
+}
+
+function movedPlan(from: string, to: string, state: StateFile): ResourcePlan {
+  const entry = state.resources[from];
+  const resourceType = getResourceType(entry.type);
+  return {
+    address: from,
+    resourceType,
+    change: {
+      address: from, type: entry.type, id: entry.id, action: 'no-op', actionReason: `moved to ${to} in code; apply renames it in state`,
+      before: null, after: null, sensitive: [], replacePaths: [], fieldChanges: [], secrets: [],
+    },
+    stateEntry: entry,
+    live: { attributes: null, data: null },
+    deleteIdentity: entry.attributes,
+    writeAttributes: {},
+    clear: [],
+    writeCall: false,
+    writeSecrets: [],
+    dependencies: [...entry.dependencies],
+    movedTo: to,
+  };
+}
+
+function refreshRequest(address: string, desired: DesiredResource | undefined, state: StateFile): RefreshRequest {
+  if (desired) return { address, resourceType: getResourceType(desired.type), identity: desired.spec, desired: desired.spec };
+  const entry = state.resources[address];
+  return { address, resourceType: getResourceType(entry.type), identity: entry.attributes };
+}
+
+/** Desired resources that (transitively) depend on a replaced resource, and exist now. */
+function dependentsOfReplaced(resources: Map<string, ResourcePlan>, desired: DesiredStack): Set<string> {
+  const replaced = new Set([...resources.values()].filter((r) => r.change.action === 'replace').map((r) => r.address));
+  const dependents = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const resource of desired.resources) {
+      if (dependents.has(resource.address) || replaced.has(resource.address)) continue;
+      if (resource.dependsOn.some((dependency) => replaced.has(dependency) || dependents.has(dependency))) {
+        dependents.add(resource.address);
+        grew = true;
+      }
+    }
+  }
+  return dependents;
+}
+
+/** Turns an update or no-op into delete-and-create, because an object it lives in is replaced. */
+function cascadeReplace(resource: ResourcePlan, because: string[]): void {
+  const planned = resource.change;
+  if (planned.action !== 'update' && planned.action !== 'no-op') return; // already created or replaced
+  if (resource.live.attributes === null || !resource.canonical || !resource.desired) return;
+  const secretFields = Object.keys(resource.desired.secrets);
+  planned.action = 'replace';
+  planned.actionReason = `${because.join(', ')} ${because.length === 1 ? 'is' : 'are'} replaced, and this object goes with it`;
+  planned.after = resource.canonical;
+  planned.sensitive = secretFields;
+  planned.secrets = secretFields.map((field) => ({ field, status: 'changed' as const }));
+  resource.writeAttributes = resource.canonical;
+  resource.clear = [];
+  resource.writeCall = true;
+  resource.writeSecrets = secretFields;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+/**
+ * Where each secret of a resource stands. The service never returns secrets, so the desired value is compared
+ * with the fingerprint of the value last applied (state); only the GitHub app key can be checked on the server
+ * (its read carries a SHA-256 fingerprint of the key).
+ */
+import { createHash } from 'node:crypto';
+import type { ResourceType } from '../../resources/types';
+import { compareSecret, STATE_KEY_ENV, type FingerprintKey } from '../state/fingerprint';
+import type { SecretFieldStatus } from './plan';
+
+export interface SecretComparisonInput {
+  address: string;
+  resourceType: ResourceType;
+  /** Resolved desired values by field. */
+  desired: Readonly<Record<string, string>>;
+  /** Fingerprints recorded in state for this object (none when it was never applied). */
+  recorded: Readonly<Record<string, string>> | undefined;
+  /** The object is (re-)created: every secret is written. */
+  creating: boolean;
+  /** The server's answer for the object, unwrapped (for the GitHub app key fingerprint). */
+  liveData: Record<string, unknown> | null;
+  fingerprintKey: FingerprintKey;
+}
+
+export interface SecretComparison {
+  statuses: SecretFieldStatus[];
+  /** Fields whose desired value must be written (changed, drifted, or never recorded). */
+  changed: string[];
+  /** Non-fatal notes for the plan. */
+  warnings: string[];
+}
+
+/** The service exposes this SHA-256 fingerprint of a GitHub app's private key. */
+const SERVER_FINGERPRINTED: Readonly<Record<string, string>> = { sync_github_app: 'private_key' };
+
+export function compareSecrets(input: SecretComparisonInput): SecretComparison {
+  const statuses: SecretFieldStatus[] = [];
+  const changed: string[] = [];
+  const warnings: string[] = [];
+  for (const field of input.resourceType.fields) {
+    if (!field.sensitive) continue;
+    const value = input.desired[field.api];
+    if (value === undefined) continue;
+    const name = field.api;
+    if (input.creating) {
+      statuses.push({ field: name, status: 'changed' });
+      changed.push(name);
+      continue;
+    }
+    const recorded = input.recorded?.[name];
+    const comparison = recorded === undefined ? 'different' : compareSecret(value, recorded, input.fingerprintKey);
+
+    const serverFingerprint = SERVER_FINGERPRINTED[input.resourceType.type] === name ? input.liveData?.fingerprint : undefined;
+    if (typeof serverFingerprint === 'string' && serverFingerprint !== '') {
+      const sentHash = createHash('sha256').update(value, 'utf8').digest('hex');
+      if (sentHash === serverFingerprint.toLowerCase()) {
+        statuses.push({ field: name, status: 'in_sync' });
+      } else {
+        // Same as applied but not what the server holds: changed outside secretform.
+        statuses.push({ field: name, status: comparison === 'same' ? 'drifted' : 'changed' });
+        changed.push(name);
+      }
+      continue;
+    }
+
+    if (comparison === 'same') {
+      statuses.push({ field: name, status: 'unverifiable' });
+    } else if (comparison === 'different') {
+      statuses.push({ field: name, status: 'changed' });
+      changed.push(name);
+    } else if (field.rootCredential) {
+      // Re-sending a root credential could undo a rotate-root done on the service: never send it on a guess.
+      statuses.push({ field: name, status: 'unverifiable' });
+      warnings.push(
+        `${input.address}: the fingerprint of "${name}" in state was made with another ${STATE_KEY_ENV} (or without one), so ` +
+          `secretform cannot tell whether it changed; as a root credential it is not sent. To send it, change its value, ` +
+          `or remove the resource from state and import it again with the current key.`,
+      );
+    } else {
+      statuses.push({ field: name, status: 'changed' });
+      changed.push(name);
+    }
+  }
+  return { statuses, changed, warnings };
+}

@@ -1,0 +1,85 @@
+/**
+ * Refresh: reads the live object of every resource of the run, at most `parallelism` requests at a time and at
+ * most one request per resource. Identical read calls (the mount listing serves every mount, the per-secret
+ * association lookup serves every association of that secret) are sent once and shared.
+ */
+import pLimit from 'p-limit';
+import type { ServiceClient } from '../client';
+import { unwrapData } from '../resources/define';
+import type { ApiCall, Attributes, ResourceType } from '../resources/types';
+import type { ProgressEvent } from './engine-options';
+import { EngineError, fail, ok, type Result } from './errors';
+
+export interface RefreshRequest {
+  address: string;
+  resourceType: ResourceType;
+  /** A spec holding the object's identity fields (the desired spec, or the attributes recorded in state). */
+  identity: Attributes;
+  /** The desired spec, when the resource is in code (lets the read pick the forms the code uses). */
+  desired?: Attributes;
+}
+
+export interface LiveObject {
+  /** Canonical non-secret attributes, or null when the object does not exist. */
+  attributes: Attributes | null;
+  /** The server's answer unwrapped from its envelope (for values outside the model, e.g. a key fingerprint). */
+  data: Record<string, unknown> | null;
+}
+
+type ReadAnswer = { ok: true; raw: unknown } | { ok: false; message: string };
+
+export async function refresh(
+  client: ServiceClient,
+  requests: readonly RefreshRequest[],
+  options: { parallelism: number; onProgress?: (event: ProgressEvent) => void },
+): Promise<Result<Map<string, LiveObject>>> {
+  const limit = pLimit(Math.max(1, options.parallelism));
+  const reads = new Map<string, Promise<ReadAnswer>>();
+  const read = (call: ApiCall): Promise<ReadAnswer> => {
+    const key = callKey(call);
+    let pending = reads.get(key);
+    if (!pending) {
+      pending = limit(async (): Promise<ReadAnswer> => {
+        const result = await client.request(call.method, call.path, { query: call.query });
+        if (result.ok) return { ok: true, raw: result.raw };
+        if (result.error.status === 404) return { ok: true, raw: undefined }; // 404 on refresh means gone
+        return { ok: false, message: result.error.message };
+      });
+      reads.set(key, pending);
+    }
+    return pending;
+  };
+
+  const total = requests.length;
+  let done = 0;
+  options.onProgress?.({ kind: 'refresh', done, total });
+  const live = new Map<string, LiveObject>();
+  const problems: string[] = [];
+  await Promise.all(
+    requests.map(async (request) => {
+      const answer = await read(request.resourceType.api(request.identity).read);
+      if (!answer.ok) {
+        problems.push(`${request.address}: ${answer.message}`);
+      } else {
+        try {
+          const attributes = answer.raw === undefined ? null : request.resourceType.normaliseRead(answer.raw, request.identity, request.desired);
+          live.set(request.address, { attributes, data: attributes === null ? null : unwrapData(answer.raw) });
+        } catch (error) {
+          problems.push(`${request.address}: cannot interpret the server's answer: ${(error as Error).message}`);
+        }
+      }
+      done += 1;
+      options.onProgress?.({ kind: 'refresh', done, total });
+    }),
+  );
+  if (problems.length > 0) {
+    problems.sort();
+    return fail(new EngineError('service_error', `refresh failed for ${problems.length} resource${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`));
+  }
+  return ok(live);
+}
+
+function callKey(call: ApiCall): string {
+  const query = Object.entries(call.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${call.method} ${call.path} ${JSON.stringify(query)}`;
+}

@@ -1,0 +1,42 @@
+import * as path from 'node:path';
+import { isStack } from '../constructs/cdktf-adapter';
+import { DesiredStateError, listSynthesizedStacks } from './desired';
+import type { EngineOptions } from './engine-options';
+import { EngineError, fail, ok, type Result } from './errors';
+
+/**
+ * The stack a command works on: the one given, else the in-memory stack's name, else the only stack of the
+ * synth output (`<outdir>/manifest.json`).
+ */
+export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>): Result<string> {
+  if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
+  const { desired } = options;
+  if (desired.kind === 'stack') {
+    if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
+    return ok((desired.stack as { node: { id: string } }).node.id);
+  }
+  try {
+    const stacks = listSynthesizedStacks(desired.outdir);
+    if (stacks.length === 1) return ok(stacks[0]);
+    return fail(
+      new EngineError(
+        'desired_invalid',
+        `${desired.outdir} holds ${stacks.length} stacks (${stacks.join(', ') || 'none'}); choose one with --stack`,
+      ),
+    );
+  } catch (error) {
+    const message = error instanceof DesiredStateError ? error.message : String(error);
+    return fail(new EngineError('desired_invalid', message));
+  }
+}
+
+/** Where a stack's state lives unless `--state` says otherwise. */
+export function defaultStatePath(cwd: string, stack: string): string {
+  return path.join(cwd, '.secretform', `${stack}.state.json`);
+}
+
+/** The state file of a run: `statePath` (relative to `cwd`) or the default. */
+export function statePathOf(options: Pick<EngineOptions, 'statePath' | 'cwd'>, stack: string): string {
+  const cwd = options.cwd ?? process.cwd();
+  return options.statePath !== undefined ? path.resolve(cwd, options.statePath) : defaultStatePath(cwd, stack);
+}

@@ -1,0 +1,82 @@
+/**
+ * The approval prompt of apply and destroy on an interactive stdin. A child process cannot be given a terminal
+ * here, so these run the command in-process with a fake terminal (isTTY streams), against a real dev server and
+ * a really synthesized project.
+ */
+import { EventEmitter } from 'node:events';
+import { runChangeCommand, type ChangeFlags, type ProcessHooks } from '../../src/cli/change-run';
+import { APPROVAL_QUESTION } from '../../src/cli/approval';
+import { synthesize } from '../../src/cli/commands/synth';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { call } from '../devserver/http';
+import { fakeIo, type FakeIo } from '../unit/cli-fake-io';
+import { cliEnv, createProject, waitFor } from './cli-harness';
+
+jest.setTimeout(60_000);
+
+let server: DevServer;
+let project: string;
+let env: NodeJS.ProcessEnv;
+
+const flags = (extra: Partial<ChangeFlags> = {}): ChangeFlags => ({ parallelism: '10', synth: false, ...extra });
+const hooks = (): ProcessHooks => ({ signals: new EventEmitter(), exit: jest.fn() });
+const writes = () => server.requestLog.filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
+
+async function answerWhenAsked(io: FakeIo, answer: string): Promise<void> {
+  await waitFor(() => io.stdout.text.includes(APPROVAL_QUESTION), 'the approval question');
+  io.stdin.write(`${answer}\n`);
+}
+
+beforeAll(async () => {
+  server = await startDevServer({ port: 0, rootToken: 'cli-approval-root' });
+  project = createProject();
+  // A terminal, but no colour codes between the words the tests look for.
+  env = cliEnv(server, { NO_COLOR: '1' });
+  await synthesize({ cwd: project, env, stdout: process.stderr });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('approval on an interactive stdin', () => {
+  test('apply shows the plan, asks, and any answer but "yes" cancels with exit 1 and no change', async () => {
+    const io = fakeIo({ tty: true, env, cwd: project });
+    const run = runChangeCommand('apply', flags(), io, hooks());
+    await answerWhenAsked(io, 'y');
+    expect(await run).toBe(1);
+    expect(io.stdout.text).toContain('Plan: 3 to add, 0 to change, 0 to destroy.');
+    // stderr is a terminal too: the refresh progress line was drawn there, then cleared.
+    expect(io.stderr.text).toMatch(/Refreshing \d+\/3/);
+    expect(io.stderr.text.endsWith("\r\x1b[2KError: apply cancelled: only 'yes' approves; nothing was changed\n")).toBe(true);
+    expect(writes()).toEqual([]);
+  });
+
+  test('apply carries out the plan once the answer is "yes"', async () => {
+    const io = fakeIo({ tty: true, env, cwd: project });
+    const run = runChangeCommand('apply', flags(), io, hooks());
+    await answerWhenAsked(io, 'yes');
+    expect(await run).toBe(0);
+    expect(io.stdout.text).toContain('Apply complete! Resources: 3 added, 0 changed, 0 destroyed.');
+    expect((await call(server, 'GET', 'auth/userpass/users/alice')).status).toBe(200);
+  });
+
+  test('apply with nothing to do says so without asking', async () => {
+    const io = fakeIo({ tty: true, env, cwd: project });
+    expect(await runChangeCommand('apply', flags(), io, hooks())).toBe(0);
+    expect(io.stdout.text).toContain('No changes.');
+    expect(io.stdout.text).toContain('Nothing to apply.');
+    expect(io.stdout.text).not.toContain(APPROVAL_QUESTION);
+  });
+
+  test('destroy lists what it deletes, asks, and deletes on "yes"', async () => {
+    const io = fakeIo({ tty: true, env, cwd: project });
+    const run = runChangeCommand('destroy', flags(), io, hooks());
+    await answerWhenAsked(io, 'yes');
+    expect(await run).toBe(0);
+    expect(io.stdout.text).toContain('e2e/alice will be destroyed');
+    expect(io.stdout.text).toContain('Plan: 0 to add, 0 to change, 3 to destroy.');
+    expect(io.stdout.text).toContain('Destroy complete! Resources: 3 destroyed.');
+    expect((await call(server, 'GET', 'auth/userpass/users/alice')).status).toBe(404);
+  });
+});

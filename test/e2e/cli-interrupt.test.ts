@@ -1,0 +1,76 @@
+/**
+ * Ctrl-C during a slow apply (the dev server answers every request after a delay): the first SIGINT stops the
+ * run after the operations in flight, with state saved and exit 1; a second SIGINT exits at once.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { call } from '../devserver/http';
+import { cliEnv, createProject, runCli, startCli, waitFor } from './cli-harness';
+
+jest.setTimeout(120_000);
+
+const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
+
+let server: DevServer;
+
+beforeAll(async () => {
+  server = await startDevServer({ port: 0, rootToken: 'cli-interrupt-root', latencyMs: 150 });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function usersOnServer(): Promise<string[]> {
+  const listed = await call(server, 'LIST', 'auth/userpass/users');
+  return listed.status === 200 ? [...listed.body.data.keys].sort() : [];
+}
+
+describe('SIGINT during apply', () => {
+  test('the first SIGINT stops after in-flight operations, saves state and exits 1; a re-plan shows exactly the rest', async () => {
+    const project = createProject();
+    const env = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
+    expect((await runCli(['plan'], project, env)).code).toBe(0); // synthesized once, so the apply starts at once
+
+    const running = startCli(['apply', '--no-synth', '--auto-approve', '--parallelism', '1'], project, env);
+    await waitFor(() => /e2e\/u\d: created/.test(running.stdout()), 'the first user to be created');
+    running.child.kill('SIGINT');
+    const { code, signal } = await running.exited;
+    expect(signal).toBeNull();
+    expect(code).toBe(1);
+    expect(running.stderr()).toContain('Interrupt received: stopping after the operations in flight finish; state will be saved.');
+    expect(running.stderr()).toContain('Error: apply was interrupted before it finished');
+
+    const created = (await usersOnServer()).filter((name) => USERS.includes(name));
+    expect(created.length).toBeGreaterThan(0);
+    expect(created.length).toBeLessThan(USERS.length);
+    const state = JSON.parse(readFileSync(join(project, '.secretform', 'e2e.state.json'), 'utf8'));
+    const usersInState = Object.keys(state.resources).filter((address) => USERS.includes(address.replace('e2e/', ''))).map((a) => a.replace('e2e/', '')).sort();
+    expect(usersInState).toEqual(created);
+
+    const rest = await runCli(['plan', '--no-synth', '--format', 'json'], project, env);
+    expect(rest.code).toBe(0);
+    const toCreate = JSON.parse(rest.stdout)
+      .resource_changes.filter((c: { actions: string[] }) => c.actions.join() === 'create')
+      .map((c: { address: string }) => c.address.replace('e2e/', ''))
+      .filter((name: string) => USERS.includes(name))
+      .sort();
+    expect(toCreate).toEqual(USERS.filter((name) => !created.includes(name)));
+  });
+
+  test('a second SIGINT exits at once with 130', async () => {
+    const project = createProject();
+    const env = cliEnv(server, { SF_E2E_USERS: USERS.map((name) => `${name}x`).join(',') });
+    expect((await runCli(['plan'], project, env)).code).toBe(0);
+
+    const running = startCli(['apply', '--no-synth', '--auto-approve', '--parallelism', '1'], project, env);
+    await waitFor(() => running.stdout().includes(': created'), 'the first operation to finish');
+    running.child.kill('SIGINT');
+    await waitFor(() => running.stderr().includes('Interrupt received'), 'the first interrupt to be acknowledged');
+    running.child.kill('SIGINT');
+    const { code } = await running.exited;
+    expect(code).toBe(130);
+    expect(running.stderr()).toContain('Second interrupt: exiting now.');
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * apply and destroy against the dev server: ordering (destroy order, purge), retries under a 503/429 storm,
+ * failures and interruption (state holds exactly what succeeded), targets, the bridge's digest guard, sync
+ * drift, the state commands, and invalid input that never reaches the server.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
+import type { TerraformStack as Stack } from '../../src/constructs/cdktf-adapter';
+import {
+  AuthMount, LdapSecretBackend, LdapStaticRole, SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncConfig, SyncGithubApp,
+  SyncRepohostDestination, UserpassUser,
+} from '../../src';
+import { apply, destroy, plan, stateList, stateRm, stateShow, type ProgressEvent } from '../../src/engine';
+import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(() => h.close());
+
+const APP_KEY = '-----BEGIN RSA PRIVATE KEY-----\napp-key-for-apply-tests\n-----END RSA PRIVATE KEY-----';
+const logPath = (entry: { path: string }) => entry.path.replace(/^\/+/, '');
+
+async function writeKvSecret(name: string): Promise<void> {
+  const written = await h.call('POST', `secret/data/${name}`, { data: { value: 'kv' } });
+  expect(written.status).toBeLessThan(300);
+}
+
+function syncStack(): Stack {
+  const stack = newStack();
+  const app = new SyncGithubApp(stack, 'app', { name: 'ci', appId: '7', privateKey: SecretValue.unsafePlainText(APP_KEY) });
+  new SyncRepohostDestination(stack, 'gh', { name: 'gh', app, installationId: '42', repositoryOwner: 'acme', repositoryName: 'web' });
+  const cloud1 = new SyncCloud1SmDestination(stack, 'c1', { name: 'c1', region: 'eu-west-1' });
+  new SyncAssociation(stack, 'assoc', { destination: cloud1, mount: 'secret', secretName: 'app/db' });
+  return stack;
+}
+
+function ldapAndUserStack(staticUser = 'svc-a'): Stack {
+  const stack = newStack();
+  const backend = new LdapSecretBackend(stack, 'ldap', { binddn: ADMIN_DN, bindpass: SecretValue.unsafePlainText(ADMIN_PASSWORD), userdn: USERS_DN });
+  new LdapStaticRole(stack, 'static', { backend, name: 'svc', username: staticUser, rotationPeriod: '1h' });
+  const mount = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+  new UserpassUser(stack, 'alice', { mount, username: 'alice', password: SecretValue.unsafePlainText('alice-password') });
+  new UserpassUser(stack, 'bob', { mount, username: 'bob', password: SecretValue.unsafePlainText('bob-password') });
+  return stack;
+}
+
+describe('destroy', () => {
+  test('removes associations before their destination (purging one that still has others), and destinations before their app', async () => {
+    await writeKvSecret('app/db');
+    await writeKvSecret('app/other');
+    expect(unwrap(await apply(h.options(syncStack()))).succeeded).toBe(true);
+    // An association that is not ours keeps the destination busy: only a purge deletes it.
+    expect((await h.call('POST', 'sys/sync/destinations/cloud1-sm/c1/associations/set', { mount: 'secret', secret_name: 'app/other' })).status).toBe(200);
+
+    h.markLog();
+    const result = unwrap(await destroy(h.options(syncStack())));
+    expect(result.outcomes.filter((o) => o.status !== 'succeeded')).toEqual([]);
+    const log = h.logSince().map((entry) => ({ method: entry.method, path: logPath(entry), query: entry.query, status: entry.status }));
+    const index = (predicate: (e: (typeof log)[number]) => boolean) => log.findIndex(predicate);
+    const removeAssociation = index((e) => e.path === 'sys/sync/destinations/cloud1-sm/c1/associations/remove');
+    const purgeDestination = index((e) => e.method === 'DELETE' && e.path === 'sys/sync/destinations/cloud1-sm/c1');
+    const destinationGone = index((e) => e.method === 'GET' && e.path === 'sys/sync/destinations/cloud1-sm/c1' && e.status === 404);
+    const deleteRepohost = index((e) => e.method === 'DELETE' && e.path === 'sys/sync/destinations/repohost/gh');
+    const deleteApp = index((e) => e.method === 'DELETE' && e.path === 'sys/sync/github-apps/ci');
+    expect(removeAssociation).toBeGreaterThanOrEqual(0);
+    expect(purgeDestination).toBeGreaterThan(removeAssociation);
+    expect(log[purgeDestination].query).toBe('purge=true');
+    expect(destinationGone).toBeGreaterThan(purgeDestination);
+    expect(deleteApp).toBeGreaterThan(deleteRepohost);
+    expect(log[deleteApp].status).toBe(204);
+    expect((await h.state()).resources).toEqual({});
+    expect((await h.call('GET', 'sys/sync/destinations/cloud1-sm/c1')).status).toBe(404);
+  });
+
+  test('a destination without foreign associations is deleted without purge', async () => {
+    await writeKvSecret('app/db');
+    unwrap(await apply(h.options(syncStack())));
+    h.markLog();
+    unwrap(await destroy(h.options(syncStack())));
+    const deletes = h.logSince().filter((e) => e.method === 'DELETE' && logPath(e) === 'sys/sync/destinations/cloud1-sm/c1');
+    expect(deletes.map((e) => e.query)).toEqual(['']);
+  });
+
+  test('--target destroys the target and what depends on it, nothing else', async () => {
+    await writeKvSecret('app/db');
+    unwrap(await apply(h.options(syncStack())));
+    const result = unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'] })));
+    expect(result.outcomes.map((o) => o.address).sort()).toEqual(['test/assoc', 'test/c1']);
+    expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/gh']);
+  });
+
+  test('--if-digest: deletes only when state holds that digest and the code has no other spec for the address', async () => {
+    unwrap(await apply(h.options(ldapAndUserStack())));
+    const digest = (await h.state()).resources['test/alice'].digest as string;
+    const stale = unwrap(await destroy(h.options(ldapAndUserStack(), { targets: ['test/alice'], ifDigest: 'sha256:another' })));
+    expect(stale.outcomes).toEqual([]);
+    expect(stale.plan.warnings.join('\n')).toContain('nothing destroyed');
+    expect((await h.call('GET', 'auth/userpass/users/alice')).status).toBe(200);
+
+    const removedFromCode = newStack();
+    const done = unwrap(await destroy(h.options(removedFromCode, { targets: ['test/alice'], ifDigest: digest })));
+    expect(done.outcomes).toEqual([{ address: 'test/alice', action: 'delete', status: 'succeeded' }]);
+    expect((await h.call('GET', 'auth/userpass/users/alice')).status).toBe(404);
+  });
+});
+
+test('a 503 and 429 storm is retried and the apply converges', async () => {
+  h.server.faults.failNext(4, 503, 0);
+  const first = unwrap(await apply(h.options(ldapAndUserStack(), { parallelism: 2 })));
+  expect(first.succeeded).toBe(true);
+  h.server.faults.failNext(3, 429, 0);
+  const planned = unwrap(await plan(h.options(ldapAndUserStack())));
+  expect(actions(planned)).toEqual({});
+  expect(h.server.requestLog.filter((e) => e.status === 503)).toHaveLength(4);
+  expect(h.server.requestLog.filter((e) => e.status === 429)).toHaveLength(3);
+});
+
+test('a failing resource: the others are applied, state holds exactly what succeeded, and a re-plan shows the rest', async () => {
+  const result = unwrap(await apply(h.options(ldapAndUserStack('no-such-account'))));
+  expect(result.succeeded).toBe(false);
+  expect(result.outcomes.find((o) => o.address === 'test/static')).toMatchObject({ status: 'failed', message: expect.stringContaining('ldap/static-role/svc') });
+  expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/alice', 'test/bob', 'test/ldap', 'test/ldap/mount', 'test/userpass']);
+  expect(actions(unwrap(await plan(h.options(ldapAndUserStack('no-such-account')))))).toEqual({ 'test/static': 'create' });
+  expect(unwrap(await apply(h.options(ldapAndUserStack()))).succeeded).toBe(true);
+  expect(actions(unwrap(await plan(h.options(ldapAndUserStack()))))).toEqual({});
+});
+
+test('an aborted apply starts nothing new, saves what finished and says it was interrupted', async () => {
+  const controller = new AbortController();
+  const events: ProgressEvent[] = [];
+  const onProgress = (event: ProgressEvent) => {
+    events.push(event);
+    if (event.kind === 'operation-done' && event.status === 'succeeded') controller.abort();
+  };
+  const result = unwrap(await apply(h.options(ldapAndUserStack(), { parallelism: 1, signal: controller.signal, onProgress })));
+  expect(result.interrupted).toBe(true);
+  expect(result.succeeded).toBe(false);
+  const succeeded = result.outcomes.filter((o) => o.status === 'succeeded').map((o) => o.address);
+  expect(succeeded).toHaveLength(1);
+  expect(result.outcomes.filter((o) => o.status === 'skipped')).toHaveLength(5);
+  expect(Object.keys((await h.state()).resources)).toEqual(succeeded);
+  const rest = actions(unwrap(await plan(h.options(ldapAndUserStack()))));
+  expect(Object.keys(rest).sort()).toEqual(result.outcomes.filter((o) => o.status === 'skipped').map((o) => o.address).sort());
+  expect(Object.values(rest).every((action) => action === 'create')).toBe(true);
+  expect(events.filter((e) => e.kind === 'refresh').at(-1)).toEqual({ kind: 'refresh', done: 6, total: 6 });
+});
+
+test('--target applies the target and what it depends on', async () => {
+  const result = unwrap(await apply(h.options(ldapAndUserStack(), { targets: ['test/alice'] })));
+  expect(result.outcomes.map((o) => o.address).sort()).toEqual(['test/alice', 'test/userpass']);
+  expect(result.plan.changes.map((c) => c.address).sort()).toEqual(['test/alice', 'test/userpass']);
+  const unknown = await plan(h.options(ldapAndUserStack(), { targets: ['test/nope'] }));
+  expect(unknown).toMatchObject({ ok: false, error: { code: 'address_unknown' } });
+});
+
+test('an association whose sync failed is drift out_of_sync, and apply sets it again', async () => {
+  await writeKvSecret('app/db');
+  unwrap(await apply(h.options(syncStack())));
+  const sync = h.server.inspectSync() as { setRemoteFailure(type: string, name: string, cause: string | null): void };
+  sync.setRemoteFailure('cloud1-sm', 'c1', 'access denied by the remote store');
+  await h.call('POST', 'sys/sync/destinations/cloud1-sm/c1/associations/set', { mount: 'secret', secret_name: 'app/db' });
+  const planned = unwrap(await plan(h.options(syncStack())));
+  expect(planned.drift).toEqual([expect.objectContaining({ address: 'test/assoc', kind: 'out_of_sync', detail: expect.stringContaining('access denied') })]);
+  expect(planned.changes.find((c) => c.address === 'test/assoc')).toMatchObject({ action: 'update' });
+
+  sync.setRemoteFailure('cloud1-sm', 'c1', null);
+  unwrap(await apply(h.options(syncStack())));
+  const after = unwrap(await plan(h.options(syncStack())));
+  expect(after.drift).toEqual([]);
+  expect(actions(after)).toEqual({});
+});
+
+test('sync disabled: a new association stays PENDING and is reported out of sync', async () => {
+  await writeKvSecret('app/db');
+  const stack = () => {
+    const s = syncStack();
+    new SyncConfig(s, 'sync-config', { disabled: true });
+    return s;
+  };
+  unwrap(await apply(h.options(stack())));
+  const planned = unwrap(await plan(h.options(stack())));
+  expect(planned.drift).toEqual([expect.objectContaining({ address: 'test/assoc', kind: 'out_of_sync', detail: 'PENDING' })]);
+});
+
+test('refresh reads each object once and shares identical reads', async () => {
+  unwrap(await apply(h.options(ldapAndUserStack())));
+  h.markLog();
+  unwrap(await plan(h.options(ldapAndUserStack())));
+  const reads = h.logSince().map((e) => `${e.method} ${logPath(e)}`).sort();
+  // Six resources; the two mounts of different kinds are read through their listings.
+  expect(reads).toEqual([
+    'GET auth/userpass/users/alice', 'GET auth/userpass/users/bob', 'GET ldap/config', 'GET ldap/static-role/svc', 'GET sys/auth', 'GET sys/mounts',
+  ]);
+});
+
+describe('invalid input never reaches the server', () => {
+  test('an unset secret variable is named with its address and field, before any request', async () => {
+    const stack = newStack();
+    new LdapSecretBackend(stack, 'ldap', { binddn: ADMIN_DN, bindpass: SecretValue.fromEnv('SF_TEST_UNSET_BINDPASS'), userdn: USERS_DN });
+    const planned = await plan(h.options(stack));
+    expect(planned.ok).toBe(false);
+    if (!planned.ok) {
+      expect(planned.error.code).toBe('secret_unresolved');
+      expect(planned.error.message).toContain('test/ldap: secret "bindpass"');
+      expect(planned.error.message).toContain('SF_TEST_UNSET_BINDPASS');
+    }
+    const applied = await apply(h.options(stack));
+    expect(applied).toMatchObject({ ok: false, error: { code: 'secret_unresolved' } });
+    expect(h.server.requestLog).toEqual([]);
+  });
+
+  test('an unreadable secret file is named with its path', async () => {
+    const stack = newStack();
+    new LdapSecretBackend(stack, 'ldap', { binddn: ADMIN_DN, bindpass: SecretValue.fromFile('missing/bindpass.txt'), userdn: USERS_DN });
+    const planned = await plan(h.options(stack));
+    expect(planned).toMatchObject({ ok: false, error: { code: 'secret_unresolved', message: expect.stringContaining(path.join(h.dir, 'missing/bindpass.txt')) } });
+    expect(h.server.requestLog).toEqual([]);
+  });
+
+  test('invalid props and an unknown resource type in a synth output are errors before any request', async () => {
+    const stack = newStack();
+    new LdapStaticRole(stack, 'static', { backend: 'ldap', name: 'svc', username: 'svc-a', rotationPeriod: '1s' });
+    expect(await plan(h.options(stack))).toMatchObject({ ok: false, error: { code: 'desired_invalid', message: expect.stringContaining('test/static') } });
+
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-engine-out-'));
+    const app = new App({ outdir });
+    const synthStack = new TerraformStack(app, 'test');
+    new AuthMount(synthStack, 'userpass', { path: 'userpass', type: 'userpass' });
+    app.synth();
+    const file = path.join(outdir, 'stacks', 'test', 'cdk.tf.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"auth_mount"', '"no_such_type"'));
+    const fromOutput = await plan({ desired: { kind: 'synth-output', outdir }, cwd: h.dir, env: h.env });
+    expect(fromOutput).toMatchObject({ ok: false, error: { code: 'desired_invalid', message: expect.stringContaining('no_such_type') } });
+    expect(h.server.requestLog).toEqual([]);
+    fs.rmSync(outdir, { recursive: true, force: true });
+  });
+});
+
+describe('state commands', () => {
+  test('list, show and rm work on the state file alone', async () => {
+    unwrap(await apply(h.options(ldapAndUserStack())));
+    h.markLog();
+    const listed = unwrap(await stateList(h.options(ldapAndUserStack())));
+    expect(listed.map((e) => e.address)).toEqual(['test/alice', 'test/bob', 'test/ldap', 'test/ldap/mount', 'test/static', 'test/userpass']);
+    expect(listed[0]).toEqual({ address: 'test/alice', type: 'userpass_user', id: 'auth/userpass/users/alice' });
+    const shown = unwrap(await stateShow(h.options(ldapAndUserStack()), 'test/alice'));
+    expect(shown).toMatchObject({ type: 'userpass_user', attributes: { username: 'alice' }, secrets: { password: expect.stringMatching(/^hmac-sha256:/) } });
+    expect(await stateShow(h.options(ldapAndUserStack()), 'test/nope')).toMatchObject({ ok: false, error: { code: 'address_unknown' } });
+    unwrap(await stateRm(h.options(ldapAndUserStack()), 'test/alice'));
+    expect(unwrap(await stateList(h.options(ldapAndUserStack()))).map((e) => e.address)).not.toContain('test/alice');
+    expect(h.logSince()).toEqual([]);
+    // Forgotten, the user is adopted again by the next plan.
+    expect(actions(unwrap(await plan(h.options(ldapAndUserStack()))))).toEqual({ 'test/alice': 'update' });
+  });
+});

@@ -1,0 +1,71 @@
+import { countResources, summaryLine, warnIfPlanChanged, writeApplyResult } from '../../src/cli/apply-report';
+import type { ApplyResult, OperationOutcome } from '../../src/engine/engine-options';
+import { fakeIo } from './cli-fake-io';
+import { change, emptyPlan } from './report-plan-fixture';
+
+const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
+
+function result(outcomes: OperationOutcome[], flags: Partial<ApplyResult> = {}): ApplyResult {
+  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), ...flags };
+}
+
+describe('apply report', () => {
+  test('counts succeeded operations; a replacement adds and destroys', () => {
+    expect(
+      countResources([
+        outcome('a', 'create', 'succeeded'),
+        outcome('b', 'update', 'succeeded'),
+        outcome('c', 'replace', 'succeeded'),
+        outcome('d', 'delete', 'succeeded'),
+        outcome('e', 'create', 'failed'),
+        outcome('f', 'update', 'skipped'),
+      ]),
+    ).toEqual({ added: 2, changed: 1, destroyed: 2 });
+  });
+
+  test('summary lines', () => {
+    expect(summaryLine('apply', { added: 2, changed: 1, destroyed: 0 })).toBe('Apply complete! Resources: 2 added, 1 changed, 0 destroyed.');
+    expect(summaryLine('destroy', { added: 0, changed: 0, destroyed: 3 })).toBe('Destroy complete! Resources: 3 destroyed.');
+  });
+
+  test('a successful run prints the summary and exits 0', () => {
+    const io = fakeIo();
+    expect(writeApplyResult('apply', result([outcome('a', 'create', 'succeeded')]), io)).toBe(0);
+    expect(io.stdout.text).toBe('\nApply complete! Resources: 1 added, 0 changed, 0 destroyed.\n');
+    expect(io.stderr.text).toBe('');
+  });
+
+  test('failures go to stderr as errors and the run exits 1', () => {
+    const io = fakeIo();
+    const code = writeApplyResult(
+      'apply',
+      result([outcome('prod/a', 'create', 'succeeded'), outcome('prod/b', 'update', 'failed', 'service answered 400: bad ttl'), outcome('prod/c', 'create', 'skipped', 'prod/b failed')]),
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.stderr.text).toContain('Error: prod/b: update failed: service answered 400: bad ttl\n');
+    expect(io.stderr.text).toContain('Error: apply failed: 1 operation failed (1 added, 0 changed, 0 destroyed)');
+    expect(io.stdout.text).toBe('prod/c: create skipped: prod/b failed\n');
+    expect(io.stdout.text).not.toContain('Apply complete!');
+  });
+
+  test('an interrupted run says so and exits 1', () => {
+    const io = fakeIo();
+    const outcomes = [outcome('prod/a', 'delete', 'succeeded'), outcome('prod/b', 'delete', 'skipped', 'not started'), outcome('prod/c', 'delete', 'skipped', 'not started')];
+    expect(writeApplyResult('destroy', result(outcomes, { interrupted: true, succeeded: false }), io)).toBe(1);
+    expect(io.stderr.text).toContain('Error: destroy was interrupted before it finished (0 added, 0 changed, 1 destroyed; 2 operations were not started)');
+    expect(io.stdout.text).toBe('');
+  });
+
+  test('warns when the applied plan differs from the one shown', () => {
+    const shown = emptyPlan({ changes: [change({ address: 'prod/a', action: 'create' }), change({ address: 'prod/b', action: 'no-op' })] });
+    const same = fakeIo();
+    warnIfPlanChanged(shown, emptyPlan({ changes: [change({ address: 'prod/a', action: 'create' })] }), same);
+    expect(same.stderr.text).toBe('');
+
+    const changed = fakeIo();
+    warnIfPlanChanged(shown, emptyPlan({ changes: [change({ address: 'prod/b', action: 'update' })] }), changed);
+    expect(changed.stderr.text).toContain('Warning: the service or the state changed after the plan was shown');
+    expect(changed.stderr.text).toContain('not in the plan shown: prod/b update; no longer needed: prod/a create');
+  });
+});

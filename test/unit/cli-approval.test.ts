@@ -1,0 +1,38 @@
+import { APPROVAL_QUESTION, approvalRefusal, askApproval, isInteractive } from '../../src/cli/approval';
+import { fakeIo } from './cli-fake-io';
+
+describe('approval', () => {
+  test('only a terminal stdin is interactive', () => {
+    expect(isInteractive(fakeIo({ tty: true }).stdin)).toBe(true);
+    expect(isInteractive(fakeIo().stdin)).toBe(false);
+  });
+
+  test('asks the question on stdout and accepts exactly "yes"', async () => {
+    const io = fakeIo({ tty: true });
+    const answer = askApproval(io);
+    io.stdin.write('  yes \n');
+    expect(await answer).toBe(true);
+    expect(io.stdout.text).toBe(`\n${APPROVAL_QUESTION}`);
+    expect(APPROVAL_QUESTION).toBe("Do you want to perform these actions? Only 'yes' will be accepted: ");
+  });
+
+  test.each(['y', 'YES', 'no', ''])('refuses the answer "%s"', async (reply) => {
+    const io = fakeIo({ tty: true });
+    const answer = askApproval(io);
+    io.stdin.write(`${reply}\n`);
+    expect(await answer).toBe(false);
+  });
+
+  test('refuses when input ends without an answer', async () => {
+    const io = fakeIo({ tty: true });
+    const answer = askApproval(io);
+    io.stdin.end();
+    expect(await answer).toBe(false);
+  });
+
+  test('the refusal on a non-interactive stdin names --auto-approve', () => {
+    expect(approvalRefusal('apply')).toContain('stdin is not interactive');
+    expect(approvalRefusal('apply')).toContain('secretform apply --auto-approve');
+    expect(approvalRefusal('destroy')).toContain('secretform destroy --auto-approve');
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  configuredOutputDir, engineOptions, parseEngineFlags, parseParallelism, prepareSynthOutput, type EngineFlags,
+} from '../../src/cli/engine-flags';
+import { UsageError } from '../../src/cli/usage-error';
+import { fakeIo } from './cli-fake-io';
+
+const defaults: EngineFlags = { target: [], parallelism: '10', synth: true };
+
+describe('parseParallelism', () => {
+  test('accepts positive integers', () => {
+    expect(parseParallelism('1')).toBe(1);
+    expect(parseParallelism('10')).toBe(10);
+    expect(parseParallelism(' 32 ')).toBe(32);
+  });
+
+  test.each(['0', '-1', '2.5', 'ten', '', '1e3', '99999999999999999999'])('rejects "%s" naming the flag and the value', (value) => {
+    expect(() => parseParallelism(value)).toThrow(UsageError);
+    expect(() => parseParallelism(value)).toThrow(`--parallelism must be a positive integer (1, 2, ...), got "${value}"`);
+  });
+});
+
+describe('parseEngineFlags', () => {
+  test('keeps every flag and collects repeated targets', () => {
+    const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js' });
+    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js' });
+  });
+
+  test('rejects --app together with --no-synth', () => {
+    expect(() => parseEngineFlags({ ...defaults, synth: false, app: 'node main.js' })).toThrow('--app runs the app before the command, so it cannot be combined with --no-synth');
+  });
+
+  test('rejects empty values', () => {
+    expect(() => parseEngineFlags({ ...defaults, stack: ' ' })).toThrow('--stack must not be empty');
+    expect(() => parseEngineFlags({ ...defaults, target: ['prod/a', ''] })).toThrow('--target must not be empty');
+  });
+});
+
+describe('engine options and the synth output directory', () => {
+  test('resolve the state path against the project directory and leave targets out when none are given', () => {
+    const io = fakeIo({ cwd: '/project', env: { SERVICE_ADDR: 'http://x' } });
+    const options = engineOptions(parseEngineFlags({ ...defaults, state: 'state/prod.json' }), '/project/cdktf.out', io);
+    expect(options).toEqual({
+      stack: undefined,
+      desired: { kind: 'synth-output', outdir: '/project/cdktf.out' },
+      statePath: '/project/state/prod.json',
+      env: { SERVICE_ADDR: 'http://x' },
+      cwd: '/project',
+      parallelism: 10,
+      targets: undefined,
+    });
+    expect(engineOptions(parseEngineFlags({ ...defaults, target: ['prod/a'] }), '/o', io).targets).toEqual(['prod/a']);
+  });
+
+  test('default to cdktf.json "output", else cdktf.out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-flags-'));
+    expect(configuredOutputDir(dir)).toBe('cdktf.out');
+    writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'synth-out' }));
+    expect(configuredOutputDir(dir)).toBe('synth-out');
+    writeFileSync(join(dir, 'cdktf.json'), '{ not json');
+    expect(configuredOutputDir(dir)).toBe('cdktf.out');
+  });
+
+  test('with --no-synth, use --output or the configured directory without running anything', async () => {
+    const io = fakeIo();
+    writeFileSync(join(io.cwd, 'cdktf.json'), JSON.stringify({ app: 'exit 3', output: 'synth-out' }));
+    expect(await prepareSynthOutput(parseEngineFlags({ ...defaults, synth: false }), io)).toBe(join(io.cwd, 'synth-out'));
+    expect(await prepareSynthOutput(parseEngineFlags({ ...defaults, synth: false, output: 'other' }), io)).toBe(join(io.cwd, 'other'));
+  });
+
+  test('without --no-synth, run the app, sending its output to stderr so stdout stays clean', async () => {
+    const io = fakeIo();
+    writeFileSync(join(io.cwd, 'cdktf.json'), JSON.stringify({ app: 'echo app-says-hello; exit 3' }));
+    await expect(prepareSynthOutput(parseEngineFlags(defaults), io)).rejects.toThrow('the app (echo app-says-hello; exit 3) failed with exit code 3');
+    expect(io.stderr.text).toContain('app-says-hello');
+    expect(io.stdout.text).toBe('');
+  });
+});
