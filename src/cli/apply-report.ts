@@ -3,8 +3,7 @@
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
  */
 import type { ApplyResult, OperationOutcome } from '../engine/engine-options';
-import type { Plan, PlanAction } from '../engine/plan/plan';
-import { writeError, writeWarning, type CliIo } from './io';
+import { writeError, type CliIo } from './io';
 import { operationLine } from './progress';
 
 export type ChangeCommand = 'apply' | 'destroy';
@@ -68,29 +67,4 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     );
   }
   return 1;
-}
-
-/** The actions a plan would carry out, as "address action" keys. */
-function actionKeys(plan: Plan): string[] {
-  return plan.changes
-    .filter((change) => change.action !== 'no-op')
-    .map((change) => `${change.address} ${change.action as Exclude<PlanAction, 'no-op'>}`)
-    .sort();
-}
-
-/**
- * Apply plans again under the state lock. When that plan differs from the one shown for approval (the service
- * or the state changed in between), say so: the user approved something else than what ran.
- */
-export function warnIfPlanChanged(shown: Plan, applied: Plan, io: CliIo): void {
-  const before = actionKeys(shown);
-  const after = actionKeys(applied);
-  if (before.length === after.length && before.every((key, i) => key === after[i])) return;
-  const added = after.filter((key) => !before.includes(key));
-  const dropped = before.filter((key) => !after.includes(key));
-  const details = [
-    ...(added.length > 0 ? [`not in the plan shown: ${added.join(', ')}`] : []),
-    ...(dropped.length > 0 ? [`no longer needed: ${dropped.join(', ')}`] : []),
-  ];
-  writeWarning(io, `the service or the state changed after the plan was shown, so the apply carried out a newer plan (${details.join('; ')})`);
 }

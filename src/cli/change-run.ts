@@ -3,14 +3,13 @@
  * approval (or refuse on a non-interactive stdin without --auto-approve), run the engine with Ctrl-C wired to
  * its abort signal, and report the outcome.
  */
-import { apply, destroy, plan } from '../engine';
+import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult, EngineOptions } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, warnIfPlanChanged, type ChangeCommand } from './apply-report';
+import { writeApplyResult, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { destroyPreview } from './destroy-preview';
 import { engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
@@ -53,26 +52,37 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return failWith(io, error);
   }
   const progress = createProgressReporter(io, { showOperations: true });
-  const runOptions: ApplyOptions = { ...options, onProgress: progress.onProgress, ifDigest };
-
-  // The bridge's guarded destroy decides per digest inside the engine; a preview from state could only guess.
-  let shown: Plan | undefined;
-  if (ifDigest === undefined) {
-    const preview = await (command === 'apply' ? plan(runOptions) : destroyPreview(options));
+  // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
+  // approved here, so the plan carried out is the plan the user saw, refreshed once. The bridge's guarded
+  // destroy (--if-digest) decides per digest inside the engine: nothing to show or ask there.
+  let declined: 'nothing to do' | 'cancelled' | undefined;
+  const confirm = async (preview: Plan): Promise<boolean> => {
     progress.finish();
-    if (!preview.ok) return failWith(io, preview.error);
-    shown = preview.value;
-    if (!showPreview(command, shown, io)) return 0;
+    if (!showPreview(command, preview, io)) {
+      declined = 'nothing to do';
+      return false;
+    }
     if (!autoApprove && !(await askApproval(io))) {
-      writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
-      return 1;
+      declined = 'cancelled';
+      return false;
     }
     io.stdout.write('\n');
-  }
+    return true;
+  };
+  const runOptions: ApplyOptions = {
+    ...options,
+    onProgress: progress.onProgress,
+    ifDigest,
+    confirm: ifDigest === undefined ? confirm : undefined,
+  };
 
   const result = await runWithInterrupts(command, runOptions, io, hooks, progress);
   if (!result.ok) return failWith(io, result.error);
-  if (command === 'apply' && shown !== undefined) warnIfPlanChanged(shown, result.value.plan, io);
+  if (!result.value.confirmed) {
+    if (declined !== 'cancelled') return 0;
+    writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
+    return 1;
+  }
   return writeApplyResult(command, result.value, io);
 }
 

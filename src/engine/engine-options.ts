@@ -42,6 +42,12 @@ export interface ApplyOptions extends EngineOptions {
    * this one, so replacing a null_resource never deletes the real object its successor just applied.
    */
   ifDigest?: string;
+  /**
+   * Called with the plan computed under the state lock, before anything is changed: resolve false to stop
+   * (nothing is changed; the result has no outcomes and `confirmed: false`). This is how the CLI shows the plan
+   * and asks for approval without refreshing twice, and without the plan going stale before it is carried out.
+   */
+  confirm?: (plan: Plan) => Promise<boolean> | boolean;
 }
 
 export interface OperationOutcome {
@@ -60,4 +66,6 @@ export interface ApplyResult {
   interrupted: boolean;
   /** True when every operation succeeded and the run was not interrupted. */
   succeeded: boolean;
+  /** False when `confirm` declined the plan (then nothing ran). */
+  confirmed: boolean;
 }

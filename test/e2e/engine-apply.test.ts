@@ -149,6 +149,42 @@ test('an aborted apply starts nothing new, saves what finished and says it was i
   expect(events.filter((e) => e.kind === 'refresh').at(-1)).toEqual({ kind: 'refresh', done: 6, total: 6 });
 });
 
+describe('confirm', () => {
+  test('a declined plan changes nothing: no write reaches the server and no state is written', async () => {
+    const shown: string[] = [];
+    const requestsBefore = h.server.requestCount;
+    const result = unwrap(await apply(h.options(ldapAndUserStack(), {
+      confirm: (planned) => {
+        shown.push(...planned.changes.filter((c) => c.action !== 'no-op').map((c) => c.address));
+        return false;
+      },
+    })));
+    expect(result).toMatchObject({ confirmed: false, outcomes: [], succeeded: true, interrupted: false });
+    expect(shown.sort()).toEqual(['test/alice', 'test/bob', 'test/ldap', 'test/ldap/mount', 'test/static', 'test/userpass']);
+    const writes = h.server.requestLog.slice(-(h.server.requestCount - requestsBefore)).filter((e) => e.method !== 'GET' && e.method !== 'LIST');
+    expect(writes).toEqual([]);
+    await expect(h.state()).rejects.toThrow(/ENOENT/); // not even an empty state file was written
+  });
+
+  test('an accepted plan is the one carried out, after a single refresh', async () => {
+    let confirmed: unknown;
+    const refreshes: number[] = [];
+    const result = unwrap(await apply(h.options(ldapAndUserStack(), {
+      confirm: async (planned) => {
+        confirmed = planned;
+        return true;
+      },
+      onProgress: (event) => {
+        if (event.kind === 'refresh' && event.done === 0) refreshes.push(event.total);
+      },
+    })));
+    expect(result.confirmed).toBe(true);
+    expect(result.plan).toBe(confirmed);
+    expect(result.succeeded).toBe(true);
+    expect(refreshes).toHaveLength(1);
+  });
+});
+
 test('--target applies the target and what it depends on', async () => {
   const result = unwrap(await apply(h.options(ldapAndUserStack(), { targets: ['test/alice'] })));
   expect(result.outcomes.map((o) => o.address).sort()).toEqual(['test/alice', 'test/userpass']);

@@ -1,4 +1,4 @@
-import { countResources, summaryLine, warnIfPlanChanged, writeApplyResult } from '../../src/cli/apply-report';
+import { countResources, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
 import type { ApplyResult, OperationOutcome } from '../../src/engine/engine-options';
 import { fakeIo } from './cli-fake-io';
 import { change, emptyPlan } from './report-plan-fixture';
@@ -6,7 +6,7 @@ import { change, emptyPlan } from './report-plan-fixture';
 const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
 
 function result(outcomes: OperationOutcome[], flags: Partial<ApplyResult> = {}): ApplyResult {
-  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), ...flags };
+  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, ...flags };
 }
 
 describe('apply report', () => {
@@ -55,17 +55,5 @@ describe('apply report', () => {
     expect(writeApplyResult('destroy', result(outcomes, { interrupted: true, succeeded: false }), io)).toBe(1);
     expect(io.stderr.text).toContain('Error: destroy was interrupted before it finished (0 added, 0 changed, 1 destroyed; 2 operations were not started)');
     expect(io.stdout.text).toBe('');
-  });
-
-  test('warns when the applied plan differs from the one shown', () => {
-    const shown = emptyPlan({ changes: [change({ address: 'prod/a', action: 'create' }), change({ address: 'prod/b', action: 'no-op' })] });
-    const same = fakeIo();
-    warnIfPlanChanged(shown, emptyPlan({ changes: [change({ address: 'prod/a', action: 'create' })] }), same);
-    expect(same.stderr.text).toBe('');
-
-    const changed = fakeIo();
-    warnIfPlanChanged(shown, emptyPlan({ changes: [change({ address: 'prod/b', action: 'update' })] }), changed);
-    expect(changed.stderr.text).toContain('Warning: the service or the state changed after the plan was shown');
-    expect(changed.stderr.text).toContain('not in the plan shown: prod/b update; no longer needed: prod/a create');
   });
 });

@@ -43,6 +43,9 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     client = planned.value.client;
     const { computation, secrets } = planned.value;
     if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
+    if (options.confirm && !(await options.confirm(computation.plan))) {
+      return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
+    }
     const writer = new StateWriter(context.value.statePath, state.value);
     return await execute(context.value, client, computation, secrets, writer);
   } finally {
@@ -197,5 +200,5 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
 }
 
 function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean): ApplyResult {
-  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded') };
+  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded'), confirmed: true };
 }
