@@ -1,21 +1,25 @@
 /**
- * Ctrl-C during apply or destroy. The first SIGINT aborts the engine's signal: nothing new starts, operations in
- * flight finish and state is saved, so the command ends with a consistent state and exit code 1. A second SIGINT
- * means "now": the process exits at once with 130 (128 + SIGINT), as shells report an interrupted command.
+ * Ctrl-C (SIGINT) or a termination request (SIGTERM, e.g. a cancelled CI job) during apply or destroy. The first
+ * one aborts the engine's signal: nothing new starts, operations in flight finish and state is saved, so the
+ * command ends with a consistent state and exit code 1. A second one means "now": the process exits at once with
+ * 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as shells report an interrupted command.
  */
 import type { CliIo } from './io';
 
 export const IMMEDIATE_EXIT_CODE = 130;
 
+type StopSignal = 'SIGINT' | 'SIGTERM';
+const IMMEDIATE_EXIT_CODES: Record<StopSignal, number> = { SIGINT: IMMEDIATE_EXIT_CODE, SIGTERM: 143 };
+
 /** The part of `process` this needs; tests pass an EventEmitter and a fake exit. */
 export interface SignalSource {
-  on(event: 'SIGINT', listener: () => void): unknown;
-  off(event: 'SIGINT', listener: () => void): unknown;
+  on(event: StopSignal, listener: () => void): unknown;
+  off(event: StopSignal, listener: () => void): unknown;
 }
 
 export interface InterruptWatch {
   readonly signal: AbortSignal;
-  /** Whether a SIGINT arrived. */
+  /** Whether a SIGINT or SIGTERM arrived. */
   readonly interrupted: boolean;
   /** Stops listening (restores the default Ctrl-C behaviour). */
   dispose(): void;
@@ -27,23 +31,26 @@ export function watchInterrupts(
   exit: (code: number) => void = (code) => process.exit(code),
 ): InterruptWatch {
   const controller = new AbortController();
-  const onSigint = () => {
+  const onSignal = (name: StopSignal) => () => {
     if (controller.signal.aborted) {
       io.stderr.write('\nSecond interrupt: exiting now. Operations in flight may not be recorded in state; run `secretform plan` to see where things stand.\n');
-      exit(IMMEDIATE_EXIT_CODE);
+      exit(IMMEDIATE_EXIT_CODES[name]);
       return;
     }
-    io.stderr.write('\nInterrupt received: stopping after the operations in flight finish; state will be saved. Press Ctrl-C again to exit at once.\n');
+    io.stderr.write(`\nInterrupt received (${name}): stopping after the operations in flight finish; state will be saved. Press Ctrl-C again to exit at once.\n`);
     controller.abort();
   };
-  source.on('SIGINT', onSigint);
+  const listeners = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
+  source.on('SIGINT', listeners.SIGINT);
+  source.on('SIGTERM', listeners.SIGTERM);
   return {
     signal: controller.signal,
     get interrupted() {
       return controller.signal.aborted;
     },
     dispose: () => {
-      source.off('SIGINT', onSigint);
+      source.off('SIGINT', listeners.SIGINT);
+      source.off('SIGTERM', listeners.SIGTERM);
     },
   };
 }

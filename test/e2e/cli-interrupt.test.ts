@@ -39,7 +39,7 @@ describe('SIGINT during apply', () => {
     const { code, signal } = await running.exited;
     expect(signal).toBeNull();
     expect(code).toBe(1);
-    expect(running.stderr()).toContain('Interrupt received: stopping after the operations in flight finish; state will be saved.');
+    expect(running.stderr()).toContain('Interrupt received (SIGINT): stopping after the operations in flight finish; state will be saved.');
     expect(running.stderr()).toContain('Error: apply was interrupted before it finished');
 
     const created = (await usersOnServer()).filter((name) => USERS.includes(name));

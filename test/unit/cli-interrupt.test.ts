@@ -12,7 +12,7 @@ describe('watchInterrupts', () => {
     source.emit('SIGINT');
     expect(watch.signal.aborted).toBe(true);
     expect(watch.interrupted).toBe(true);
-    expect(io.stderr.text).toContain('Interrupt received: stopping after the operations in flight finish; state will be saved');
+    expect(io.stderr.text).toContain('Interrupt received (SIGINT): stopping after the operations in flight finish; state will be saved');
     expect(exit).not.toHaveBeenCalled();
   });
 
@@ -29,12 +29,27 @@ describe('watchInterrupts', () => {
     expect(io.stderr.text).toContain('Second interrupt: exiting now');
   });
 
+  test('treats SIGTERM (a cancelled CI job) like SIGINT, and exits with 143 on a second one', () => {
+    const io = fakeIo();
+    const source = new EventEmitter();
+    const exit = jest.fn();
+    const watch = watchInterrupts(io, source, exit);
+    source.emit('SIGTERM');
+    expect(watch.signal.aborted).toBe(true);
+    expect(io.stderr.text).toContain('Interrupt received (SIGTERM): stopping after the operations in flight finish');
+    expect(exit).not.toHaveBeenCalled();
+    source.emit('SIGTERM');
+    expect(exit).toHaveBeenCalledWith(143);
+  });
+
   test('stops listening once disposed', () => {
     const source = new EventEmitter();
     const watch = watchInterrupts(fakeIo(), source, jest.fn());
     expect(source.listenerCount('SIGINT')).toBe(1);
+    expect(source.listenerCount('SIGTERM')).toBe(1);
     watch.dispose();
     expect(source.listenerCount('SIGINT')).toBe(0);
+    expect(source.listenerCount('SIGTERM')).toBe(0);
     expect(watch.signal.aborted).toBe(false);
   });
 });
