@@ -4,17 +4,16 @@
  * its abort signal, and report the outcome.
  */
 import { apply, destroy } from '../engine';
-import type { ApplyOptions, ApplyResult, EngineOptions } from '../engine/engine-options';
+import type { ApplyOptions, ApplyResult } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
 import { writeApplyResult, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineFlags, type EngineSettings } from './engine-flags';
+import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
 import { createProgressReporter, type ProgressReporter } from './progress';
-import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';
 
 export interface ChangeFlags extends EngineFlags {
@@ -42,15 +41,8 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   }
   const autoApprove = flags.autoApprove === true;
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
-
-  let options: EngineOptions;
-  try {
-    options = engineOptions(settings, await prepareSynthOutput(settings, io), io);
-  } catch (error) {
-    return failWith(io, error);
-  }
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
   const progress = createProgressReporter(io, { showOperations: true });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once. The bridge's guarded
@@ -70,7 +62,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return true;
   };
   const runOptions: ApplyOptions = {
-    ...options,
+    ...prepared.options,
     onProgress: progress.onProgress,
     ifDigest,
     confirm: ifDigest === undefined ? confirm : undefined,

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { EngineOptions } from '../engine/engine-options';
 import { synthesize } from './commands/synth';
-import type { CliIo } from './io';
+import { failWith, type CliIo } from './io';
+import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';
 
 export const DEFAULT_PARALLELISM = 10;
@@ -101,6 +102,24 @@ export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): P
   if (!settings.synth) return path.resolve(io.cwd, settings.output ?? configuredOutputDir(io.cwd));
   const result = await synthesize({ app: settings.app, output: settings.output, cwd: io.cwd, env: io.env, stdout: asWritable(io.stderr), stderr: asWritable(io.stderr) });
   return result.outdir;
+}
+
+/**
+ * What every command that talks to the service does first: check the service settings (before any work), then
+ * synthesize or find the existing output. The engine options of the run, or the exit code of a failure that
+ * was already reported on stderr.
+ */
+export async function prepareServiceRun(
+  settings: EngineSettings,
+  io: CliIo,
+): Promise<{ ok: true; options: EngineOptions } | { ok: false; exitCode: number }> {
+  const environmentProblem = checkServiceEnvironment(io);
+  if (environmentProblem !== undefined) return { ok: false, exitCode: failWith(io, environmentProblem) };
+  try {
+    return { ok: true, options: engineOptions(settings, await prepareSynthOutput(settings, io), io) };
+  } catch (error) {
+    return { ok: false, exitCode: failWith(io, error) };
+  }
 }
 
 /** The engine options for a run over a synth output directory. */

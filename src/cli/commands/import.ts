@@ -5,11 +5,10 @@
 import type { Command } from 'commander';
 import { importResource } from '../../engine';
 import {
-  addStateLocationOptions, DEFAULT_PARALLELISM, engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineSettings,
+  addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { checkServiceEnvironment } from '../service-environment';
 
 export interface ImportFlags {
   stack?: string;
@@ -43,16 +42,9 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
   } catch (error) {
     return failWith(io, error);
   }
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
-
-  let outdir: string;
-  try {
-    outdir = await prepareSynthOutput(settings, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
-  const imported = await importResource(engineOptions(settings, outdir, io), address, id);
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
+  const imported = await importResource(prepared.options, address, id);
   if (!imported.ok) return failWith(io, imported.error);
   const { value } = imported;
   io.stdout.write(`Imported ${value.id} as ${value.address} (${value.type}). It is now managed by secretform; run \`secretform plan\` to compare it with the code.\n`);

@@ -6,12 +6,11 @@
 import type { Command } from 'commander';
 import { plan } from '../../engine';
 import { hasChangesOrDrift } from '../../engine/plan/plan';
-import { addEngineOptions, engineOptions, nonEmptyFlag, parseEngineFlags, prepareSynthOutput, type EngineFlags } from '../engine-flags';
+import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { parseFormat, writePlanReport } from '../plan-report';
 import { createProgressReporter } from '../progress';
-import { checkServiceEnvironment } from '../service-environment';
 
 export interface PlanFlags extends EngineFlags {
   format: string;
@@ -45,18 +44,11 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   } catch (error) {
     return failWith(io, error);
   }
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
-
-  let outdir: string;
-  try {
-    outdir = await prepareSynthOutput(settings, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const planned = await plan({ ...engineOptions(settings, outdir, io), refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress });
+  const planned = await plan({ ...prepared.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress });
   progress.finish();
   if (!planned.ok) return failWith(io, planned.error);
 
