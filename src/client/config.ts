@@ -129,10 +129,15 @@ function parseAddress(raw: string): { ok: true; url: string } | { ok: false; mes
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, message: `SERVICE_ADDR ${JSON.stringify(raw)} uses ${url.protocol}; only http: and https: are supported.` };
   }
+  const address = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    return { ok: false, message: `SERVICE_ADDR ${JSON.stringify(raw)} must not carry credentials, a query or a fragment; give scheme, host and port only.` };
+    // Not quoted whole: credentials or a query may hold a secret, and error messages must never show one.
+    return {
+      ok: false,
+      message: `SERVICE_ADDR must not carry credentials, a query or a fragment (not shown here); give scheme, host, port and an optional path prefix, e.g. ${JSON.stringify(address)}.`,
+    };
   }
-  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+  return { ok: true, url: address };
 }
 
 /** undefined = invalid. Follows the brief: only "true"/"1" turn verification off. */

@@ -37,6 +37,15 @@ describe('loadClientConfig', () => {
     }
   });
 
+  it('never quotes credentials or a query of SERVICE_ADDR in its error, and shows the address to use instead', () => {
+    for (const value of ['https://admin:hunter2-pw@secrets.example.com:8200/', 'https://secrets.example.com:8200/?token=hunter2-pw']) {
+      const result = loadClientConfig({ SERVICE_ADDR: value });
+      if (result.ok) throw new Error(`expected ${value} to be rejected`);
+      expect(result.error.message).not.toContain('hunter2-pw');
+      expect(result.error.message).toContain('"https://secrets.example.com:8200"');
+    }
+  });
+
   it('keeps the token but never shows it when printed, inspected or serialised', () => {
     const config = configOf(loadClientConfig({ SERVICE_TOKEN: 's.super-secret' }));
     expect(config.token?.reveal()).toBe('s.super-secret');
