@@ -6,8 +6,14 @@ import { badRequest } from './respond';
 export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`field "${field}" must be a string, got ${JSON.stringify(value)}`);
+  // The type only, never the value: this reader takes passwords, bind passwords and client secrets too.
+  if (typeof value !== 'string') throw badRequest(`field "${field}" must be a string, got ${jsonType(value)}`);
   return value;
+}
+
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 export function optionalBool(body: Record<string, unknown>, field: string): boolean | undefined {

@@ -224,6 +224,18 @@ describe('password and policies updates', () => {
     });
   });
 
+  it('refuses a password that is not a string with 400 naming its type, never its value', async () => {
+    await createUser('typed');
+    const refused = { status: 400, body: { errors: ['field "password" must be a string, got a number'] } };
+    expect(await request('POST', 'auth/userpass/users/numeric', { password: 98765432 })).toEqual(refused);
+    expect(await request('POST', 'auth/userpass/users/typed/password', { password: 98765432 })).toEqual(refused);
+    expect(await request('POST', 'auth/userpass/login/typed', { password: 98765432 }, null)).toEqual(refused);
+    expect(await request('POST', 'auth/userpass/users/typed/password', { password: ['s3cr3t'] })).toEqual({
+      status: 400,
+      body: { errors: ['field "password" must be a string, got an array'] },
+    });
+  });
+
   it('answers 500 username does not exist for password and policies updates of an unknown user', async () => {
     for (const action of ['password', 'policies']) {
       const response = await request('POST', `auth/userpass/users/nobody/${action}`, { password: 'x', token_policies: 'a' });
