@@ -48,7 +48,11 @@ export abstract class SecretformResource extends Construct {
     const { resourceType } = definition;
     this.resourceType = resourceType;
     const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
-    this.propIssues = [...tokenIssues(props), ...schemaIssues(definition.schema, props, sensitiveProps), ...(definition.rules?.(props) ?? [])];
+    const issues = [...tokenIssues(props), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
+    // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
+    // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
+    this.propIssues = issues.map((issue) =>
+      issue.value !== undefined && namesAny(issue.prop, sensitiveProps) ? { ...issue, sensitive: true } : issue);
     const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
     this.spec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
     this.secrets = secrets;
@@ -101,6 +105,11 @@ function tokenIssues(props: Record<string, unknown>): PropIssue[] {
       value,
       allowed: 'a plain value: cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform, which reads the synthesized values as they are',
     }));
+}
+
+/** Whether a prop label (`clientSecret, identityTokenAudience`, `password | passwordHash`, `a[0].b`) names one of `props`. */
+function namesAny(label: string, props: ReadonlySet<string>): boolean {
+  return label.split(/[^A-Za-z0-9_]+/).some((name) => props.has(name));
 }
 
 function propOf(fields: readonly FieldSpec[], api: string): string {

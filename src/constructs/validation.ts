@@ -57,7 +57,7 @@ export function propLabel(path: readonly PropertyKey[]): string {
 }
 
 /** Runs a schema over the props and turns every zod issue into a PropIssue. */
-export function schemaIssues(schema: z.ZodType, props: unknown, sensitiveProps: ReadonlySet<string>): PropIssue[] {
+export function schemaIssues(schema: z.ZodType, props: unknown): PropIssue[] {
   const result = schema.safeParse(props ?? {}, { error: allowedText });
   if (result.success) return [];
   const issues: PropIssue[] = [];
@@ -70,8 +70,7 @@ export function schemaIssues(schema: z.ZodType, props: unknown, sensitiveProps: 
       }
       continue;
     }
-    const top = String(issue.path[0] ?? '');
-    issues.push({ prop: propLabel(issue.path), value: valueAt(props, issue.path), allowed: issue.message, sensitive: sensitiveProps.has(top) });
+    issues.push({ prop: propLabel(issue.path), value: valueAt(props, issue.path), allowed: issue.message });
   }
   return issues;
 }
@@ -134,10 +133,6 @@ export const hierarchicalNameSchema = z.string().regex(/^[A-Za-z0-9_.@-]+(\/[A-Z
   message: 'a name of letters, digits, "_", "-", ".", "@", optionally in "/"-separated levels (no leading, trailing or double "/")',
 });
 
-export function stringList(element: z.ZodType = nonEmptyString) {
-  return z.array(element);
-}
-
 export const stringMap = z.record(z.string(), z.string());
 
 // ---- rules that span props ----
@@ -155,7 +150,7 @@ export function exactlyOne(props: Record<string, unknown>, names: readonly strin
   if (set.length === 1) return [];
   const prop = set.length === 0 ? names.join(' | ') : set.join(', ');
   const value = set.length === 0 ? undefined : Object.fromEntries(set.map((name) => [name, props[name]]));
-  return [{ prop, value, allowed: `exactly one of ${names.join(', ')} must be set${context}`, sensitive: set.length > 0 && set.some((name) => SecretValue.isSecretValue(props[name])) }];
+  return [{ prop, value, allowed: `exactly one of ${names.join(', ')} must be set${context}` }];
 }
 
 export function notBoth(props: Record<string, unknown>, first: string, second: string, why = ''): PropIssue[] {

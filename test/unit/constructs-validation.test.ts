@@ -121,7 +121,7 @@ const cases: Array<[string, (stack: TerraformStack) => void, string, string | Re
   ['a certificate that is not PEM', (s) => ldapBackend(s, { certificate: 'not a certificate' }), 'prod/ldap: certificate: received "not a certificate"', 'PEM certificates'],
   ['clientTlsCert without clientTlsKey', (s) => ldapBackend(s, { clientTlsCert: '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----' }),
     'prod/ldap: clientTlsKey: received nothing', 'clientTlsCert and clientTlsKey go together'],
-  ['a missing bindpass', (s) => new LdapSecretBackend(s, 'ldap', { binddn: 'cn=admin' } as never), 'prod/ldap: bindpass: received (sensitive)', 'a SecretValue'],
+  ['a missing bindpass', (s) => new LdapSecretBackend(s, 'ldap', { binddn: 'cn=admin' } as never), 'prod/ldap: bindpass: received nothing', 'a SecretValue'],
   ['requestTimeout that is no duration', (s) => ldapBackend(s, { requestTimeout: '90 seconds' }), 'prod/ldap: requestTimeout: received "90 seconds"', 'a duration'],
   ['rotationPeriod under 5 seconds', (s) => new LdapStaticRole(s, 'svc', { backend: 'ldap', name: 'svc', username: 'svc', rotationPeriod: '4s' }),
     'prod/svc: rotationPeriod: received "4s"', 'at least 5 seconds'],
@@ -213,6 +213,18 @@ describe('validation at synth (real app.synth())', () => {
     expect(message).toContain('prod/alice: password: received (sensitive)');
     expect(message).toContain('prod/app: privateKey: received (sensitive)');
     for (const value of ['hunter2-plain', 'k3y-material', 'typo-secret']) expect(message).not.toContain(value);
+  });
+
+  test('never prints a plain-string secret through a rule that spans props (exactly one of, go together)', () => {
+    const message = synthError((s) => {
+      user(s, { password: 'hunter2-plain', passwordHash: 'bcrypt-plain' });
+      new CloudSecretBackend(s, 'cloud', { subscriptionId: 's', tenantId: 't', clientId: 'c', clientSecret: 'client-plain', identityTokenAudience: 'aud' } as never);
+      new SyncRepohostDestination(s, 'gh', { name: 'gh', accessToken: 'token-plain', app: 'ci', installationId: '1', repositoryOwner: 'o', repositoryName: 'r' } as never);
+    });
+    expect(message).toContain('prod/alice: password, passwordHash: received (sensitive); exactly one of password, passwordHash');
+    expect(message).toContain('prod/cloud: clientSecret, identityTokenAudience: received (sensitive); exactly one of');
+    expect(message).toContain('prod/gh: accessToken | app: received (sensitive); exactly one of accessToken and app');
+    for (const value of ['hunter2-plain', 'bcrypt-plain', 'client-plain', 'token-plain']) expect(message).not.toContain(value);
   });
 
   test('rejects a reference to a construct of another stack', () => {
