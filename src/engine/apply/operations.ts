@@ -16,22 +16,25 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
   const { resourceType } = resource;
   const canonical = resource.canonical!;
   const api = resourceType.api(canonical);
-  const secretsFor = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, secrets[field]]).filter(([, value]) => value !== undefined));
+  const secretsFor = (fields: string[]): Record<string, string> =>
+    Object.fromEntries(fields.flatMap((field) => (secrets[field] === undefined ? [] : [[field, secrets[field]]])));
 
   if (create) {
-    const body = resourceType.writeBody(canonical, { create: true, secrets: secretsFor(resource.writeSecrets) });
-    await send(client, api.create, body);
+    const sent = secretsFor(resource.writeSecrets);
+    const body = resourceType.writeBody(canonical, { create: true, secrets: sent });
+    await send(client, api.create, body, { secrets: Object.values(sent) });
     return;
   }
   const ownCall = resource.writeSecrets.filter((field) => api.extra[field] !== undefined);
   const inBody = resource.writeSecrets.filter((field) => api.extra[field] === undefined);
   if (resource.writeCall) {
-    const body = resourceType.writeBody(resource.writeAttributes, { create: false, secrets: secretsFor(inBody), clear: resource.clear });
-    await send(client, api.update, body);
+    const sent = secretsFor(inBody);
+    const body = resourceType.writeBody(resource.writeAttributes, { create: false, secrets: sent, clear: resource.clear });
+    await send(client, api.update, body, { secrets: Object.values(sent) });
   }
   for (const field of ownCall) {
     if (secrets[field] === undefined) continue;
-    await send(client, api.extra[field], { [field]: secrets[field] });
+    await send(client, api.extra[field], { [field]: secrets[field] }, { secrets: [secrets[field]] });
   }
 }
 
@@ -48,15 +51,22 @@ export async function deleteObject(client: ServiceClient, resource: ResourcePlan
     const read = await client.request(associations.method, associations.path, { query: associations.query });
     if (!read.ok && read.error.status !== 404) throw new Error(read.error.message);
     if (read.ok && hasAssociations(read.data)) {
-      await send(client, purgeDelete, undefined, true);
+      await send(client, purgeDelete, undefined, { absentIsDone: true });
       await waitUntilGone(client, api.read, resource.address);
       return;
     }
   }
-  await send(client, api.delete, api.delete.body, true);
+  await send(client, api.delete, api.delete.body, { absentIsDone: true });
 }
 
-async function send(client: ServiceClient, call: ApiCall, body: Attributes | undefined, absentIsDone = false): Promise<void> {
+interface SendOptions {
+  /** A 404 means the object is already gone: done. */
+  absentIsDone?: boolean;
+  /** Secret values in the body: a server may quote what it was sent, and a failure message must not carry them. */
+  secrets?: readonly string[];
+}
+
+async function send(client: ServiceClient, call: ApiCall, body: Attributes | undefined, options: SendOptions = {}): Promise<void> {
   const result = await client.request(call.method, call.path, {
     body: call.method === 'GET' || call.method === 'DELETE' ? undefined : body ?? call.body ?? {},
     query: call.query,
@@ -65,8 +75,12 @@ async function send(client: ServiceClient, call: ApiCall, body: Attributes | und
     idempotent: true,
   });
   if (result.ok) return;
-  if (absentIsDone && result.error.status === 404) return;
-  throw new Error(result.error.message);
+  if (options.absentIsDone && result.error.status === 404) return;
+  throw new Error(withoutSecrets(result.error.message, options.secrets ?? []));
+}
+
+function withoutSecrets(message: string, secrets: readonly string[]): string {
+  return secrets.reduce((text, secret) => (secret === '' ? text : text.split(secret).join('[redacted]')), message);
 }
 
 function hasAssociations(data: unknown): boolean {
