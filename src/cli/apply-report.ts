@@ -14,18 +14,18 @@ export interface ResourceCounts {
   destroyed: number;
 }
 
-/** Resources the succeeded operations added, changed and destroyed; a replacement both adds and destroys. */
+/**
+ * Resources the succeeded operations added, changed and destroyed. A replacement runs as two operations
+ * (`replace:delete`, then `replace:create`): each is counted when it succeeded, so a completed replacement both
+ * adds and destroys.
+ */
 export function countResources(outcomes: OperationOutcome[]): ResourceCounts {
   const counts: ResourceCounts = { added: 0, changed: 0, destroyed: 0 };
   for (const outcome of outcomes) {
     if (outcome.status !== 'succeeded') continue;
-    if (outcome.action === 'create') counts.added++;
+    if (outcome.action === 'create' || outcome.action === 'replace:create') counts.added++;
     else if (outcome.action === 'update') counts.changed++;
-    else if (outcome.action === 'delete') counts.destroyed++;
-    else if (outcome.action === 'replace') {
-      counts.added++;
-      counts.destroyed++;
-    }
+    else if (outcome.action === 'delete' || outcome.action === 'replace:delete') counts.destroyed++;
   }
   return counts;
 }

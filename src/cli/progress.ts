@@ -15,11 +15,13 @@ export interface ProgressReporter {
   finish(): void;
 }
 
+/** By operation label (see the engine's task graph): a replacement is a delete, then a create. */
 const DONE_WORDS: Record<string, string> = {
   create: 'created',
   update: 'updated',
-  replace: 'replaced',
   delete: 'destroyed',
+  'replace:delete': 'destroyed (to be re-created)',
+  'replace:create': 'replaced',
 };
 
 export function createProgressReporter(io: CliIo, options: { showOperations: boolean }, now: () => number = Date.now): ProgressReporter {

@@ -52,6 +52,7 @@ export interface ApplyOptions extends EngineOptions {
 
 export interface OperationOutcome {
   address: string;
+  /** `create`, `update`, `delete`, or for a replacement its two steps `replace:delete` and `replace:create`. */
   action: string;
   status: 'succeeded' | 'failed' | 'skipped';
   /** Why it failed or was skipped (never holds a secret value). */

@@ -1,5 +1,7 @@
 import { countResources, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
+import { buildOperations } from '../../src/engine/apply/task-graph';
 import type { ApplyResult, OperationOutcome } from '../../src/engine/engine-options';
+import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
 import { fakeIo } from './cli-fake-io';
 import { change, emptyPlan } from './report-plan-fixture';
 
@@ -15,12 +17,23 @@ describe('apply report', () => {
       countResources([
         outcome('a', 'create', 'succeeded'),
         outcome('b', 'update', 'succeeded'),
-        outcome('c', 'replace', 'succeeded'),
+        outcome('c', 'replace:delete', 'succeeded'),
+        outcome('c', 'replace:create', 'succeeded'),
         outcome('d', 'delete', 'succeeded'),
         outcome('e', 'create', 'failed'),
         outcome('f', 'update', 'skipped'),
+        // A replacement whose create failed destroyed the old object and added nothing.
+        outcome('g', 'replace:delete', 'succeeded'),
+        outcome('g', 'replace:create', 'failed'),
       ]),
-    ).toEqual({ added: 2, changed: 1, destroyed: 2 });
+    ).toEqual({ added: 2, changed: 1, destroyed: 3 });
+  });
+
+  test('counts the operations the engine actually runs for each plan action', () => {
+    const planned = (address: string, action: string) => ({ address, change: { action }, dependencies: [] }) as unknown as ResourcePlan;
+    const { operations } = buildOperations([planned('a', 'create'), planned('b', 'update'), planned('c', 'replace'), planned('d', 'delete')]);
+    const succeeded = [...operations.values()].map((operation) => outcome(operation.address, operation.label, 'succeeded'));
+    expect(countResources(succeeded)).toEqual({ added: 2, changed: 1, destroyed: 2 });
   });
 
   test('summary lines', () => {

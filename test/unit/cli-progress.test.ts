@@ -37,7 +37,8 @@ describe('progress', () => {
   });
 
   test('operation lines say what happened', () => {
-    expect(operationLine('prod/a', 'replace', 'succeeded')).toBe('prod/a: replaced');
+    expect(operationLine('prod/a', 'replace:delete', 'succeeded')).toBe('prod/a: destroyed (to be re-created)');
+    expect(operationLine('prod/a', 'replace:create', 'succeeded')).toBe('prod/a: replaced');
     expect(operationLine('prod/a', 'update', 'failed', 'service answered 400')).toBe('prod/a: update failed: service answered 400');
     expect(operationLine('prod/a', 'delete', 'skipped', 'digest differs')).toBe('prod/a: delete skipped: digest differs');
   });
