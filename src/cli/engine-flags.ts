@@ -7,12 +7,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { EngineOptions } from '../engine/engine-options';
+import { DEFAULT_PARALLELISM } from '../engine/run-context';
 import { synthesize } from './commands/synth';
 import { failWith, type CliIo } from './io';
 import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';
 
-export const DEFAULT_PARALLELISM = 10;
+export { DEFAULT_PARALLELISM };
 export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
 /** What commander hands the action for the shared options. */

@@ -18,9 +18,8 @@ export interface SignalSource {
 }
 
 export interface InterruptWatch {
+  /** Aborted when the first SIGINT or SIGTERM arrives. */
   readonly signal: AbortSignal;
-  /** Whether a SIGINT or SIGTERM arrived. */
-  readonly interrupted: boolean;
   /** Stops listening (restores the default Ctrl-C behaviour). */
   dispose(): void;
 }
@@ -45,9 +44,6 @@ export function watchInterrupts(
   source.on('SIGTERM', listeners.SIGTERM);
   return {
     signal: controller.signal,
-    get interrupted() {
-      return controller.signal.aborted;
-    },
     dispose: () => {
       source.off('SIGINT', listeners.SIGINT);
       source.off('SIGTERM', listeners.SIGTERM);

@@ -62,16 +62,6 @@ export async function runInDependencyOrder(
   return tasks.map((t) => outcomes.get(t.key)!);
 }
 
-/** Reverses the edges: for deletions, dependents go first. */
-export function reverseDependencies(tasks: ScheduledTask[]): ScheduledTask[] {
-  const keys = new Set(tasks.map((t) => t.key));
-  const reversed = new Map<string, string[]>(tasks.map((t) => [t.key, []]));
-  for (const task of tasks) {
-    for (const dep of task.after) if (keys.has(dep)) reversed.get(dep)!.push(task.key);
-  }
-  return tasks.map((t) => ({ key: t.key, after: reversed.get(t.key)! }));
-}
-
 function findCycle(graph: Map<string, string[]>): string[] | undefined {
   const state = new Map<string, 'visiting' | 'done'>();
   const path: string[] = [];

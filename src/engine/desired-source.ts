@@ -1,7 +1,7 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import type { TerraformStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
-import { desiredFromStack, DesiredStateError, loadDesired, type DesiredStack } from './desired';
+import { desiredFromStack, loadDesired, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
@@ -13,7 +13,7 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
       ? desiredFromStack(options.desired.stack as TerraformStack)
       : loadDesired(options.desired.outdir, stack);
   } catch (error) {
-    const message = error instanceof DesiredStateError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     return fail(new EngineError('desired_invalid', `invalid desired state: ${message}`));
   }
   if (desired.stack !== stack) {

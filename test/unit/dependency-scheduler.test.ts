@@ -1,4 +1,4 @@
-import { reverseDependencies, runInDependencyOrder } from '../../src/engine/dependency-scheduler';
+import { runInDependencyOrder } from '../../src/engine/dependency-scheduler';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -97,17 +97,5 @@ describe('runInDependencyOrder', () => {
         { parallelism: 1 },
       ),
     ).rejects.toThrow(/dependency cycle: (a -> b -> a|b -> a -> b)/);
-  });
-
-  it('reverses edges for deletion order', () => {
-    expect(
-      reverseDependencies([
-        { key: 'dest', after: [] },
-        { key: 'assoc', after: ['dest'] },
-      ]),
-    ).toEqual([
-      { key: 'dest', after: ['assoc'] },
-      { key: 'assoc', after: [] },
-    ]);
   });
 });

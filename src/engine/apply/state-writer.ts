@@ -26,10 +26,6 @@ export class StateWriter {
     return this.#failure;
   }
 
-  entry(address: string): ResourceState | undefined {
-    return this.#state.resources[address];
-  }
-
   /** Records (or, with undefined, forgets) one resource and saves; rejects when the save fails. */
   set(address: string, entry: ResourceState | undefined): Promise<void> {
     const resources = { ...this.#state.resources };
