@@ -1,6 +1,6 @@
-import { defineResourceType, isPlainObject, matchPath } from './define';
+import { defineResourceType } from './define';
 import { field } from './field';
-import { ImportIdError } from './types';
+import { mountBehaviour } from './mount';
 
 /** A secrets engine enabled at a path (`sys/mounts/<path>`). */
 export const secretsMount = defineResourceType({
@@ -13,37 +13,5 @@ export const secretsMount = defineResourceType({
     field('description', 'string', 'Human-readable description of the mount.', { serviceDefault: '' }),
     field('options', 'stringMap', 'Engine options; KV version 2 is {"version": "2"}.', { immutable: true }),
   ],
-  writeSemantics: 'create-only',
-  id: (spec) => `sys/mounts/${spec.path}`,
-  parseImportId(importId) {
-    const match = matchPath(importId, /^sys\/mounts\/(.+)$/);
-    if (!match) throw new ImportIdError('secrets_mount', importId, 'sys/mounts/<path>');
-    return { path: match[1] };
-  },
-  api: (spec) => ({
-    // The service lists mounts at `sys/mounts` keyed "<path>/"; there is no per-mount read in the document.
-    read: { method: 'GET', path: 'sys/mounts' },
-    create: { method: 'POST', path: `sys/mounts/${spec.path}` },
-    update: { method: 'POST', path: `sys/mounts/${spec.path}/tune` },
-    delete: { method: 'DELETE', path: `sys/mounts/${spec.path}` },
-    extra: {},
-  }),
-  readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
-  writeBody(desired, options) {
-    if (!options.create) return desired.description === undefined ? {} : { description: desired.description };
-    const body: Record<string, unknown> = { type: desired.type };
-    if (desired.description !== undefined) body.description = desired.description;
-    if (desired.options !== undefined) body.options = desired.options;
-    return body;
-  },
+  ...mountBehaviour('secrets_mount', 'sys/mounts'),
 });
-
-/** The entry of one mount in a `sys/mounts` or `sys/auth` listing, or null when it is not mounted. */
-export function mountEntry(data: Record<string, unknown>, path: string): Record<string, unknown> | null {
-  const entry = data[`${path}/`] ?? data[path];
-  if (!isPlainObject(entry)) return null;
-  const result: Record<string, unknown> = { type: entry.type, description: entry.description };
-  // Engines without options report null; an empty object means the same.
-  if (isPlainObject(entry.options) && Object.keys(entry.options).length > 0) result.options = entry.options;
-  return result;
-}

@@ -282,6 +282,18 @@ describe('request bodies and API calls', () => {
     expect(mount.writeBody(desired, { create: true })).toEqual({ type: 'kv', options: { version: '2' }, description: 'd' });
     expect(mount.writeBody(desired, { create: false })).toEqual({ description: 'd' });
     expect(mount.api({ path: 'secret' })).toMatchObject({ read: { method: 'GET', path: 'sys/mounts' }, update: { method: 'POST', path: 'sys/mounts/secret/tune' } });
+    const auth = type('auth_mount');
+    const method = auth.normaliseDesired({ path: 'userpass', type: 'userpass', description: 'people' });
+    expect(auth.writeBody(method, { create: true })).toEqual({ type: 'userpass', description: 'people' });
+    expect(auth.writeBody(method, { create: false })).toEqual({ description: 'people' });
+    expect(auth.api({ path: 'userpass' })).toEqual({
+      read: { method: 'GET', path: 'sys/auth' },
+      create: { method: 'POST', path: 'sys/auth/userpass' },
+      update: { method: 'POST', path: 'sys/auth/userpass/tune' },
+      delete: { method: 'DELETE', path: 'sys/auth/userpass' },
+      extra: {},
+    });
+    expect(() => auth.parseImportId('sys/mounts/userpass')).toThrow('auth_mount: import id "sys/mounts/userpass" does not have the form sys/auth/<path>');
   });
 
   test('sync config is patched with merge-patch and reset by delete', () => {
