@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { cloudSecretBackend } from '../resources/cloud-secret-backend';
 import { cloudSecretRole } from '../resources/cloud-secret-role';
 import type { SecretValue } from '../secret-value';
-import { SecretsMount } from './mounts';
+import { EngineBackend, engineMountShape } from './mounts';
 import { constructOrPathSchema, resolveMountReference } from './references';
 import { SecretformResource } from './resource';
 import {
-  bool, durationNotAbove, durationSchema, exactlyOne, mountPathSchema, nonEmptyString, secretSchema, segmentNameSchema, type PropIssue,
+  bool, durationNotAbove, durationSchema, exactlyOne, nonEmptyString, secretSchema, segmentNameSchema, type PropIssue,
 } from './validation';
 
 export const SIGN_IN_AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'] as const;
@@ -63,8 +63,7 @@ export interface CloudSecretBackendProps {
 }
 
 const backendSchema = z.strictObject({
-  path: mountPathSchema.optional(),
-  manageMount: bool.optional(),
+  ...engineMountShape,
   subscriptionId: nonEmptyString,
   tenantId: nonEmptyString,
   clientId: nonEmptyString.optional(),
@@ -84,24 +83,9 @@ function backendRules(props: Record<string, unknown>): PropIssue[] {
 }
 
 /** The cloud credential engine's configuration (`<path>/config`); mounts the engine unless `manageMount: false`. */
-export class CloudSecretBackend extends SecretformResource {
-  /** Mount path of the engine. */
-  readonly path: string;
-  /** The mount this construct manages, unless `manageMount: false`. */
-  readonly mount?: SecretsMount;
-
+export class CloudSecretBackend extends EngineBackend {
   constructor(scope: Construct, id: string, props: CloudSecretBackendProps) {
-    const path = props?.path ?? 'cloud';
-    super(scope, id, {
-      resourceType: cloudSecretBackend,
-      props,
-      schema: backendSchema,
-      rules: backendRules,
-      derived: { path },
-      nonFieldProps: ['path', 'manageMount'],
-    });
-    this.path = path;
-    if (props?.manageMount !== false) this.mount = new SecretsMount(this, 'mount', { path, type: 'cloud' });
+    super(scope, id, 'cloud', { resourceType: cloudSecretBackend, props, schema: backendSchema, rules: backendRules });
   }
 }
 

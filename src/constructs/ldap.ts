@@ -9,11 +9,11 @@ import { ldapStaticRole, MINIMUM_ROTATION_PERIOD_SECONDS } from '../resources/ld
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems, USERNAME_TEMPLATE } from '../resources/template';
 import type { SecretValue } from '../secret-value';
-import { SecretsMount } from './mounts';
+import { EngineBackend, engineMountShape } from './mounts';
 import { constructOrPathSchema, resolveMountReference } from './references';
 import { SecretformResource } from './resource';
 import {
-  bool, durationNotAbove, durationSchema, hierarchicalNameSchema, mountPathSchema, nonEmptyString, notBoth, secretSchema, showValue, type PropIssue,
+  bool, durationNotAbove, durationSchema, hierarchicalNameSchema, nonEmptyString, notBoth, secretSchema, showValue, type PropIssue,
 } from './validation';
 
 export interface LdapSecretBackendProps {
@@ -112,8 +112,7 @@ const PEM_CERTIFICATE = /^\s*(-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIF
 const LDAP_URL = /^ldaps?:\/\/[^\s,]+$/;
 
 const backendSchema = z.strictObject({
-  path: mountPathSchema.optional(),
-  manageMount: bool.optional(),
+  ...engineMountShape,
   binddn: nonEmptyString,
   bindpass: secretSchema,
   url: z.string().refine((value) => value.split(',').every((url) => LDAP_URL.test(url.trim())), {
@@ -145,23 +144,9 @@ function backendRules(props: Record<string, unknown>): PropIssue[] {
 }
 
 /** The directory engine's connection settings (`<path>/config`); mounts the engine unless `manageMount: false`. */
-export class LdapSecretBackend extends SecretformResource {
-  readonly path: string;
-  /** The mount this construct manages, unless `manageMount: false`. */
-  readonly mount?: SecretsMount;
-
+export class LdapSecretBackend extends EngineBackend {
   constructor(scope: Construct, id: string, props: LdapSecretBackendProps) {
-    const path = props?.path ?? 'ldap';
-    super(scope, id, {
-      resourceType: ldapSecretBackend,
-      props,
-      schema: backendSchema,
-      rules: backendRules,
-      derived: { path },
-      nonFieldProps: ['path', 'manageMount'],
-    });
-    this.path = path;
-    if (props?.manageMount !== false) this.mount = new SecretsMount(this, 'mount', { path, type: 'ldap' });
+    super(scope, id, 'ldap', { resourceType: ldapSecretBackend, props, schema: backendSchema, rules: backendRules });
   }
 }
 

@@ -3,8 +3,8 @@ import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { authMount } from '../resources/auth-mount';
 import { secretsMount } from '../resources/secrets-mount';
-import { SecretformResource } from './resource';
-import { mountPathSchema, type PropIssue } from './validation';
+import { SecretformResource, type ResourceDefinition } from './resource';
+import { bool, mountPathSchema, type PropIssue } from './validation';
 
 export const SECRETS_ENGINE_TYPES = ['kv', 'cloud', 'ldap'] as const;
 export const AUTH_METHOD_TYPES = ['userpass'] as const;
@@ -78,5 +78,37 @@ export class AuthMount extends SecretformResource {
   constructor(scope: Construct, id: string, props: AuthMountProps) {
     super(scope, id, { resourceType: authMount, props, schema: authMountSchema });
     this.path = props?.path;
+  }
+}
+
+/** The props of an engine's configuration construct that are about its mount, not its fields. */
+export interface EngineMountProps {
+  readonly path?: string;
+  readonly manageMount?: boolean;
+}
+
+/** Schema entries for `EngineMountProps`, spread into a backend's schema. */
+export const engineMountShape = { path: mountPathSchema.optional(), manageMount: bool.optional() };
+
+/**
+ * An engine's configuration (`<path>/config`): `path` defaults to the engine type, and the engine is mounted
+ * there by a child `SecretsMount` (address `<this path>/mount`) unless `manageMount: false`.
+ */
+export abstract class EngineBackend extends SecretformResource {
+  /** Mount path of the engine. */
+  readonly path: string;
+  /** The mount this construct manages, unless `manageMount: false`. */
+  readonly mount?: SecretsMount;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    engineType: 'cloud' | 'ldap',
+    definition: Omit<ResourceDefinition<EngineMountProps>, 'derived' | 'nonFieldProps'>,
+  ) {
+    const path = definition.props?.path ?? engineType;
+    super(scope, id, { ...definition, derived: { path }, nonFieldProps: ['path', 'manageMount'] });
+    this.path = path;
+    if (definition.props?.manageMount !== false) this.mount = new SecretsMount(this, 'mount', { path, type: engineType });
   }
 }
