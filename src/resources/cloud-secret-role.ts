@@ -1,4 +1,4 @@
-import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
+import { compareJson, defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { ImportIdError, type Attributes } from './types';
 
@@ -63,5 +63,5 @@ function projectElements(read: unknown, desired: unknown, alternatives: string[]
     }
     return kept;
   });
-  return projected.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+  return projected.sort(compareJson);
 }

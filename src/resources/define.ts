@@ -4,7 +4,7 @@
  */
 import { parseDuration } from './duration';
 import { canonicalLdif } from './ldif';
-import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions, WriteSemantics } from './types';
+import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
 /** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
 export function unwrapData(raw: unknown): Record<string, unknown> | null {
@@ -140,16 +140,13 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
   return identity;
 }
 
-export interface ResourceTypeDefinition {
-  readonly type: string;
-  readonly construct: string;
-  readonly doc: string;
-  readonly fields: readonly FieldSpec[];
-  readonly writeSemantics: WriteSemantics;
-  id(spec: Attributes): string;
-  parseImportId(importId: string): Attributes;
-  api(spec: Attributes): ApiPaths;
-  dependsOn?(spec: Attributes): string[];
+/**
+ * A type module's part of a `ResourceType`; `defineResourceType` fills in the rest. `id` and `api` get the
+ * canonical identity fields, `dependsOn` the canonical spec; a `writeBody` given replaces the default body.
+ */
+export interface ResourceTypeDefinition
+  extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody'>> {
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -157,8 +154,6 @@ export interface ResourceTypeDefinition {
   readAttributes?(data: Record<string, unknown>, identity: Attributes): Record<string, unknown> | null;
   /** Adjusts the canonical read form using the desired spec (server-filled equivalents). */
   alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
-  /** Replaces the default request body. */
-  writeBody?(desired: Attributes, options: WriteBodyOptions): Attributes;
 }
 
 export function defineResourceType(definition: ResourceTypeDefinition): ResourceType {

@@ -38,15 +38,6 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   ldapLibrarySet,
 ];
 
-/** The five destination types, by the service's type identifier (`cloud1-sm`, ...). */
-export const DESTINATION_RESOURCE_TYPES: Readonly<Record<string, ResourceType>> = {
-  'cloud1-sm': syncDestinationCloud1Sm,
-  'cloud2-kv': syncDestinationCloud2Kv,
-  'cloud3-sm': syncDestinationCloud3Sm,
-  repohost: syncDestinationRepohost,
-  'webhost-project': syncDestinationWebhostProject,
-};
-
 const BY_TYPE = new Map(RESOURCE_TYPES.map((resourceType) => [resourceType.type, resourceType]));
 const BY_CONSTRUCT = new Map(RESOURCE_TYPES.map((resourceType) => [resourceType.construct, resourceType]));
 

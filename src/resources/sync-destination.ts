@@ -1,7 +1,6 @@
 /** What the five sync destination types share: identity, options, read shape and API paths. */
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
-import { SECRET_NAME_TEMPLATE } from './template';
 import { ImportIdError, type FieldSpec, type ResourceType } from './types';
 
 export interface DestinationDefinition {
@@ -22,10 +21,6 @@ export interface DestinationDefinition {
 
 export const GRANULARITIES = ['secret-path', 'secret-key'] as const;
 export const DESTINATION_TYPES = ['cloud1-sm', 'cloud2-kv', 'cloud3-sm', 'repohost', 'webhost-project'] as const;
-export type DestinationTypeId = (typeof DESTINATION_TYPES)[number];
-
-export { SECRET_NAME_TEMPLATE };
-
 export function defineDestinationType(definition: DestinationDefinition): ResourceType & { readonly destinationType: string } {
   const { destinationType } = definition;
   const optionFields: FieldSpec[] = [

@@ -221,15 +221,19 @@ describe('stack plumbing', () => {
     const { app, outdir } = newApp();
     const one = new TerraformStack(app, 'one');
     const two = new TerraformStack(app, 'two');
-    const build = (stack: TerraformStack, period: string) => {
-      const ldap = new LdapSecretBackend(stack, 'ldap', { binddn: 'cn=admin', bindpass: SecretValue.fromEnv('BINDPASS') });
+    const three = new TerraformStack(app, 'three');
+    const build = (stack: TerraformStack, period: string, bindpass = SecretValue.fromEnv('BINDPASS')) => {
+      const ldap = new LdapSecretBackend(stack, 'ldap', { binddn: 'cn=admin', bindpass });
       new LdapStaticRole(stack, 'role', { backend: ldap, name: 'svc', username: 'svc', rotationPeriod: period });
     };
     build(one, '24h');
     build(two, '86400');
+    build(three, '24h', SecretValue.fromFile('bindpass.txt'));
     app.synth();
     const first = readStack(outdir, 'one');
     const second = readStack(outdir, 'two');
+    // A secret taken from somewhere else is a change (the engine re-applies it); its value is never hashed.
+    expect(readStack(outdir, 'three').byAddress.get('three/ldap')!.entry.digest).not.toBe(first.byAddress.get('one/ldap')!.entry.digest);
     expect(first.config.provider).toEqual({ null: [{}] });
     expect(second.config.provider).toEqual({ null: [{}] });
     // "24h" and 86400 are the same canonical spec; the address differs but is not part of the digest.
