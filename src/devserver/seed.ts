@@ -47,7 +47,6 @@ export const seedSchema = z
 
 /** What the dev server starts with: mounts, KV secrets, directory entries and named password policies. */
 export type Seed = z.input<typeof seedSchema>;
-export type SeedMount = z.infer<typeof mountSchema>;
 
 /** Characters of a password policy without `charset`. */
 export const DEFAULT_POLICY_CHARSET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

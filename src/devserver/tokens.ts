@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import net from 'node:net';
+import { addressInCidrs, parseCidr, type CidrBlock } from './cidr';
 import type { IssueTokenInput, TokenInfo, TokenStore } from './types';
 
 /** Lifetime of a token issued with ttl 0: the service's default system max TTL (768h). */
@@ -37,7 +37,7 @@ export class InMemoryTokenStore implements TokenStore {
     if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 0) {
       throw new Error(`TokenStore.issue: ttlSeconds must be an integer >= 0, got ${input.ttlSeconds}`);
     }
-    for (const cidr of input.boundCidrs ?? []) parseCidr(cidr);
+    for (const cidr of input.boundCidrs ?? []) cidrBlock(cidr);
     const ttlSeconds = input.ttlSeconds === 0 ? DEFAULT_TOKEN_TTL_SECONDS : input.ttlSeconds;
     const token: TokenInfo = {
       id: `svc.${randomToken(24)}`,
@@ -72,7 +72,7 @@ export class InMemoryTokenStore implements TokenStore {
     if (id === undefined || id === '') return { ok: false, reason: 'missing' };
     const token = this.lookup(id);
     if (!token) return { ok: false, reason: 'invalid' };
-    if (token.boundCidrs && !token.boundCidrs.some((cidr) => addressInCidr(remoteAddress, cidr))) {
+    if (token.boundCidrs && !addressInCidrs(remoteAddress, token.boundCidrs.map(cidrBlock))) {
       return { ok: false, reason: 'cidr' };
     }
     const stored = this.tokens.get(id)!;
@@ -93,36 +93,9 @@ function randomToken(length: number): string {
   return out;
 }
 
-interface ParsedCidr {
-  family: 'ipv4' | 'ipv6';
-  address: string;
-  prefix: number;
-}
-
-/** Parses `10.0.0.0/8`, `::1/128` or a bare address (a host route). Throws naming the bad value. */
-export function parseCidr(cidr: string): ParsedCidr {
-  const [address, prefixText] = cidr.trim().split('/');
-  const version = net.isIP(address);
-  if (version === 0) throw new Error(`invalid CIDR "${cidr}": "${address}" is not an IP address`);
-  const family = version === 4 ? 'ipv4' : 'ipv6';
-  const max = version === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!/^\d+$/.test(prefixText ?? String(max)) || prefix > max) {
-    throw new Error(`invalid CIDR "${cidr}": prefix must be an integer 0..${max}`);
-  }
-  return { family, address, prefix };
-}
-
-export function addressInCidr(address: string, cidr: string): boolean {
-  let parsed: ParsedCidr;
-  try {
-    parsed = parseCidr(cidr);
-  } catch {
-    return false;
-  }
-  const version = net.isIP(address);
-  if (version === 0) return false;
-  const blockList = new net.BlockList();
-  blockList.addSubnet(parsed.address, parsed.prefix, parsed.family);
-  return blockList.check(address, version === 4 ? 'ipv4' : 'ipv6');
+/** A bound CIDR of a token (userpass checks its users' CIDRs on write, so a bad one here is a programming error). */
+function cidrBlock(cidr: string): CidrBlock {
+  const block = parseCidr(cidr);
+  if (!block) throw new Error(`invalid CIDR "${cidr}"`);
+  return block;
 }

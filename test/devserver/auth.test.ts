@@ -4,7 +4,8 @@ import { HttpServer } from '../../src/devserver/http/server';
 import { MountRegistry } from '../../src/devserver/mounts';
 import { Router } from '../../src/devserver/router';
 import type { DevServer } from '../../src/devserver/server';
-import { addressInCidr, DEFAULT_TOKEN_TTL_SECONDS, InMemoryTokenStore } from '../../src/devserver/tokens';
+import { addressInCidrs, parseCidr } from '../../src/devserver/cidr';
+import { DEFAULT_TOKEN_TTL_SECONDS, InMemoryTokenStore } from '../../src/devserver/tokens';
 import type { AreaHandler, IssueTokenInput, ServerContext } from '../../src/devserver/types';
 import { createUserpassArea } from '../../src/devserver/userpass';
 import { call, enableAuth, startTestServer } from './http';
@@ -144,6 +145,7 @@ describe('InMemoryTokenStore', () => {
   });
 
   test('matches IPv4 and IPv6 addresses against CIDRs', () => {
+    const addressInCidr = (address: string, cidr: string) => addressInCidrs(address, [parseCidr(cidr)!]);
     expect(addressInCidr('192.168.1.7', '192.168.0.0/16')).toBe(true);
     expect(addressInCidr('192.169.1.7', '192.168.0.0/16')).toBe(false);
     expect(addressInCidr('::1', '::1/128')).toBe(true);
