@@ -2,6 +2,7 @@
 // subtree of our own, the engine mounted at `ldap`, and login tokens for the non-root paths.
 import { ManualClock } from '../../src/devserver/clock';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { call } from './http';
 
 export const BASE_DN = 'dc=ldaptest,dc=net';
 export const USERS_DN = `ou=users,${BASE_DN}`;
@@ -15,7 +16,7 @@ export const START_MS = Date.UTC(2025, 0, 1);
 export interface LdapFixture {
   server: DevServer;
   clock: ManualClock;
-  /** A request with the root token unless another token is given. */
+  /** A request with the root token unless another token is given ('' sends none); test/devserver/http.ts `call`. */
   request(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
@@ -40,8 +41,10 @@ export async function startLdapFixture(): Promise<LdapFixture> {
     clock,
     seed: { directory, passwordPolicies: { [DIGITS_POLICY]: { length: 12, charset: '0123456789' } } },
   });
-  const request = (method: string, path: string, body?: unknown, token: string = ROOT_TOKEN) =>
-    send(server, method, path, body, token);
+  const request = async (method: string, path: string, body?: unknown, token: string = ROOT_TOKEN) => {
+    const reply = await call(server, method, path, body, token === '' ? null : token);
+    return { status: reply.status, body: reply.body };
+  };
   const mounted = await request('POST', 'sys/mounts/ldap', { type: 'ldap' });
   if (mounted.status !== 204 && mounted.status !== 200) {
     throw new Error(`mounting the directory engine failed: ${mounted.status} ${JSON.stringify(mounted.body)}`);
@@ -79,16 +82,3 @@ export const accountDn = (name: string): string => `cn=${name},${USERS_DN}`;
 /** The 500 body the engine returns for a plain error. */
 export const multiErrorBody = (message: string) => ({ errors: [`1 error occurred:\n\t* ${message}\n\n`] });
 
-/** One request with Node's fetch; the body is parsed as JSON when there is one. */
-async function send(server: DevServer, method: string, path: string, body: unknown, token: string) {
-  const headers: Record<string, string> = {};
-  if (token !== '') headers['X-Service-Token'] = token;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${server.url}/v1/${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}

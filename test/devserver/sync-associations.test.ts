@@ -1,4 +1,4 @@
-import { CLOUD1_BODY, REPOHOST_BODY, START_MS, startSyncFixture, type SyncFixture } from './sync-fixture';
+import { AWS, CLOUD1_BODY, REPOHOST_BODY, START_MS, iso, startSyncFixture, type SyncFixture } from './sync-fixture';
 
 let f: SyncFixture;
 let accessor: string;
@@ -9,9 +9,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await f.close();
 });
-
-const AWS = 'sys/sync/destinations/cloud1-sm/aws1';
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 async function createAws(extra: Record<string, unknown> = {}): Promise<void> {
   const reply = await f.request('POST', AWS, { ...CLOUD1_BODY, ...extra });
@@ -182,6 +179,20 @@ describe('associations/remove', () => {
     const reply = await remove(AWS, 'never-associated');
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ associated_secrets: {}, store_name: 'aws1', store_type: 'cloud1-sm' });
+  });
+
+  test('succeeds when the external secret is already gone', async () => {
+    await createAws();
+    await f.writeSecret('app', { a: '1' });
+    await set(AWS, 'app');
+    // Deleting the KV secret removes the external copy but keeps the association.
+    await f.deleteSecret('app');
+    expect(f.inspect().externalStores['cloud1-sm/aws1']).toBeUndefined();
+    const reply = await remove(AWS, 'app');
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.associated_secrets[`${accessor}/app`]).toMatchObject({ sync_status: 'UNSYNCED' });
+    const read = await f.request('GET', `${AWS}/associations`);
+    expect(read.body.data.associated_secrets).toEqual({});
   });
 
   test('after removing the last association the destination can be deleted without purge', async () => {

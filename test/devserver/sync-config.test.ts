@@ -1,4 +1,4 @@
-import { CLOUD1_BODY, START_MS, startSyncFixture, type SyncFixture } from './sync-fixture';
+import { AWS, CLOUD1_BODY, START_MS, iso, startSyncFixture, type SyncFixture } from './sync-fixture';
 
 let f: SyncFixture;
 let accessor: string;
@@ -9,9 +9,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await f.close();
 });
-
-const AWS = 'sys/sync/destinations/cloud1-sm/aws1';
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 const patchConfig = (body: Record<string, unknown>) => f.request('PATCH', 'sys/sync/config', body);
 const set = (secretName: string) =>

@@ -7,6 +7,10 @@ import { call } from './http';
 
 export const ROOT_TOKEN = 'sync-test-root';
 export const START_MS = Date.UTC(2025, 0, 1);
+/** The cloud1-sm destination the association and config tests create (CLOUD1_BODY). */
+export const AWS = 'sys/sync/destinations/cloud1-sm/aws1';
+/** A clock time as the RFC 3339 `updated_at` the sync area shows. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export interface Reply {
   status: number;
