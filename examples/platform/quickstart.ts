@@ -22,6 +22,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import pc from 'picocolors';
+import { shouldUseColor } from '../../src/report';
 
 const PROJECT_DIR = __dirname;
 const REPOSITORY_ROOT = resolve(PROJECT_DIR, '..', '..');
@@ -361,10 +362,9 @@ interface Colors {
   red(text: string): string;
 }
 
-/** Colours only on a terminal, and never with NO_COLOR (FORCE_COLOR forces them). */
+/** The rule the plan report follows: colours only on a terminal, and never with NO_COLOR (FORCE_COLOR forces them). */
 function colorFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Colors {
-  const force = env.FORCE_COLOR;
-  const enabled = force !== undefined && force !== '' ? force !== '0' && force.toLowerCase() !== 'false' : !env.NO_COLOR && stream.isTTY === true;
+  const enabled = shouldUseColor(stream, env);
   const colors = pc.createColors(enabled);
   return { enabled, bold: colors.bold, dim: colors.dim, cyan: colors.cyan, green: colors.green, red: colors.red };
 }

@@ -13,6 +13,8 @@ import {
   planTotals,
   totalsPhrase,
   unchangedAttributeCount,
+  unchangedAttributesNote,
+  UNVERIFIABLE_SECRETS_TITLE,
   unverifiableSecrets,
 } from './plan-view';
 
@@ -95,7 +97,7 @@ function changeSections(changes: PlannedChange[]): MarkdownSection[] {
     const attributeLines = changeAttributeLines(change);
     const lines = [`# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
     const unchanged = unchangedAttributeCount(change, attributeLines);
-    if (unchanged > 0) lines.push(`# (${unchanged} unchanged ${unchanged === 1 ? 'attribute' : 'attributes'} hidden)`);
+    if (unchanged > 0) lines.push(unchangedAttributesNote(unchanged));
     sections.push(detailsWithDiff(change.address, change.type, changeHeadline(change), lines));
   }
   return sections;
@@ -122,7 +124,7 @@ function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
     return [`- ${inlineCode(change.address)}: ${fields.map(inlineCode).join(', ')} ${NOT_VERIFIABLE}`];
   });
   if (lines.length === 0) return [];
-  const summary = `Secrets unchanged since the last apply that the service does not return for comparison (${lines.length})`;
+  const summary = `${UNVERIFIABLE_SECRETS_TITLE} (${lines.length})`;
   return [
     {
       head: `<details><summary>${escapeHtml(summary)}</summary>\n`,

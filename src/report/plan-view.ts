@@ -22,6 +22,13 @@ export interface AttributeLine {
 
 export const SENSITIVE_VALUE = '(sensitive value)';
 export const NOT_VERIFIABLE = '(not verifiable on the service)';
+/** The heading of the list of secrets that `unverifiableSecrets` returns. */
+export const UNVERIFIABLE_SECRETS_TITLE = 'Secrets unchanged since the last apply that the service does not return for comparison';
+
+/** terraform's `# (3 unchanged attributes hidden)` line, for a count from `unchangedAttributeCount` above 0. */
+export function unchangedAttributesNote(count: number): string {
+  return `# (${count} unchanged ${count === 1 ? 'attribute' : 'attributes'} hidden)`;
+}
 
 export function attributeLineText(line: AttributeLine): string {
   let text = `${line.symbol} ${line.name} = ${line.value}`;

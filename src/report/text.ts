@@ -10,6 +10,8 @@ import {
   planTotals,
   totalsPhrase,
   unchangedAttributeCount,
+  unchangedAttributesNote,
+  UNVERIFIABLE_SECRETS_TITLE,
   unverifiableSecrets,
   type AttributeLine,
   type LineSymbol,
@@ -110,7 +112,7 @@ function unverifiableSection(plan: Plan, colors: Colors): string[] {
     .filter((note) => note.fields.length > 0);
   if (notes.length === 0) return [];
   return [
-    colors.bold('Secrets unchanged since the last apply that the service does not return for comparison:'),
+    colors.bold(`${UNVERIFIABLE_SECRETS_TITLE}:`),
     ...notes.map((note) => `  ${note.address}: ${note.fields.join(', ')} ${colors.dim(NOT_VERIFIABLE)}`),
     '',
   ];
@@ -135,10 +137,7 @@ function block(
 ): string[] {
   const out = [`${opener} ${type} ${JSON.stringify(id)} {`];
   for (const line of lines) out.push(`      ${colorAttributeLine(line, colors)}`);
-  if (unchangedCount > 0) {
-    const noun = unchangedCount === 1 ? 'attribute' : 'attributes';
-    out.push(colors.dim(`        # (${unchangedCount} unchanged ${noun} hidden)`));
-  }
+  if (unchangedCount > 0) out.push(colors.dim(`        ${unchangedAttributesNote(unchangedCount)}`));
   out.push('    }');
   return out;
 }

@@ -269,6 +269,47 @@ describe('renderMarkdown', () => {
     expect(parts.join('\n')).toContain('### Changed outside of secretform (1)\n\n<details><summary><code>prod/users/carol</code>');
   });
 
+  it('never writes a secret value, even if one slipped into before, after or the field changes', () => {
+    const secrets = { token_ttl: 3600, password: 'hunter2-created' };
+    const plan = emptyPlan({
+      changes: [
+        change({
+          address: 'prod/users/alice',
+          type: 'userpass_user',
+          id: 'auth/userpass/users/alice',
+          action: 'create',
+          after: secrets,
+          sensitive: ['password'],
+          secrets: [{ field: 'password', status: 'changed' }],
+        }),
+        change({
+          address: 'prod/sync/cloud1',
+          type: 'sync_destination_cloud1_sm',
+          id: 'sys/sync/destinations/cloud1-sm/prod-sm',
+          action: 'update',
+          before: { region: 'us-east-1', secret_access_key: 'OLD-SECRET-KEY-123' },
+          after: { region: 'us-west-2', secret_access_key: 'NEW-SECRET-KEY-456', access_key_id: 'AKIA-LEAK' },
+          fieldChanges: [
+            { field: 'region', from: 'us-east-1', to: 'us-west-2', forcesReplacement: false },
+            { field: 'secret_access_key', from: 'OLD-SECRET-KEY-123', to: 'NEW-SECRET-KEY-456', forcesReplacement: false },
+            { field: 'access_key_id', from: 'AKIA-OLD-LEAK', to: 'AKIA-LEAK', forcesReplacement: false },
+          ],
+          sensitive: ['secret_access_key'],
+          secrets: [
+            { field: 'secret_access_key', status: 'changed' },
+            { field: 'access_key_id', status: 'unverifiable' },
+          ],
+        }),
+      ],
+    });
+    const text = single(renderMarkdown(plan));
+
+    expect(text).not.toMatch(/hunter2|SECRET-KEY|AKIA-/);
+    expect(text).toContain('+ password = (sensitive value)\n');
+    expect(text).toContain('~ region = "us-east-1" -> "us-west-2"\n~ secret_access_key = (sensitive value)\n');
+    expect(text).toContain('`prod/sync/cloud1`: `access_key_id` (not verifiable on the service)');
+  });
+
   it('refuses a maxLength too small to hold the status line and a section', () => {
     expect(() => renderMarkdown(largePlan(50), { maxLength: 300 })).toThrow(/maxLength 300 is too small/);
   });
