@@ -119,15 +119,23 @@ export function loadClientConfig(env: Env = process.env): ClientConfigResult {
   return { ok: true, config };
 }
 
+/**
+ * The address as an error message may quote it: whole when it cannot hold a credential, else not at all
+ * (`user:password@host:8200` parses as the scheme `user:`, so "unsupported scheme" would otherwise show it).
+ */
+function quotable(raw: string): string {
+  return /[@?#]/.test(raw) ? '(not shown: it contains "@", "?" or "#", which may carry a secret)' : JSON.stringify(raw);
+}
+
 function parseAddress(raw: string): { ok: true; url: string } | { ok: false; message: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, message: `SERVICE_ADDR ${JSON.stringify(raw)} is not a URL; expected e.g. "https://secrets.example.com:8200".` };
+    return { ok: false, message: `SERVICE_ADDR ${quotable(raw)} is not a URL; expected e.g. "https://secrets.example.com:8200".` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `SERVICE_ADDR ${JSON.stringify(raw)} uses ${url.protocol}; only http: and https: are supported.` };
+    return { ok: false, message: `SERVICE_ADDR ${quotable(raw)} uses the scheme ${quotable(url.protocol)}; only http: and https: are supported.` };
   }
   const address = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {

@@ -46,6 +46,17 @@ describe('loadClientConfig', () => {
     }
   });
 
+  it('does not quote a SERVICE_ADDR without a scheme that carries credentials (it parses as an odd scheme)', () => {
+    for (const value of ['admin:hunter2-pw@secrets.example.com:8200', 'not a url @hunter2-pw']) {
+      const result = loadClientConfig({ SERVICE_ADDR: value });
+      if (result.ok) throw new Error(`expected ${value} to be rejected`);
+      expect(result.error.message).not.toContain('hunter2-pw');
+      expect(result.error.message).toMatch(/not shown/);
+    }
+    const typo = loadClientConfig({ SERVICE_ADDR: 'ftp://secrets.example.com' });
+    expect(!typo.ok && typo.error.message).toContain('"ftp://secrets.example.com"');
+  });
+
   it('keeps the token but never shows it when printed, inspected or serialised', () => {
     const config = configOf(loadClientConfig({ SERVICE_TOKEN: 's.super-secret' }));
     expect(config.token?.reveal()).toBe('s.super-secret');
