@@ -8,7 +8,7 @@ export const syncGithubApp = defineResourceType({
   construct: 'SyncGithubApp',
   doc: 'A custom repository-host app for repohost destinations.',
   fields: [
-    field('name', 'string', 'App name.', { identity: true, immutable: true }),
+    field('name', 'string', 'App name.', { identity: true, immutable: true, segment: 'single' }),
     // Sent as a string, read back as an integer: the canonical form is the string.
     field('app_id', 'string', 'App id at the repository host.'),
     field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true }),
