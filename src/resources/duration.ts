@@ -41,8 +41,8 @@ function durationSeconds(value: unknown): bigint | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
-  // A 1,000-digit string is no duration; the limit keeps BigInt work small.
-  if (text.length === 0 || text.length > 100) return undefined;
+  // A 1,000-character string is no duration; the limit keeps BigInt work small.
+  if (text.length === 0 || text.length > 256) return undefined;
   if (/^\d+$/.test(text)) return BigInt(text);
   const pattern = /(\d+)(?:\.(\d+))?(ns|us|µs|μs|ms|s|m|h|d)/gy;
   let nanoseconds = 0n;

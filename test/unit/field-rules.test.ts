@@ -82,7 +82,7 @@ describe('durations (duration.ts)', () => {
   });
 
   test('refuses what is no duration', () => {
-    for (const value of ['soon', '1x', '', '-5s', 1.5, -1, NaN, Infinity, '1h 30m', '.5h', '1'.repeat(200) + 's']) {
+    for (const value of ['soon', '1x', '', '-5s', 1.5, -1, NaN, Infinity, '1h 30m', '.5h', '1'.repeat(300) + 's']) {
       expect(parseDuration(value)).toBeUndefined();
       expect(durationProblem(value)).toContain('expected a duration');
     }
