@@ -30,7 +30,8 @@ export type RunFailureCause =
   | 'unreachable' // connection refused, reset or closed, name not resolved
   | 'certificate' // the server's certificate cannot be verified, or the TLS handshake failed
   | 'client_certificate_required'
-  | 'not_tls';
+  | 'not_tls'
+  | 'redirected'; // a redirect the client does not follow: SERVICE_ADDR points at a standby node or a proxy
 
 export interface ServiceClientErrorDetails {
   code: ServiceClientErrorCode;
@@ -84,6 +85,8 @@ const RUN_FAILURE_HEADLINES: Record<RunFailureCause, string> = {
   client_certificate_required:
     'the service requires a client certificate: set SERVICE_CLIENT_CERT and SERVICE_CLIENT_KEY to your certificate and key (PEM files)',
   not_tls: 'SERVICE_ADDR uses https, but the server speaks plain HTTP: use an http:// address or enable TLS on the server',
+  redirected:
+    'the server at SERVICE_ADDR redirects requests to where this client does not follow (another node, a proxy, or a method-changing redirect): point SERVICE_ADDR at the service itself',
 };
 
 /** One sentence naming the likely cause of a run-level failure, for the single report of a stopped run. */
@@ -209,7 +212,7 @@ export function invalidResponseError(method: string, path: string, status: numbe
 export function redirectError(method: string, path: string, status: number, location: string | undefined, reason: string): ServiceClientError {
   const where = location === undefined ? 'without a Location header' : `to ${JSON.stringify(location)}`;
   return new ServiceClientError(
-    { code: 'redirect', method, path, status, location },
+    { code: 'redirect', method, path, status, location, runFailure: 'redirected' },
     `${method} ${path} was answered with HTTP ${status} (redirect ${where}), which is not followed: ${reason}. ` +
       `Nothing was recorded for this request. Point SERVICE_ADDR at the service itself (e.g. the active node, or its https address).`,
   );

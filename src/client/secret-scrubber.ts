@@ -136,12 +136,14 @@ export function secretForms(secret: string): string[] {
   };
   for (const base of bases) {
     const texts = unique([base, ...jsonForms(base), jsonEscape(jsonEscape(base, JS_JSON), JS_JSON)]);
+    // Each encoding applies to the value and to its JSON-escaped forms (a server may URL-encode, hex-dump or
+    // base64 the JSON body it received).
     for (const text of texts) {
       add(text);
       for (const form of base64Forms(text)) add(form.text, form.fragment);
+      for (const form of urlForms(text)) add(form);
+      add(Buffer.from(text, 'utf8').toString('hex'));
     }
-    for (const form of urlForms(base)) add(form);
-    add(Buffer.from(base, 'utf8').toString('hex'));
   }
   return unique(forms);
 }
