@@ -17,6 +17,8 @@ export function pathProblem(path: string): string | undefined {
   const segments = relative.replace(/\/$/, '').split('/');
   for (const [index, segment] of segments.entries()) {
     if (segment === '.' || segment === '..') return `has the dot segment ${JSON.stringify(segment)} (segment ${index + 1})`;
+    // A proxy that decodes twice would turn "%2e%2e" into "..".
+    if (/^(%2e|\.){1,2}$/i.test(segment)) return `has the encoded dot segment ${JSON.stringify(segment)} (segment ${index + 1})`;
     if (segment === '') return `has an empty segment (segment ${index + 1}, from "//")`;
   }
   return undefined;
