@@ -19,7 +19,7 @@ const MAX_PASSES = 50;
 
 export class SecretScrubber {
   readonly #secrets = new Set<string>();
-  readonly #index = new Map<string, string[]>();
+  readonly #index = new Map<string, Set<string>>();
   readonly #short = new Set<string>();
   #marker: string | undefined;
 
@@ -39,9 +39,9 @@ export class SecretScrubber {
           continue;
         }
         const key = folded.slice(0, KEY_LENGTH);
-        const list = this.#index.get(key) ?? [];
-        if (!list.includes(folded)) list.push(folded);
-        this.#index.set(key, list);
+        const bucket = this.#index.get(key) ?? new Set<string>();
+        bucket.add(folded);
+        this.#index.set(key, bucket);
       }
       this.#marker = undefined;
     }
@@ -207,12 +207,14 @@ function urlForms(value: string): string[] {
   return forms;
 }
 
+const UNRESERVED = new Set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~');
+
 /** RFC 3986: everything but unreserved characters as %XX of the UTF-8 bytes. */
 function percentEncode(value: string, space: '%20' | '+'): string {
   let out = '';
   for (const byte of Buffer.from(value, 'utf8')) {
     const char = String.fromCharCode(byte);
-    if (/[A-Za-z0-9\-._~]/.test(char)) out += char;
+    if (UNRESERVED.has(char)) out += char;
     else if (byte === 0x20) out += space;
     else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
