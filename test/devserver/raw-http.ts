@@ -25,6 +25,8 @@ export interface RawOptions {
   expectResponses?: number;
   /** Half-close (FIN) after writing. */
   endAfterWrite?: boolean;
+  /** The requests were HEAD: responses carry Content-Length but no body. */
+  head?: boolean;
 }
 
 /** Writes `parts` (each written separately) on a new connection and collects what the server answers. */
@@ -42,14 +44,14 @@ export function exchange(port: number, parts: (string | Buffer)[], options: RawO
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      const parsed = parseResponses(Buffer.concat(chunks));
+      const parsed = parseResponses(Buffer.concat(chunks), options.head);
       resolve({ responses: parsed.responses, closedByServer, firstByteMs, leftover: parsed.leftover });
     };
     const timer = setTimeout(finish, waitMs);
     socket.on('data', (chunk) => {
       firstByteMs ??= Date.now() - started;
       chunks.push(chunk);
-      if (options.expectResponses !== undefined && parseResponses(Buffer.concat(chunks)).responses.length >= options.expectResponses) finish();
+      if (options.expectResponses !== undefined && parseResponses(Buffer.concat(chunks), options.head).responses.length >= options.expectResponses) finish();
     });
     socket.on('end', () => {
       closedByServer = true;
@@ -69,7 +71,7 @@ export function exchange(port: number, parts: (string | Buffer)[], options: RawO
 }
 
 /** Splits a byte stream into HTTP/1.1 responses framed by Content-Length (the dev server always sends one). */
-export function parseResponses(data: Buffer): { responses: RawResponse[]; leftover: string } {
+export function parseResponses(data: Buffer, headRequests = false): { responses: RawResponse[]; leftover: string } {
   const responses: RawResponse[] = [];
   let offset = 0;
   for (;;) {
@@ -82,7 +84,7 @@ export function parseResponses(data: Buffer): { responses: RawResponse[]; leftov
       const colon = line.indexOf(':');
       headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
     }
-    const length = status === 100 || status === 204 || status === 304 ? 0 : Number(headers['content-length'] ?? 0);
+    const length = headRequests || status === 100 || status === 204 || status === 304 ? 0 : Number(headers['content-length'] ?? 0);
     const bodyStart = headEnd + 4;
     if (data.length < bodyStart + length) break;
     const text = data.subarray(bodyStart, bodyStart + length).toString('utf8');
