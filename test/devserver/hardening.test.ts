@@ -1,6 +1,7 @@
 // The dev server under attack (issue 9): the token is checked before a body is read, bodies are bounded,
 // the request log keeps no bodies, request heads have a deadline, no JSON key reaches a prototype, and
 // templates are bounded. Each test here failed on the server before these limits existed.
+import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_REQUEST_BYTES } from '../../src/devserver/http/server';
@@ -307,7 +308,6 @@ describe('templates are bounded', () => {
 /** Sends `bytes` one byte every `intervalMs`; resolves with the response status when the server closes. */
 function exchangeTrickle(port: number, bytes: string, intervalMs: number, sent: string[]): Promise<{ status: number; closed: boolean }> {
   return new Promise((resolve) => {
-    const net = require('node:net') as typeof import('node:net');
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
     let index = 0;
@@ -330,7 +330,6 @@ function exchangeTrickle(port: number, bytes: string, intervalMs: number, sent: 
 /** Sends `request`, waits `pauseMs` after the answer, sends it again on the same connection. */
 function exchangeTwice(port: number, request: string, pauseMs: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const net = require('node:net') as typeof import('node:net');
     const socket = net.connect(port, '127.0.0.1');
     const statuses: number[] = [];
     socket.on('data', (chunk) => {
