@@ -6,9 +6,9 @@
 import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
-import type { Plan } from '../engine/plan/plan';
+import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, type ChangeCommand } from './apply-report';
+import { writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
@@ -48,11 +48,19 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   // approved here, so the plan carried out is the plan the user saw, refreshed once. The bridge's guarded
   // destroy (--if-digest) decides per digest inside the engine: nothing to show or ask there.
   let declined: 'nothing to do' | 'cancelled' | undefined;
+  let nothingToApply = false;
   const confirm = async (preview: Plan): Promise<boolean> => {
     progress.finish();
-    if (!showPreview(command, preview, io)) {
+    const shown = showPreview(command, preview, io);
+    if (shown === 'nothing to destroy') {
       declined = 'nothing to do';
       return false;
+    }
+    // Nothing to change on the service: the engine still records the refreshed state (drift the code now
+    // matches), which needs no approval.
+    if (shown === 'nothing to apply') {
+      nothingToApply = true;
+      return true;
     }
     if (!autoApprove && !(await askApproval(io))) {
       declined = 'cancelled';
@@ -75,6 +83,10 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
   }
+  if (nothingToApply && result.value.succeeded) {
+    writeStateOnlyChanges(result.value, io);
+    return 0;
+  }
   return writeApplyResult(command, result.value, io);
 }
 
@@ -88,19 +100,19 @@ function parseIfDigest(flags: ChangeFlags, settings: EngineSettings): string | u
   return ifDigest;
 }
 
-/** Prints what the run will do; false when there is nothing to do (said so, nothing to approve). */
-function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): boolean {
-  const actionable = preview.changes.some((change) => change.action !== 'no-op');
+/** Prints what the run will do, and whether there is anything to approve. */
+function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): 'nothing to destroy' | 'nothing to apply' | 'actions' {
+  const actionable = hasActions(preview);
   if (command === 'destroy' && !actionable) {
     io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);
-    return false;
+    return 'nothing to destroy';
   }
   io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
   if (!actionable) {
     io.stdout.write('\nNothing to apply.\n');
-    return false;
+    return 'nothing to apply';
   }
-  return true;
+  return 'actions';
 }
 
 async function runWithInterrupts(

@@ -69,4 +69,13 @@ export interface ApplyResult {
   succeeded: boolean;
   /** False when `confirm` declined the plan (then nothing ran). */
   confirmed: boolean;
+  /** State entries changed without a request: moves recorded, objects forgotten, refreshed state recorded. */
+  stateOnly: StateOnlyChange[];
+}
+
+export interface StateOnlyChange {
+  address: string;
+  /** `moved` (from `from`), `forgotten` (deleted outside and not in code), `refreshed` (the live state recorded). */
+  change: 'moved' | 'forgotten' | 'refreshed';
+  from?: string;
 }

@@ -57,6 +57,11 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         fingerprintKey: input.fingerprintKey,
         refreshOnly: input.refreshOnly,
       });
+      const from = moves.get(request.address);
+      if (from !== undefined) {
+        diff.plan.movedFrom = from;
+        diff.plan.change.previousAddress = from;
+      }
       resources.set(request.address, diff.plan);
       warnings.push(...diff.warnings);
     }
@@ -66,9 +71,6 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   const movedFrom = new Set(moves.values());
   const first = await diffAll([...input.selected].filter((address) => !movedFrom.has(address)).sort());
   if (!first.ok) return first;
-  for (const [to, from] of moves) {
-    if (resources.has(to)) resources.set(from, movedPlan(from, to, input.state));
-  }
 
   if (input.mode === 'apply' && !input.refreshOnly) {
     // What lives inside a replaced object (associations of a destination, roles of a mount) goes with it, and
@@ -112,28 +114,6 @@ function findMoves(desired: DesiredStack, state: StateFile): Map<string, string>
     if (from) moves.set(resource.address, from[0]);
   }
   return moves;
-}
-
-function movedPlan(from: string, to: string, state: StateFile): ResourcePlan {
-  const entry = state.resources[from];
-  const resourceType = getResourceType(entry.type);
-  return {
-    address: from,
-    resourceType,
-    change: {
-      address: from, type: entry.type, id: entry.id, action: 'no-op', actionReason: `moved to ${to} in code; apply renames it in state`,
-      before: null, after: null, sensitive: [], replacePaths: [], fieldChanges: [], secrets: [],
-    },
-    stateEntry: entry,
-    live: { attributes: null, data: null },
-    deleteIdentity: entry.attributes,
-    writeAttributes: {},
-    clear: [],
-    writeCall: false,
-    writeSecrets: [],
-    dependencies: [...entry.dependencies],
-    movedTo: to,
-  };
 }
 
 function refreshRequest(address: string, desired: DesiredResource | undefined, state: StateFile): RefreshRequest {
