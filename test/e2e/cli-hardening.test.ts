@@ -167,3 +167,34 @@ describe('a construct whose id changed (same object)', () => {
     expect(stateOf(dir).resources['e2e/second'].dependencies).toEqual(['e2e/auth']);
   });
 });
+
+const CLOUD_APP = `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+const stack = new TerraformStack(app, 'e2e');
+const backend = new sf.CloudSecretBackend(stack, 'cloud', {
+  path: 'cloud-norm', subscriptionId: 'sub-1', tenantId: 'tenant-1', clientId: 'client-1', clientSecret: sf.SecretValue.fromEnv('SF_E2E_CLOUD_SECRET'),
+});
+new sf.CloudSecretRole(stack, 'role', { backend, name: 'deployer', cloudRoles: [{ scope: '/subscriptions/sub-1', roleName: 'Reader' }] });
+app.synth();
+`;
+
+describe('one normalisation for every command', () => {
+  test('a cloud role given by name (the server fills role_id): no drift in plan, apply or destroy', async () => {
+    const dir = createProject();
+    writeFileSync(join(dir, 'main.js'), CLOUD_APP);
+    const env = cliEnv(server, { SF_E2E_CLOUD_SECRET: 'cloud-norm-secret-4d2a' });
+    expect((await runCli(['apply', '--auto-approve'], dir, env)).code).toBe(0);
+    const role = await call(server, 'GET', 'cloud-norm/roles/deployer');
+    expect(JSON.stringify(role.body.data)).toContain('role_id');
+
+    const planned = await runCli(['plan', '--no-synth', '--detailed-exitcode'], dir, env);
+    expect(planned.code).toBe(0);
+    const destroyPlan = await runCli(['destroy', '--no-synth', '--auto-approve'], dir, env);
+    expect(destroyPlan.code).toBe(0);
+    expect(destroyPlan.stdout).not.toContain('changed outside of secretform');
+    expect(destroyPlan.stdout).not.toContain('role_id');
+    expect(destroyPlan.stdout).toContain('Destroy complete! Resources: 3 destroyed.');
+  });
+});
