@@ -13,6 +13,7 @@ import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
+import { processOutputGuard, type OutputGuard } from './output-guard';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { UsageError } from './usage-error';
 
@@ -26,9 +27,11 @@ export interface ChangeFlags extends EngineFlags {
 export interface ProcessHooks {
   signals: SignalSource;
   exit: (code: number) => void;
+  /** The output's state: once closed (EPIPE), the run stops as at a first interrupt. */
+  output?: OutputGuard;
 }
 
-export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code) });
+export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code), output: processOutputGuard() });
 
 export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
@@ -122,7 +125,7 @@ async function runWithInterrupts(
   hooks: ProcessHooks,
   progress: ProgressReporter,
 ): Promise<Result<ApplyResult>> {
-  const watch = watchInterrupts(io, hooks.signals, hooks.exit);
+  const watch = watchInterrupts(io, hooks.signals, hooks.exit, hooks.output);
   try {
     return await (command === 'apply' ? apply : destroy)({ ...options, signal: watch.signal });
   } finally {
