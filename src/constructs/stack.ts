@@ -80,6 +80,14 @@ export class StackSupport {
       const dependsOn = entry.dependsOn.map((target) => `null_resource.${target.nullResource.friendlyUniqueId}`);
       if (dependsOn.length > 0) resource.nullResource.addOverride('depends_on', dependsOn);
     }
+    // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
+    // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
+    // absence as "removed from code" and deleting the live object.
+    for (const resource of this.resources()) {
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      if (problems.length === 0) continue;
+      resource.nullResource.addOverride('//.secretform', { version: SPEC_FORMAT_VERSION, type: resource.resourceType.type, address: resource.address, problems });
+    }
   }
 }
 

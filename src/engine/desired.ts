@@ -90,6 +90,14 @@ const synthesizedSchema = z.object({
   digest: z.string(),
 });
 
+/** What a construct whose props or stack rules failed is synthesized as when validation was skipped. */
+const invalidMarkerSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  problems: z.array(z.string()).min(1),
+});
+
 /** The object under `"//".secretform` of each synthesized null_resource (format version 1). */
 export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
 
@@ -97,11 +105,17 @@ export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
 export function resourcesOfConfig(config: unknown, source: string): DesiredResource[] {
   const nullResources = (config as { resource?: { null_resource?: Record<string, unknown> } })?.resource?.null_resource ?? {};
   const resources: DesiredResource[] = [];
+  const invalid: string[] = [];
   for (const [logicalId, block] of Object.entries(nullResources)) {
     const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
     if (comment?.secretform === undefined) continue; // a null_resource of the user's own
-    const parsed = synthesizedSchema.safeParse(comment.secretform);
     const where = `${source}: null_resource.${logicalId}`;
+    const marked = invalidMarkerSchema.safeParse(comment.secretform);
+    if (marked.success) {
+      invalid.push(...marked.data.problems.map((problem) => (problem.startsWith(`${marked.data.address}: `) ? problem : `${marked.data.address}: ${problem}`)));
+      continue;
+    }
+    const parsed = synthesizedSchema.safeParse(comment.secretform);
     if (!parsed.success) {
       throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
     }
@@ -114,6 +128,13 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
       secrets[field] = SecretValue.fromReference(reference);
     }
     resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
+  }
+  if (invalid.length > 0) {
+    throw new DesiredStateError(
+      `${source}: ${invalid.length} problem${invalid.length === 1 ? '' : 's'} in constructs synthesized without validation ` +
+        `(\`new App({ skipValidation: true })\`?); secretform never plans a construct whose spec is invalid. Fix them, ` +
+        `then synthesize again:\n  ${invalid.join('\n  ')}`,
+    );
   }
   const addresses = new Set(resources.map((resource) => resource.address));
   for (const resource of resources) {
