@@ -10,7 +10,8 @@ import { EngineError, fail, ok, type Result } from './errors';
 import { computePlan, type PlanComputation } from './plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack, statePathOf } from './stack-name';
-import { fingerprintKeyFromEnv, type FingerprintKey } from './state/fingerprint';
+import { FingerprintKey } from './state/fingerprint';
+import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from './state/fingerprint-key-source';
 import { readState, type StateFile } from './state/state-file';
 import { selectAddresses, type RunMode } from './targets';
 
@@ -24,7 +25,6 @@ export interface RunContext {
   env: NodeJS.ProcessEnv;
   parallelism: number;
   desired: DesiredStack;
-  fingerprintKey: FingerprintKey;
 }
 
 /** Stack, state path and desired state (validated); no request, no state read. */
@@ -46,7 +46,6 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
     env,
     parallelism,
     desired: desired.value,
-    fingerprintKey: fingerprintKeyFromEnv(env),
   });
 }
 
@@ -61,10 +60,24 @@ export function clientFor(context: RunContext): Result<ServiceClient> {
   return ok(created.client);
 }
 
+/**
+ * The run's fingerprint key (see state/fingerprint-key-source.ts). Plans only read it: the stack's key is created
+ * by the first apply that records a fingerprint, after approval.
+ */
+export function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
+  const source = () => context.options.fingerprintKeySource ?? ServiceKvKeySource.forStack(client, context.stack, context.env);
+  return resolveFingerprintKey(context.env, source, use);
+}
+
 export interface PlannedRun {
   computation: PlanComputation;
   secrets: ResolvedSecrets;
+  /** The run's fingerprint key (for the fingerprints apply records). */
+  fingerprintKey: FingerprintKey;
 }
+
+/** A plan that spent more than this on slow hashes says how to avoid them. */
+const SLOW_HASHING_HINT_MS = 1000;
 
 /**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
@@ -79,6 +92,9 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   if (!secrets.ok) return secrets;
   const client = clientFor(context);
   if (!client.ok) return client;
+  const fingerprintKey = mode === 'destroy'
+    ? FingerprintKey.none('destroy writes no secret')
+    : await runFingerprintKey(context, client.value, 'read');
   const computation = await computePlan({
     client: client.value,
     stack: context.stack,
@@ -86,7 +102,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     state,
     selected: selection.value.addresses,
     secrets: secrets.value,
-    fingerprintKey: context.fingerprintKey,
+    fingerprintKey,
     mode,
     refreshOnly: context.options.refreshOnly === true,
     parallelism: context.parallelism,
@@ -97,5 +113,6 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
-  return ok({ computation: computation.value, secrets: secrets.value, client: client.value });
+  if (fingerprintKey.hashingMs > SLOW_HASHING_HINT_MS) computation.value.plan.warnings.push(slowHashingHint(fingerprintKey));
+  return ok({ computation: computation.value, secrets: secrets.value, client: client.value, fingerprintKey });
 }

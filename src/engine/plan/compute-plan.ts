@@ -4,10 +4,10 @@ import { getResourceType } from '../../resources/registry';
 import type { DesiredResource, DesiredStack } from '../desired';
 import type { ProgressEvent } from '../engine-options';
 import { ok, type Result } from '../errors';
-import { refresh, type RefreshRequest } from '../refresh';
+import { refresh, type LiveObject, type RefreshRequest } from '../refresh';
 import type { ResolvedSecrets } from '../secret-resolution';
-import type { FingerprintKey } from '../state/fingerprint';
-import type { StateFile } from '../state/state-file';
+import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
+import type { ResourceState, StateFile } from '../state/state-file';
 import type { RunMode } from '../targets';
 import type { Plan } from './plan';
 import { diffResource } from './resource-diff';
@@ -46,6 +46,9 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     const requests = addresses.map((address) => refreshRequest(address, desiredByAddress.get(address), input.state));
     const live = await refresh(input.client, requests, { parallelism: input.parallelism, onProgress: input.onProgress });
     if (!live.ok) return live;
+    // Slow (scrypt) fingerprints of older states are checked all at once on the thread pool, never one by one
+    // on the event loop; keyed ones need no preparation.
+    await input.fingerprintKey.prepare(slowComparisons(requests, live.value, input.secrets, stateEntryOf));
     for (const request of requests) {
       const diff = diffResource({
         address: request.address,
@@ -134,6 +137,24 @@ function movedPlan(from: string, to: string, state: StateFile): ResourcePlan {
     dependencies: [...entry.dependencies],
     movedTo: to,
   };
+}
+
+/** (desired value, recorded fingerprint) of the secrets the diff will compare: objects that exist, fields in state. */
+function* slowComparisons(
+  requests: readonly RefreshRequest[],
+  live: ReadonlyMap<string, LiveObject>,
+  secrets: ResolvedSecrets,
+  stateEntryOf: (address: string) => ResourceState | undefined,
+): Generator<[string, string]> {
+  for (const request of requests) {
+    if (!live.get(request.address)?.attributes) continue;
+    const recorded = stateEntryOf(request.address)?.secrets;
+    if (!recorded) continue;
+    for (const [field, value] of Object.entries(secrets.get(request.address) ?? {})) {
+      const fingerprint = recorded[field];
+      if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) yield [value, fingerprint];
+    }
+  }
 }
 
 function refreshRequest(address: string, desired: DesiredResource | undefined, state: StateFile): RefreshRequest {
