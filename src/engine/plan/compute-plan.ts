@@ -106,13 +106,21 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
  */
 function findMoves(desired: DesiredStack, state: StateFile): Map<string, string> {
   const inCode = new Set(desired.resources.map((r) => r.address));
+  // State entries no longer in code, by object (type and id), in state order: looked up, not scanned per resource.
+  const leftInState = new Map<string, string[]>();
+  for (const [address, entry] of Object.entries(state.resources)) {
+    if (inCode.has(address)) continue;
+    const key = `${entry.type}\n${entry.id}`;
+    const list = leftInState.get(key);
+    if (list) list.push(address);
+    else leftInState.set(key, [address]);
+  }
   const moves = new Map<string, string>();
+  if (leftInState.size === 0) return moves;
   for (const resource of desired.resources) {
     if (state.resources[resource.address]) continue;
-    const from = Object.entries(state.resources).find(
-      ([address, entry]) => !inCode.has(address) && entry.type === resource.type && entry.id === resource.id && ![...moves.values()].includes(address),
-    );
-    if (from) moves.set(resource.address, from[0]);
+    const from = leftInState.get(`${resource.type}\n${resource.id}`)?.shift();
+    if (from !== undefined) moves.set(resource.address, from);
   }
   return moves;
 }
