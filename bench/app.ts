@@ -3,9 +3,12 @@
 import { join } from 'node:path';
 import { DOMAIN, mixFor } from './mix';
 
+// The bench runs this file transpiled to plain JavaScript (like an app compiled before synth) from a
+// temporary directory, so the project root comes from BENCH_ROOT.
+const root = process.env.BENCH_ROOT ?? join(__dirname, '..');
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { App, TerraformStack } = require('cdktf') as typeof import('cdktf');
-const sf = require(join(__dirname, '..', 'dist')) as typeof import('../src');
+const { App, TerraformStack } = require(join(root, 'node_modules', 'cdktf')) as typeof import('cdktf');
+const sf = require(join(root, 'dist')) as typeof import('../src');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const size = Number(process.env.BENCH_SIZE ?? '1000');

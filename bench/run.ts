@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import ts from 'typescript';
 import { parseBenchArgs, type BenchArgs } from './args';
 import { secretEnv, seedFor } from './mix';
 
@@ -137,10 +138,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** A project directory whose cdktf app is the bench stack of `size` resources. */
+/**
+ * A project directory whose cdktf app is the bench stack of `size` resources: bench/app.ts and bench/mix.ts
+ * transpiled to plain JavaScript, as an app compiled before synth runs (no TypeScript loader in the timing).
+ */
 function benchProject(size: number): string {
   const dir = mkdtempSync(join(tmpdir(), `secretform-bench-${size}-`));
-  const app = `${JSON.stringify(process.execPath)} --require ${JSON.stringify(require.resolve('tsx/cjs'))} ${JSON.stringify(join(__dirname, 'app.ts'))}`;
+  for (const name of ['app', 'mix']) {
+    const source = readFileSync(join(__dirname, `${name}.ts`), 'utf8');
+    const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
+    writeFileSync(join(dir, `${name}.js`), output.outputText);
+  }
+  const app = `${JSON.stringify(process.execPath)} app.js`;
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app, output: 'cdktf.out' }, null, 2));
   return dir;
 }
@@ -149,7 +158,7 @@ function benchProject(size: number): string {
 function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
+  return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), BENCH_ROOT: ROOT, SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
