@@ -76,9 +76,6 @@ export interface PlannedRun {
   fingerprintKey: FingerprintKey;
 }
 
-/** A plan that spent more than this on slow hashes says how to avoid them. */
-const SLOW_HASHING_HINT_MS = 1000;
-
 /**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
  * request (destroy needs none). On success the client is the caller's to close.
@@ -113,6 +110,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
-  if (fingerprintKey.hashingMs > SLOW_HASHING_HINT_MS) computation.value.plan.warnings.push(slowHashingHint(fingerprintKey));
+  const hint = slowHashingHint(fingerprintKey);
+  if (hint) computation.value.plan.warnings.push(hint);
   return ok({ computation: computation.value, secrets: secrets.value, client: client.value, fingerprintKey });
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { FingerprintKey, fingerprintKeyFromEnv, isSlowFingerprint } from '../../src/engine/state/fingerprint';
-import { resolveFingerprintKey, type FingerprintKeySource, type KeyCreate, type KeyLoad } from '../../src/engine/state/fingerprint-key-source';
+import { resolveFingerprintKey, slowHashingHint, type FingerprintKeySource, type KeyCreate, type KeyLoad } from '../../src/engine/state/fingerprint-key-source';
 
 /** Every fast unsalted digest of `value` in the encodings a state file could hold. */
 function unsaltedDigests(value: string): string[] {
@@ -115,5 +115,19 @@ describe('the fingerprint key of a run', () => {
     expect(key.hasKey).toBe(false);
     expect(key.origin).toBe('no place to write');
     expect(isSlowFingerprint(await key.fingerprint('x'))).toBe(true);
+  });
+});
+
+describe('the slow hashing hint', () => {
+  it('is one line, only after more than a second of slow hashing, saying why and what to set', () => {
+    const key = FingerprintKey.none('cannot create the KV v2 secret secret/x on the service (a KV v2 mount "secret" the token can write is needed): 404');
+    key.hashingMs = 1000;
+    expect(slowHashingHint(key)).toBeUndefined();
+    key.hashingMs = 2345;
+    const hint = slowHashingHint(key)!;
+    expect(hint).not.toContain('\n');
+    expect(hint).toMatch(/^secret fingerprints took 2\.3 s of slow hashing because no fingerprint key is available \(cannot create/);
+    expect(hint).toContain('Set SECRETFORM_STATE_KEY');
+    expect(hint).toContain('SECRETFORM_FINGERPRINT_KEY_MOUNT');
   });
 });

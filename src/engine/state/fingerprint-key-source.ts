@@ -94,8 +94,12 @@ export async function resolveFingerprintKey(env: NodeJS.ProcessEnv, source: () =
   return FingerprintKey.keyed(created.key, place.description);
 }
 
-/** The one-line hint printed when a plan spent long on slow hashes. */
-export function slowHashingHint(key: FingerprintKey): string {
+/** A plan that spent more than this on slow hashes says how to avoid them. */
+export const SLOW_HASHING_HINT_MS = 1000;
+
+/** The one-line hint of a plan that spent more than a second on slow hashes; undefined otherwise. */
+export function slowHashingHint(key: FingerprintKey): string | undefined {
+  if (key.hashingMs <= SLOW_HASHING_HINT_MS) return undefined;
   return (
     `secret fingerprints took ${(key.hashingMs / 1000).toFixed(1)} s of slow hashing because no fingerprint key is available ` +
     `(${key.origin}). Set ${STATE_KEY_ENV}, or let secretform keep a key on the service: enable a KV v2 mount ` +
