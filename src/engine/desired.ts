@@ -6,8 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { analyseStack, StackSupport } from '../constructs/stack';
-import { isStack, type TerraformStack } from '../constructs/cdktf-adapter';
+import type { TerraformStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
 import { parseSecretReferenceJson, SecretValue } from '../secret-value';
@@ -150,6 +149,11 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
  * and the in-process engine API). Invalid props and stack-level problems throw one error listing them all.
  */
 export function desiredFromStack(stack: TerraformStack): DesiredStack {
+  // cdktf is loaded only for in-memory stacks: a run from synth output (the CLI's) never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { isStack } = require('../constructs/cdktf-adapter') as typeof import('../constructs/cdktf-adapter');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { analyseStack, StackSupport } = require('../constructs/stack') as typeof import('../constructs/stack');
   if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
   const all = StackSupport.existing(stack)?.resources() ?? [];
   const analysis = analyseStack(stack, all);

@@ -1,6 +1,7 @@
 // The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
 // The CLI is a thin layer over these; users can call them from code too (exported from the package root).
 import type { Plan } from './plan/plan';
+import type { FingerprintKeySource } from './state/fingerprint-key-source';
 
 /** Where the desired state comes from. */
 export type DesiredSource =
@@ -29,6 +30,11 @@ export interface EngineOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting stops starting new operations; in-flight ones finish and state is saved. */
   signal?: AbortSignal;
+  /**
+   * Where the stack's fingerprint key is kept when SECRETFORM_STATE_KEY is not set; default a KV v2 secret on
+   * the service (see state/fingerprint-key-source.ts).
+   */
+  fingerprintKeySource?: FingerprintKeySource;
 }
 
 export type ProgressEvent =

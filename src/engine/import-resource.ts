@@ -8,9 +8,8 @@ import { getResourceType } from '../resources/registry';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 import { refresh, refreshRequestFor } from './refresh';
-import { clientFor, prepareRun, readRunState } from './run-context';
+import { clientFor, prepareRun, readRunState, runFingerprintKey } from './run-context';
 import { resolveSecrets } from './secret-resolution';
-import { fingerprintSecret } from './state/fingerprint';
 import { writeState, type ResourceState } from './state/state-file';
 import { lockState } from './state/state-lock';
 
@@ -67,7 +66,9 @@ export async function importResource(options: EngineOptions, address: string, id
       else if (resourceType.fields.some((field) => field.api === name && (field.createOnly || field.writeOnly))) owned[name] = canonical[name];
     }
     const values = secrets.value.get(address) ?? {};
-    const fingerprints = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, fingerprintSecret(value, context.value.fingerprintKey)]));
+    const fingerprintKey = await runFingerprintKey(context.value, client.value, 'write');
+    const fingerprints: Record<string, string> = {};
+    for (const [field, value] of Object.entries(values)) fingerprints[field] = await fingerprintKey.fingerprint(value);
     const entry: ResourceState = {
       type: desired.type,
       id: desired.id,

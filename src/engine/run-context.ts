@@ -10,7 +10,8 @@ import { EngineError, fail, ok, type Result } from './errors';
 import { computePlan, type PlanComputation } from './plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack, statePathOf } from './stack-name';
-import { fingerprintKeyFromEnv, type FingerprintKey } from './state/fingerprint';
+import { FingerprintKey } from './state/fingerprint';
+import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from './state/fingerprint-key-source';
 import { readState, type StateFile } from './state/state-file';
 import { selectAddresses, type RunMode } from './targets';
 
@@ -24,7 +25,6 @@ export interface RunContext {
   env: NodeJS.ProcessEnv;
   parallelism: number;
   desired: DesiredStack;
-  fingerprintKey: FingerprintKey;
 }
 
 /** Stack, state path and desired state (validated); no request, no state read. */
@@ -46,7 +46,6 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
     env,
     parallelism,
     desired: desired.value,
-    fingerprintKey: fingerprintKeyFromEnv(env),
   });
 }
 
@@ -66,9 +65,20 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
   return ok(created.client);
 }
 
+/**
+ * The run's fingerprint key (see state/fingerprint-key-source.ts). Plans only read it: the stack's key is created
+ * by the first apply that records a fingerprint, after approval.
+ */
+export function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
+  const source = () => context.options.fingerprintKeySource ?? ServiceKvKeySource.forStack(client, context.stack, context.env);
+  return resolveFingerprintKey(context.env, source, use);
+}
+
 export interface PlannedRun {
   computation: PlanComputation;
   secrets: ResolvedSecrets;
+  /** The run's fingerprint key (for the fingerprints apply records). */
+  fingerprintKey: FingerprintKey;
 }
 
 /**
@@ -84,6 +94,9 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   if (!secrets.ok) return secrets;
   const client = clientFor(context, secrets.value);
   if (!client.ok) return client;
+  const fingerprintKey = mode === 'destroy'
+    ? FingerprintKey.none('destroy writes no secret')
+    : await runFingerprintKey(context, client.value, 'read');
   const computation = await computePlan({
     client: client.value,
     stack: context.stack,
@@ -91,7 +104,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     state,
     selected: selection.value.addresses,
     secrets: secrets.value,
-    fingerprintKey: context.fingerprintKey,
+    fingerprintKey,
     mode,
     refreshOnly: context.options.refreshOnly === true,
     parallelism: context.parallelism,
@@ -102,5 +115,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
-  return ok({ computation: computation.value, secrets: secrets.value, client: client.value });
+  const hint = slowHashingHint(fingerprintKey);
+  if (hint) computation.value.plan.warnings.push(hint);
+  return ok({ computation: computation.value, secrets: secrets.value, client: client.value, fingerprintKey });
 }

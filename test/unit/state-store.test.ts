@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareSecret, fingerprintSecret } from '../../src/engine/state/fingerprint';
 import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
 import { lockState } from '../../src/engine/state/state-lock';
 
@@ -63,27 +62,5 @@ describe('state lock', () => {
     const third = await lockState(path);
     expect(third.ok).toBe(true);
     if (third.ok) await third.value();
-  });
-});
-
-describe('secret fingerprints', () => {
-  it('recognises the same secret and a changed one with the slow salted scheme, without containing it', () => {
-    const fp = fingerprintSecret('hunter2-secret', {});
-    expect(fp.startsWith('scrypt:')).toBe(true);
-    expect(fp).not.toContain('hunter2-secret');
-    expect(compareSecret('hunter2-secret', fp, {})).toBe('same');
-    expect(compareSecret('hunter3-secret', fp, {})).toBe('different');
-    // Salted: the same value fingerprints differently each time.
-    expect(fingerprintSecret('hunter2-secret', {})).not.toBe(fp);
-  });
-
-  it('uses HMAC with the state key and calls a fingerprint made with another key incomparable', () => {
-    const key = { key: Buffer.from('state-key-1') };
-    const fp = fingerprintSecret('s3cret-value', key);
-    expect(fp.startsWith('hmac-sha256:')).toBe(true);
-    expect(compareSecret('s3cret-value', fp, key)).toBe('same');
-    expect(compareSecret('other-value', fp, key)).toBe('different');
-    expect(compareSecret('s3cret-value', fp, { key: Buffer.from('state-key-2') })).toBe('incomparable');
-    expect(compareSecret('s3cret-value', fp, {})).toBe('incomparable');
   });
 });

@@ -10,9 +10,9 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
+import { planRun, prepareRun, readRunState, runFingerprintKey, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
-import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
+import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { lockState } from '../state/state-lock';
 import { renameAddress } from '../state-moves';
@@ -43,13 +43,13 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     const planned = await planRun(context.value, state.value, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
-    const { computation, secrets } = planned.value;
+    const { computation, secrets, fingerprintKey } = planned.value;
     if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
     const writer = new StateWriter(context.value.statePath, state.value);
-    return await execute(context.value, client, computation, secrets, writer);
+    return await execute(context.value, client, computation, secrets, fingerprintKey, writer);
   } finally {
     await client?.close();
     await lock.value();
@@ -87,6 +87,7 @@ async function execute(
   client: ServiceClient,
   computation: PlanComputation,
   secrets: ResolvedSecrets,
+  fingerprintKey: FingerprintKey,
   writer: StateWriter,
 ): Promise<Result<ApplyResult>> {
   const { plan, resources } = computation;
@@ -102,6 +103,9 @@ async function execute(
   if (refreshOnly) return ok(result(plan, [], false, stateOnly));
 
   const { operations, tasks } = buildOperations(resources.values());
+  // The first apply that records a fingerprint creates the stack's key (approved now: nothing was written before).
+  const writesSecrets = [...resources.values()].some((resource) => resource.writeSecrets.length > 0);
+  if (writesSecrets && !fingerprintKey.hasKey) fingerprintKey = await runFingerprintKey(context, client, 'write');
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
   const warningsByKey = new Map<string, string[]>();
@@ -117,7 +121,7 @@ async function execute(
       } else {
         const values = secrets.get(operation.address) ?? {};
         warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
-        await writer.set(operation.address, stateEntryAfterWrite(resource, values, context.fingerprintKey, operation.kind === 'create'));
+        await writer.set(operation.address, await stateEntryAfterWrite(resource, values, fingerprintKey, operation.kind === 'create'));
       }
     } catch (error) {
       onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
@@ -221,13 +225,13 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
 }
 
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
-function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): ResourceState {
+async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): Promise<ResourceState> {
   const desired = resource.desired!;
   const previous = !created && resource.stateEntry?.id === desired.id ? resource.stateEntry.secrets : {};
   const fingerprints: Record<string, string> = {};
   for (const field of Object.keys(desired.secrets)) {
     const value = values[field];
-    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = fingerprintSecret(value, key);
+    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = await key.fingerprint(value);
     else if (previous[field] !== undefined) fingerprints[field] = previous[field];
   }
   return {
