@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerApplyCommand } from './commands/apply';
 import { registerDestroyCommand } from './commands/destroy';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerForceUnlockCommand } from './commands/force-unlock';
 import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
 import { registerStateCommand } from './commands/state';
@@ -22,6 +23,7 @@ const COMMANDS: CommandRegistration[] = [
   registerDestroyCommand,
   registerImportCommand,
   registerStateCommand,
+  registerForceUnlockCommand,
   registerDevServerCommand,
 ];
 

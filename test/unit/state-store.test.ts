@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareSecret, fingerprintSecret } from '../../src/engine/state/fingerprint';
 import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
-import { lockState } from '../../src/engine/state/state-lock';
+import { lockStateFile } from '../../src/engine/state/state-lock';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'secretform-state-'));
 
@@ -55,14 +55,15 @@ describe('state file', () => {
 describe('state lock', () => {
   it('refuses a second lock on the same state until the first is released', async () => {
     const path = join(dir(), 'state.json');
-    const first = await lockState(path);
+    const request = { command: 'secretform test', timeoutMs: 0 };
+    const first = await lockStateFile(path, request);
     expect(first.ok).toBe(true);
-    const second = await lockState(path);
+    const second = await lockStateFile(path, request);
     expect(!second.ok && second.error.code).toBe('state_locked');
-    if (first.ok) await first.value();
-    const third = await lockState(path);
+    if (first.ok) await first.value.release();
+    const third = await lockStateFile(path, request);
     expect(third.ok).toBe(true);
-    if (third.ok) await third.value();
+    if (third.ok) await third.value.release();
   });
 });
 

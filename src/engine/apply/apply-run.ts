@@ -9,11 +9,10 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
+import { lockRunState, planRun, prepareRun, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import { lockState } from '../state/state-lock';
 import type { RunMode } from '../targets';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -32,13 +31,12 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
 async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyResult>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
-  const lock = await lockState(context.value.statePath);
-  if (!lock.ok) return lock;
+  const locked = await lockRunState(context.value, `secretform ${mode}`);
+  if (!locked.ok) return locked;
   let client: ServiceClient | undefined;
   try {
-    const state = await readRunState(context.value);
-    if (!state.ok) return state;
-    const planned = await planRun(context.value, state.value, mode);
+    const state = locked.value.state;
+    const planned = await planRun(context.value, state, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
     const { computation, secrets } = planned.value;
@@ -46,11 +44,15 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
     }
-    const writer = new StateWriter(context.value.statePath, state.value);
-    return await execute(context.value, client, computation, secrets, writer);
+    const writer = new StateWriter(locked.value.backend, state, `secretform ${mode}`);
+    const executed = await execute(context.value, client, computation, secrets, writer);
+    // The writes become a version of the history (the local journal is folded into the state file).
+    const finished = await writer.finish();
+    if (executed.ok && finished) return fail(finished);
+    return executed;
   } finally {
     await client?.close();
-    await lock.value();
+    await locked.value.release();
   }
 }
 

@@ -8,7 +8,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
  * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
  * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
  */
-const resourceStateSchema = z.object({
+export const resourceStateSchema = z.object({
   type: z.string().min(1),
   id: z.string().min(1),
   attributes: z.record(z.string(), z.unknown()),
@@ -18,7 +18,7 @@ const resourceStateSchema = z.object({
   applied_at: z.string(),
 });
 
-const stateFileSchema = z.object({
+export const stateFileSchema = z.object({
   version: z.literal(1),
   lineage: z.string().min(1),
   serial: z.number().int().nonnegative(),
