@@ -313,6 +313,18 @@ describeWithPostgres('PostgreSQL backend', () => {
     }
   });
 
+  test('the password may come from PGPASSWORD instead of the URL', async () => {
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = PG_PASSWORD;
+    try {
+      const read = await open(pg!.url('pgpassword').replace(`:${PG_PASSWORD}@`, '@')).read();
+      expect(read.ok && read.value.serial).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+  });
+
   test('a wrong password or an unreachable server is reported without the password', async () => {
     const wrong = pg!.url().replace(PG_PASSWORD, 'Wrong-Secret-Pw-123');
     const failed = await open(wrong).read();
