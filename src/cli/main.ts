@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
   destroy: () => (require('./commands/destroy') as typeof import('./commands/destroy')).registerDestroyCommand,
   import: () => (require('./commands/import') as typeof import('./commands/import')).registerImportCommand,
   state: () => (require('./commands/state') as typeof import('./commands/state')).registerStateCommand,
+  'force-unlock': () => (require('./commands/force-unlock') as typeof import('./commands/force-unlock')).registerForceUnlockCommand,
   'dev-server': () => (require('./commands/dev-server') as typeof import('./commands/dev-server')).registerDevServerCommand,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

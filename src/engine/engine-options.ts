@@ -14,8 +14,13 @@ export interface EngineOptions {
   /** Stack name; with `synth-output` and a single stack in the output it may be omitted. */
   stack?: string;
   desired: DesiredSource;
-  /** State file; default `.secretform/<stack>.state.json` under `cwd`. */
+  /**
+   * State: a file path (relative to `cwd`) or a PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]`);
+   * default `SECRETFORM_STATE` from `env`, else `.secretform/<stack>.state.json` under `cwd`.
+   */
   statePath?: string;
+  /** How long a command that changes state waits for another command's lock; default 0 (fail at once, naming the holder). */
+  lockTimeoutMs?: number;
   /** Service address and TLS come from these variables (`SERVICE_ADDR`, `SERVICE_TOKEN`, ...); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Base directory for relative paths (state file, `SecretValue.fromFile`); default process.cwd(). */

@@ -9,10 +9,12 @@ import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 import { computePlan, type PlanComputation } from './plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
-import { resolveStack, statePathOf } from './stack-name';
+import { resolveStack } from './stack-name';
 import { FingerprintKey } from './state/fingerprint';
 import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from './state/fingerprint-key-source';
-import { readState, type StateFile } from './state/state-file';
+import { openLockedState, readStateAt, type LockedState } from './state/locked-state';
+import type { StateFile } from './state/state-file';
+import { resolveStateLocation, type StateLocation } from './state/state-location';
 import { selectAddresses, type RunMode } from './targets';
 
 export const DEFAULT_PARALLELISM = 10;
@@ -20,7 +22,9 @@ export const DEFAULT_PARALLELISM = 10;
 export interface RunContext {
   options: EngineOptions;
   stack: string;
+  /** Where the state is, printable (a URL's password masked). */
   statePath: string;
+  stateLocation: StateLocation;
   cwd: string;
   env: NodeJS.ProcessEnv;
   parallelism: number;
@@ -38,19 +42,29 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
   const desired = loadDesiredSource(options, stack.value);
   if (!desired.ok) return desired;
   const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const location = resolveStateLocation(options.statePath, env, cwd, stack.value);
+  if (!location.ok) return location;
   return ok({
     options,
     stack: stack.value,
-    statePath: statePathOf(options, stack.value),
-    cwd: options.cwd ?? process.cwd(),
+    statePath: location.value.display,
+    stateLocation: location.value,
+    cwd,
     env,
     parallelism,
     desired: desired.value,
   });
 }
 
+/** The run's state, read without locking it (plan). */
 export function readRunState(context: RunContext): Promise<Result<StateFile>> {
-  return readState(context.statePath, context.stack);
+  return readStateAt(context.stateLocation, context.stack);
+}
+
+/** The run's state, locked (waiting up to the lock timeout) and read under the lock. */
+export function lockRunState(context: RunContext, command: string): Promise<Result<LockedState>> {
+  return openLockedState(context.stateLocation, context.stack, command, context.options.lockTimeoutMs ?? 0);
 }
 
 /** A client from the run's environment (SERVICE_ADDR, SERVICE_TOKEN, TLS variables). */

@@ -10,11 +10,10 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { planRun, prepareRun, readRunState, runFingerprintKey, type RunContext } from '../run-context';
+import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import { lockState } from '../state/state-lock';
 import { renameAddress } from '../state-moves';
 import type { RunMode } from '../targets';
 import { deleteObject, writeObject } from './operations';
@@ -34,13 +33,12 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
 async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyResult>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
-  const lock = await lockState(context.value.statePath);
-  if (!lock.ok) return lock;
+  const locked = await lockRunState(context.value, `secretform ${mode}`);
+  if (!locked.ok) return locked;
   let client: ServiceClient | undefined;
   try {
-    const state = await readRunState(context.value);
-    if (!state.ok) return state;
-    const planned = await planRun(context.value, state.value, mode);
+    const state = locked.value.state;
+    const planned = await planRun(context.value, state, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
     const { computation, secrets, fingerprintKey } = planned.value;
@@ -48,11 +46,15 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
-    const writer = new StateWriter(context.value.statePath, state.value);
-    return await execute(context.value, client, computation, secrets, fingerprintKey, writer);
+    const writer = new StateWriter(locked.value.backend, state, `secretform ${mode}`);
+    const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
+    // The writes become a version of the history (the local journal is folded into the state file).
+    const finished = await writer.finish();
+    if (executed.ok && finished) return fail(finished);
+    return executed;
   } finally {
     await client?.close();
-    await lock.value();
+    await locked.value.release();
   }
 }
 
