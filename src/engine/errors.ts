@@ -27,7 +27,11 @@ export type EngineErrorCode =
   /** SERVICE_ADDR / SERVICE_CACERT / ... cannot be used. */
   | 'service_config'
   | 'service_error'
-  | 'interrupted';
+  | 'interrupted'
+  /** A saved plan file that cannot be read, written or understood. */
+  | 'plan_file'
+  /** A saved plan whose state or live objects changed since it was made: it is not applied. */
+  | 'plan_stale';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 
