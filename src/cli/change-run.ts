@@ -8,7 +8,7 @@ import type { ApplyOptions, ApplyResult } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, type ChangeCommand } from './apply-report';
+import { refreshOnlySummaryLine, writeApplyResult, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
@@ -20,6 +20,8 @@ export interface ChangeFlags extends EngineFlags {
   autoApprove?: boolean;
   /** destroy only: the cdktf deploy bridge's guard. */
   ifDigest?: string;
+  /** apply only: record the live state of managed objects as applied (accept drift); change nothing on the service. */
+  refreshOnly?: boolean;
 }
 
 /** How the run meets the process; tests replace both. */
@@ -40,6 +42,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return failWith(io, error);
   }
   const autoApprove = flags.autoApprove === true;
+  const refreshOnly = flags.refreshOnly === true;
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
@@ -50,7 +53,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   let declined: 'nothing to do' | 'cancelled' | undefined;
   const confirm = async (preview: Plan): Promise<boolean> => {
     progress.finish();
-    if (!showPreview(command, preview, io)) {
+    if (!showPreview(command, preview, io, refreshOnly)) {
       declined = 'nothing to do';
       return false;
     }
@@ -64,6 +67,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   const runOptions: ApplyOptions = {
     ...prepared.options,
     onProgress: progress.onProgress,
+    refreshOnly,
     ifDigest,
     confirm: ifDigest === undefined ? confirm : undefined,
   };
@@ -74,6 +78,10 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     if (declined !== 'cancelled') return 0;
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
+  }
+  if (refreshOnly && result.value.succeeded) {
+    io.stdout.write(`\n${refreshOnlySummaryLine(result.value.plan.drift.length)}\n`);
+    return 0;
   }
   return writeApplyResult(command, result.value, io);
 }
@@ -89,7 +97,13 @@ function parseIfDigest(flags: ChangeFlags, settings: EngineSettings): string | u
 }
 
 /** Prints what the run will do; false when there is nothing to do (said so, nothing to approve). */
-function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): boolean {
+function showPreview(command: ChangeCommand, preview: Plan, io: CliIo, refreshOnly: boolean): boolean {
+  if (refreshOnly) {
+    io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
+    if (preview.drift.length > 0) return true;
+    io.stdout.write('\nNothing to record.\n');
+    return false;
+  }
   const actionable = preview.changes.some((change) => change.action !== 'no-op');
   if (command === 'destroy' && !actionable) {
     io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);

@@ -5,6 +5,7 @@ import { registerDevServerCommand } from './commands/dev-server';
 import { registerForceUnlockCommand } from './commands/force-unlock';
 import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
+import { registerShowCommand } from './commands/show';
 import { registerStateCommand } from './commands/state';
 import { registerSynthCommand } from './commands/synth';
 
@@ -21,6 +22,7 @@ const COMMANDS: CommandRegistration[] = [
   registerPlanCommand,
   registerApplyCommand,
   registerDestroyCommand,
+  registerShowCommand,
   registerImportCommand,
   registerStateCommand,
   registerForceUnlockCommand,
