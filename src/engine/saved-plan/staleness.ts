@@ -48,7 +48,7 @@ export function staleReasons(saved: SavedPlan, state: StateFile, computation: Pl
 function stateChange(planned: SavedPlan['state'], state: StateFile): string | undefined {
   // A state never written gets a fresh lineage on every read: the plan holds while nothing was written.
   if (planned.serial === 0 && state.serial === 0) return undefined;
-  if (planned.lineage !== state.lineage) return `the state is another one (lineage ${state.lineage}, the plan was made from ${planned.lineage})`;
+  if (planned.serial !== 0 && planned.lineage !== state.lineage) return `the state is another one (lineage ${state.lineage}, the plan was made from ${planned.lineage})`;
   if (planned.serial !== state.serial) return `the state changed since the plan was made (serial ${planned.serial} then, ${state.serial} now)`;
   return undefined;
 }
@@ -56,9 +56,9 @@ function stateChange(planned: SavedPlan['state'], state: StateFile): string | un
 function describeLiveChange(before: string | null | undefined, after: string | null | undefined): string {
   if (before === undefined) return 'not read by the plan';
   if (after === undefined) return 'no longer part of the plan';
-  if (before === null) return 'created outside secretform';
-  if (after === null) return 'deleted outside secretform';
-  return 'changed outside secretform';
+  if (before === null) return 'created';
+  if (after === null) return 'deleted';
+  return 'changed';
 }
 
 function differingAddresses(saved: Plan, now: Plan): string[] {
