@@ -78,8 +78,6 @@ const savedPlanSchema = z.object({
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<Result<void>> {
   try {
     await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-    // write-file-atomic keeps the mode of a file it replaces: make sure an existing, wider file is narrowed too.
-    await fs.chmod(file, 0o600);
     return ok(undefined);
   } catch (error) {
     return fail(new EngineError('plan_file', `cannot write the saved plan ${file}: ${(error as Error).message}`));
