@@ -27,6 +27,8 @@ export type EngineErrorCode =
   /** SERVICE_ADDR / SERVICE_CACERT / ... cannot be used. */
   | 'service_config'
   | 'service_error'
+  /** A failure that concerns the whole run (wrong token, service unreachable, TLS): reported once, the run stopped. */
+  | 'service_unusable'
   | 'interrupted'
   /** A saved plan file that cannot be read, written or understood. */
   | 'plan_file'

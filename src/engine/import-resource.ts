@@ -45,7 +45,7 @@ export async function importResource(options: EngineOptions, address: string, id
 
   const locked = await lockRunState(context.value, 'secretform import');
   if (!locked.ok) return locked;
-  const client = clientFor(context.value);
+  const client = clientFor(context.value, secrets.value);
   try {
     if (!client.ok) return client;
     const state = locked.value.state;

@@ -97,23 +97,26 @@ export async function stateHistory(options: EngineOptions): Promise<Result<State
   return withBackend(options, (backend) => backend.history());
 }
 
-/** Makes a kept version the current state again (as a new version: the history keeps what it replaces). */
+/**
+ * Makes a kept version the current state again (as a new version: the history keeps what it replaces). Also
+ * works when the current state is damaged: that is when a kept version is needed most.
+ */
 export async function stateRestore(options: EngineOptions, serial: number): Promise<Result<StateFile>> {
   const target = stateTarget(options);
   if (!target.ok) return target;
-  const locked = await openLockedState(target.value.location, target.value.stack, 'secretform state restore', options.lockTimeoutMs ?? 0);
-  if (!locked.ok) return locked;
+  const backend = openStateBackend(target.value.location, target.value.stack);
   try {
-    const { state, backend } = locked.value;
+    const lock = await backend.lock({ command: 'secretform state restore', timeoutMs: options.lockTimeoutMs ?? 0 });
+    if (!lock.ok) return lock;
+    const current = await backend.read();
+    if (!current.ok && current.error.code !== 'state_corrupt') return current;
     const version = await backend.version(serial);
     if (!version.ok) return version;
-    return await backend.replace(
-      { lineage: state.lineage, serial: state.serial },
-      { lineage: state.lineage, resources: version.value.resources },
-      `secretform state restore ${serial}`,
-    );
+    const base = current.ok ? { lineage: current.value.lineage, serial: current.value.serial } : undefined;
+    const lineage = current.ok ? current.value.lineage : version.value.lineage;
+    return await backend.replace(base, { lineage, resources: version.value.resources }, `secretform state restore ${serial}`);
   } finally {
-    await locked.value.release();
+    await backend.close();
   }
 }
 

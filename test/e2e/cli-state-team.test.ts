@@ -8,6 +8,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
+import { AuthMount, SecretsMount, UserpassUser } from '../../src/constructs';
+import { plan, statePull } from '../../src/engine';
+import { SecretValue } from '../../src/secret-value';
 import { call } from '../devserver/http';
 import { startLockHolder } from '../support/lock-holder';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
@@ -27,25 +31,32 @@ const USER_SETS = {
   kill: Array.from({ length: 16 }, (_, n) => `k${n}`),
   history: ['h1', 'h2'],
   historyFewer: ['h1'],
-  move: ['m1', 'm2'],
+  move: ['alice', 'm2'],
 };
 type UserSet = keyof typeof USER_SETS;
 const synthOutput: Partial<Record<UserSet, string>> = {};
 
-beforeAll(async () => {
-  const base = createProject();
-  const bootstrap = await startDevServer({ port: 0, rootToken: 'synth-only' });
-  try {
-    await Promise.all(Object.entries(USER_SETS).map(async ([name, users]) => {
-      const outdir = mkdtempSync(join(tmpdir(), 'secretform-team-synth-'));
-      const synth = await runCli(['synth', '--output', outdir], base, cliEnv(bootstrap, { SF_E2E_USERS: users.join(',') }));
-      if (synth.code !== 0) throw new Error(`synth of ${name} failed: ${synth.stderr}`);
-      synthOutput[name as UserSet] = outdir;
-    }));
-  } finally {
-    await bootstrap.close();
+/**
+ * The app of cli-harness (a userpass mount, the users, a KV mount), synthesized in process: the same constructs,
+ * without starting a node process and loading cdktf once per user set.
+ */
+function synthesizeUsers(users: string[]): string {
+  const outdir = mkdtempSync(join(tmpdir(), 'secretform-team-synth-'));
+  const app = new App({ outdir });
+  const stack = new TerraformStack(app, 'e2e');
+  const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+  for (const name of users) {
+    const password = name === 'alice' ? SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD') : SecretValue.fromFile('user-password.txt');
+    new UserpassUser(stack, name, { mount: userpass, username: name, password, tokenTtl: '1h', tokenPolicies: ['default'] });
   }
-}, 120_000);
+  new SecretsMount(stack, 'kv', { path: 'apps', type: 'kv', options: { version: '2' }, description: 'application secrets' });
+  app.synth();
+  return outdir;
+}
+
+beforeAll(() => {
+  for (const [name, users] of Object.entries(USER_SETS)) synthOutput[name as UserSet] = synthesizeUsers(users);
+});
 
 /** Each test gets a dev server of its own (so the same user names can be used with both backends). */
 beforeEach(async () => {
@@ -94,21 +105,23 @@ function setup(backend: Backend, set: UserSet): { project: string; env: NodeJS.P
   };
 }
 
+/** The stack's state as it stands (read in process: the CLI's `state pull` is tested on its own below). */
 async function pulled(project: string, env: NodeJS.ProcessEnv, extra: string[] = []): Promise<{ lineage: string; serial: number; resources: Record<string, unknown> }> {
-  const pull = await runCli(['state', 'pull', '--stack', 'e2e', ...extra], project, env);
-  expect(pull.stderr).toBe('');
-  expect(pull.code).toBe(0);
-  return JSON.parse(pull.stdout);
+  const state = extra[0] === '--state' ? extra[1] : undefined;
+  const read = await statePull({ stack: 'e2e', desired: { kind: 'synth-output', outdir: project }, cwd: project, env, statePath: state });
+  if (!read.ok) throw read.error;
+  return read.value;
 }
 
-/** The addresses the plan would change, by action. */
+/** The addresses the plan would change, by action (planned in process over the synth output the args name). */
 async function planned(project: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ create: string[]; other: string[] }> {
-  const plan = await runCli(['plan', '--format', 'json', ...args], project, env);
-  expect(plan.code).toBe(0);
-  const changes: { address: string; actions: string[] }[] = JSON.parse(plan.stdout).resource_changes;
+  const outdir = args[args.indexOf('--output') + 1];
+  const result = await plan({ stack: 'e2e', desired: { kind: 'synth-output', outdir }, cwd: project, env });
+  if (!result.ok) throw result.error;
+  const changes = result.value.changes;
   return {
-    create: changes.filter((c) => c.actions.join() === 'create').map((c) => c.address).sort(),
-    other: changes.filter((c) => c.actions.join() !== 'create' && c.actions.join() !== 'no-op').map((c) => c.address).sort(),
+    create: changes.filter((c) => c.action === 'create').map((c) => c.address).sort(),
+    other: changes.filter((c) => c.action !== 'create' && c.action !== 'no-op').map((c) => c.address).sort(),
   };
 }
 

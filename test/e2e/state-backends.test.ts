@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stateRestore } from '../../src/engine/state-commands';
 import type { StateBackend } from '../../src/engine/state/backend';
 import { journalPathOf } from '../../src/engine/state/journal';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';
@@ -257,6 +258,25 @@ describe('local file backend', () => {
     const history = await next.history();
     expect(history.ok && history.value[0].command).toMatch(/^recovery: folded the journal/);
     await next.close();
+  });
+
+  test('a damaged state file points at the history, and state restore brings a kept version back', async () => {
+    const path = local.fresh();
+    const backend = new LocalStateBackend(path, 'st');
+    await backend.lock(REQUEST);
+    const base = await backend.read();
+    if (!base.ok) throw base.error;
+    await backend.write(base.value, [{ address: 'st/u1', entry: entry(1) }]);
+    await backend.checkpoint('secretform apply');
+    await backend.close();
+    writeFileSync(path, '{ "version": 1, "lineage": "x", "ser');
+    const damaged = await new LocalStateBackend(path, 'st').read();
+    expect(!damaged.ok && damaged.error.message).toContain('`secretform state restore SERIAL` brings one back');
+    const options = { stack: 'st', desired: { kind: 'synth-output' as const, outdir: '/nonexistent' }, statePath: path, cwd: tmpdir(), env: {} };
+    const restored = await stateRestore(options, 1);
+    expect(restored.ok && [restored.value.serial, Object.keys(restored.value.resources)]).toEqual([2, ['st/u1']]);
+    const read = await new LocalStateBackend(path, 'st').read();
+    expect(read.ok && read.value.lineage).toBe(base.value.lineage);
   });
 
   test('a damaged journal line before the last is reported with its line, not silently dropped', async () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareSecret, fingerprintSecret } from '../../src/engine/state/fingerprint';
 import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
-import { lockStateFile } from '../../src/engine/state/state-lock';
+import { forceUnlockStateFile, lockStateFile } from '../../src/engine/state/state-lock';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'secretform-state-'));
 
@@ -64,6 +64,24 @@ describe('state lock', () => {
     const third = await lockStateFile(path, request);
     expect(third.ok).toBe(true);
     if (third.ok) await third.value.release();
+  });
+});
+
+describe('lock directories of earlier versions', () => {
+  it('are taken over once older than 15 s (as those versions did), refused while fresh, and removed by force-unlock', async () => {
+    const path = join(dir(), 'state.json');
+    const request = { command: 'secretform test', timeoutMs: 0 };
+    mkdirSync(`${path}.lock`);
+    const fresh = await lockStateFile(path, request);
+    expect(!fresh.ok && fresh.error.code).toBe('state_locked');
+    const old = new Date(Date.now() - 20_000);
+    utimesSync(`${path}.lock`, old, old);
+    const taken = await lockStateFile(path, request);
+    expect(taken.ok).toBe(true);
+    if (taken.ok) await taken.value.release();
+    mkdirSync(`${path}.lock`);
+    forceUnlockStateFile(path);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });
 

@@ -25,6 +25,8 @@ export class LocalStateBackend implements StateBackend {
   #state: StateFile | undefined;
   #journal: fs.FileHandle | undefined;
   #dirty = false;
+  /** The state read under the lock was damaged: only a whole replacement (base undefined) may follow. */
+  #damaged = false;
 
   constructor(
     readonly path: string,
@@ -35,7 +37,11 @@ export class LocalStateBackend implements StateBackend {
 
   async read(): Promise<Result<StateFile>> {
     const folded = await this.#readFolded();
-    if (!folded.ok) return folded;
+    if (!folded.ok) {
+      // Under the lock a damaged state can still be replaced as a whole (state restore, state push --force).
+      this.#damaged = this.#lock !== undefined && folded.error.code === 'state_corrupt';
+      return folded;
+    }
     if (!this.#lock) return ok(folded.value.state);
     // Under the lock a journal left by a crashed command is folded into the file now, before anything else.
     if (folded.value.journal) {
@@ -97,13 +103,22 @@ export class LocalStateBackend implements StateBackend {
   }
 
   async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState> }, command: string): Promise<Result<StateFile>> {
-    const state = this.#lockedState('replace');
-    if (!state.ok) return state;
-    if (base && !sameRef(state.value, base)) return fail(conflictError(this.location, base, state.value));
-    const replaced: StateFile = { version: 1, stack: this.stack, lineage: next.lineage, serial: state.value.serial + 1, resources: { ...next.resources } };
+    let serial: number;
+    if (this.#lock && this.#damaged && base === undefined) {
+      // Past every serial the history knows, so a saved plan made from a kept version is never taken as current.
+      const kept = await this.history();
+      serial = (kept.ok ? Math.max(0, ...kept.value.map((version) => version.serial)) : 0) + 1;
+    } else {
+      const state = this.#lockedState('replace');
+      if (!state.ok) return state;
+      if (base && !sameRef(state.value, base)) return fail(conflictError(this.location, base, state.value));
+      serial = state.value.serial + 1;
+    }
+    const replaced: StateFile = { version: 1, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources } };
     const written = await this.#writeStateFile(replaced, command);
     if (!written.ok) return written;
     this.#state = replaced;
+    this.#damaged = false;
     return ok(cloneState(replaced));
   }
 

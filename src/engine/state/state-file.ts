@@ -49,7 +49,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
     return fail(
       new EngineError(
         'state_corrupt',
-        `state file ${path} is not valid JSON (${(err as Error).message}); restore it from a backup or version control`,
+        `state file ${path} is not valid JSON (${(err as Error).message}); \`secretform state history\` lists the kept versions and \`secretform state restore SERIAL\` brings one back`,
       ),
     );
   }
@@ -59,7 +59,8 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
     return fail(
       new EngineError(
         'state_corrupt',
-        `state file ${path} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        `state file ${path} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}; ` +
+          '`secretform state history` lists the kept versions and `secretform state restore SERIAL` brings one back',
       ),
     );
   }

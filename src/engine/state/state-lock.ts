@@ -5,7 +5,7 @@
  * command waits up to its --lock-timeout, and `secretform force-unlock` removes the lock.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, promises as fs, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, promises as fs, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +15,7 @@ import { releaseOnExit } from './exit-release';
 import { describeHolder, lockedError } from './lock-messages';
 
 const POLL_MS = 100;
+const LEGACY_STALE_MS = 15_000;
 
 interface LocalHolder extends LockHolder {
   /** Linux: the holder's start time in clock ticks since boot, so a reused pid is not taken for the holder. */
@@ -48,6 +49,10 @@ export async function lockStateFile(statePath: string, request: LockRequest): Pr
     if (taken instanceof Error) return fail(new EngineError('state_io', `cannot lock state ${statePath}: ${taken.message}`));
     const current = readHolder(lockPath);
     if (current === 'gone') continue;
+    if (isStaleLegacyLock(lockPath)) {
+      rmSync(lockPath, { recursive: true, force: true });
+      continue;
+    }
     if (current !== 'unreadable' && isDeadHere(current)) {
       takeOver(lockPath, current);
       continue;
@@ -70,11 +75,8 @@ export function readLockHolder(statePath: string): LockHolder | undefined {
 /** Removes a state file's lock whoever holds it. */
 export function forceUnlockStateFile(statePath: string): LockHolder | undefined {
   const holder = readLockHolder(statePath);
-  try {
-    unlinkSync(lockPathOf(statePath));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  // recursive: also the lock directory of secretform versions before holder-recording locks.
+  rmSync(lockPathOf(statePath), { recursive: true, force: true });
   return holder;
 }
 
@@ -175,6 +177,19 @@ function heldLock(lockPath: string, holder: LocalHolder): HeldLock {
       releaseSync();
     },
   };
+}
+
+/**
+ * Earlier versions locked with a `<state>.lock` directory refreshed every 5 s, stale after 15 s: one left by such a
+ * version that is no longer refreshed is taken over as that version would have.
+ */
+function isStaleLegacyLock(lockPath: string): boolean {
+  try {
+    const stat = statSync(lockPath);
+    return stat.isDirectory() && Date.now() - stat.mtimeMs > LEGACY_STALE_MS;
+  } catch {
+    return false;
+  }
 }
 
 function processStart(pid: number): string | undefined {
