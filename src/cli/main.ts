@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
   plan: () => (require('./commands/plan') as typeof import('./commands/plan')).registerPlanCommand,
   apply: () => (require('./commands/apply') as typeof import('./commands/apply')).registerApplyCommand,
   destroy: () => (require('./commands/destroy') as typeof import('./commands/destroy')).registerDestroyCommand,
+  show: () => (require('./commands/show') as typeof import('./commands/show')).registerShowCommand,
   import: () => (require('./commands/import') as typeof import('./commands/import')).registerImportCommand,
   state: () => (require('./commands/state') as typeof import('./commands/state')).registerStateCommand,
   'force-unlock': () => (require('./commands/force-unlock') as typeof import('./commands/force-unlock')).registerForceUnlockCommand,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { TerraformStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
-import { parseSecretReferenceJson, SecretValue } from '../secret-value';
+import { parseSecretReferenceJson, secretReferenceJson, SecretValue } from '../secret-value';
 import { SPEC_FORMAT_VERSION } from '../constructs/bridge';
 
 export interface DesiredResource {
@@ -108,25 +108,12 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
   for (const [logicalId, block] of Object.entries(nullResources)) {
     const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
     if (comment?.secretform === undefined) continue; // a null_resource of the user's own
-    const where = `${source}: null_resource.${logicalId}`;
     const marked = invalidMarkerSchema.safeParse(comment.secretform);
     if (marked.success) {
       invalid.push(...marked.data.problems.map((problem) => (problem.startsWith(`${marked.data.address}: `) ? problem : `${marked.data.address}: ${problem}`)));
       continue;
     }
-    const parsed = synthesizedSchema.safeParse(comment.secretform);
-    if (!parsed.success) {
-      throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-    }
-    const entry = parsed.data;
-    if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
-    const secrets: Record<string, SecretValue> = {};
-    for (const [field, value] of Object.entries(entry.secrets)) {
-      const reference = parseSecretReferenceJson(value);
-      if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
-      secrets[field] = SecretValue.fromReference(reference);
-    }
-    resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
+    resources.push(desiredResourceOfSpec(comment.secretform, `${source}: null_resource.${logicalId}`));
   }
   if (invalid.length > 0) {
     throw new DesiredStateError(
@@ -135,13 +122,61 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
         `then synthesize again:\n  ${invalid.join('\n  ')}`,
     );
   }
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The desired resources of a list of synthesized specs (a saved plan keeps its desired state this way). */
+export function resourcesOfSpecs(specs: readonly unknown[], source: string): DesiredResource[] {
+  const resources = specs.map((spec, index) => desiredResourceOfSpec(spec, `${source}: resource ${index + 1}`));
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The synthesized spec of a desired resource (what `cdk.tf.json` holds): secrets as references only. */
+export function specOfDesiredResource(resource: DesiredResource): SynthesizedSpec {
+  const secrets: Record<string, unknown> = {};
+  for (const [field, secret] of Object.entries(resource.secrets)) {
+    if (!secret.reference) {
+      throw new DesiredStateError(`${resource.address}: secret "${field}" is SecretValue.unsafePlainText(...), which is never written to a file; use SecretValue.fromEnv or fromFile`);
+    }
+    secrets[field] = secretReferenceJson(secret.reference);
+  }
+  return {
+    version: SPEC_FORMAT_VERSION,
+    type: resource.type,
+    address: resource.address,
+    id: resource.id,
+    spec: { ...resource.spec },
+    secrets,
+    dependsOn: [...resource.dependsOn],
+    digest: resource.digest,
+  };
+}
+
+function desiredResourceOfSpec(value: unknown, where: string): DesiredResource {
+  const parsed = synthesizedSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  }
+  const entry = parsed.data;
+  if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
+  const secrets: Record<string, SecretValue> = {};
+  for (const [field, secretJson] of Object.entries(entry.secrets)) {
+    const reference = parseSecretReferenceJson(secretJson);
+    if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
+    secrets[field] = SecretValue.fromReference(reference);
+  }
+  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+}
+
+function checkDependencies(resources: readonly DesiredResource[], source: string): void {
   const addresses = new Set(resources.map((resource) => resource.address));
   for (const resource of resources) {
     for (const dependency of resource.dependsOn) {
       if (!addresses.has(dependency)) throw new DesiredStateError(`${source}: ${resource.address} depends on ${dependency}, which is not in the stack`);
     }
   }
-  return resources;
 }
 
 /**

@@ -8,7 +8,9 @@ export type DesiredSource =
   /** A synthesized app: `<outdir>/stacks/<stack>/cdk.tf.json` (what `secretform synth` / `cdktf synth` write). */
   | { kind: 'synth-output'; outdir: string }
   /** An in-memory cdktf stack (a `TerraformStack`); the only way `SecretValue.unsafePlainText` reaches the engine. */
-  | { kind: 'stack'; stack: unknown };
+  | { kind: 'stack'; stack: unknown }
+  /** Synthesized specs as a saved plan keeps them (the `"//".secretform` objects of `cdk.tf.json`). */
+  | { kind: 'specs'; stack: string; specs: readonly unknown[] };
 
 export interface EngineOptions {
   /** Stack name; with `synth-output` and a single stack in the output it may be omitted. */

@@ -29,7 +29,11 @@ export type EngineErrorCode =
   | 'service_error'
   /** A failure that concerns the whole run (wrong token, service unreachable, TLS): reported once, the run stopped. */
   | 'service_unusable'
-  | 'interrupted';
+  | 'interrupted'
+  /** A saved plan file that cannot be read, written or understood. */
+  | 'plan_file'
+  /** A saved plan whose state or live objects changed since it was made: it is not applied. */
+  | 'plan_stale';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 

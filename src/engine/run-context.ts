@@ -97,12 +97,14 @@ export interface PlannedRun {
 
 /**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
- * request (destroy needs none). On success the client is the caller's to close.
+ * request (destroy and refresh-only need none). On success the client is the caller's to close.
  */
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode): Promise<Result<PlannedRun & { client: ServiceClient }>> {
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   if (!selection.ok) return selection;
-  const secrets = mode === 'destroy'
+  // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
+  // check needs only the service address and token.
+  const secrets = mode === 'destroy' || context.options.refreshOnly === true
     ? ok(new Map() as ResolvedSecrets)
     : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
   if (!secrets.ok) return secrets;

@@ -16,6 +16,7 @@ export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>):
     if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
     return ok((desired.stack as { node: { id: string } }).node.id);
   }
+  if (desired.kind === 'specs') return ok(desired.stack);
   try {
     const stacks = listSynthesizedStacks(desired.outdir);
     if (stacks.length === 1) return ok(stacks[0]);

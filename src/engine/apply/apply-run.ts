@@ -16,6 +16,9 @@ import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { renameAddress } from '../state-moves';
 import type { RunMode } from '../targets';
+import { canonicalJson } from '../saved-plan/canonical-json';
+import type { SavedPlan } from '../saved-plan/saved-plan';
+import { staleReasons } from '../saved-plan/staleness';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
 import { buildOperations } from './task-graph';
@@ -25,12 +28,34 @@ export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'apply');
 }
 
+/** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly' | 'ifDigest'>;
+
+/**
+ * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
+ * secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
+ * changed since, or when the plan computed now is not the saved one.
+ */
+export function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  return run(
+    {
+      ...options,
+      stack: saved.stack,
+      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired },
+      targets: saved.targets.length > 0 ? saved.targets : undefined,
+      refreshOnly: saved.refresh_only,
+    },
+    'apply',
+    saved,
+  );
+}
+
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
 export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyResult>> {
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
@@ -43,6 +68,12 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     client = planned.value.client;
     const { computation, secrets, fingerprintKey } = planned.value;
     if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
+    if (saved) {
+      const reasons = staleReasons(saved, state, computation);
+      if (reasons.length > 0) {
+        return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
+      }
+    }
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
@@ -195,6 +226,8 @@ function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, re
       const live = resource.live.attributes;
       const attributes: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = live[name] !== undefined ? live[name] : value;
+      // Only drift makes a new state version: a refresh-only apply of an unchanged service writes nothing.
+      if (canonicalJson(attributes) === canonicalJson(entry.attributes)) continue;
       entries[resource.address] = { ...entry, attributes };
       changes.push({ address: resource.address, change: 'refreshed' });
     } else if (!refreshOnly) {
