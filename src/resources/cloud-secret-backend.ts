@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
+import { rotateRoot } from './operation';
 import { ImportIdError } from './types';
 
 /** The cloud credential engine's configuration (`<path>/config`). */
@@ -25,7 +26,8 @@ export const cloudSecretBackend = defineResourceType({
     if (!match) throw new ImportIdError('cloud_secret_backend', importId, '<path>/config');
     return { path: match[1] };
   },
-  api: (spec) => samePathApi(`${spec.path}/config`, { rotateRoot: { method: 'POST', path: `${spec.path}/rotate-root` } }),
+  api: (spec) => samePathApi(`${spec.path}/config`),
+  operations: [rotateRoot('cloud engine', 'client secret')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".
   readAttributes: (data) => (!data.subscription_id && !data.tenant_id ? null : data),

@@ -32,7 +32,16 @@ export const cloudSecretRole = defineResourceType({
     if (!match) throw new ImportIdError('cloud_secret_role', importId, '<mount>/roles/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`, { creds: { method: 'GET', path: `${spec.mount}/creds/${spec.name}` } }),
+  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`),
+  operations: [
+    {
+      name: 'creds',
+      doc: 'Generates a service principal of the role: client_id and client_secret.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
   alignWithDesired(read, desired) {
     const aligned = { ...read };

@@ -6,6 +6,7 @@ import { parseDuration } from './duration';
 import { canonicalLdif } from './ldif';
 import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
+
 /** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
 export function unwrapData(raw: unknown): Record<string, unknown> | null {
   if (!isPlainObject(raw)) return null;
@@ -146,7 +147,7 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations'>> {
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -168,6 +169,11 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
     id: (spec) => definition.id(identityOf(fields, spec)),
     parseImportId: (importId) => definition.parseImportId(importId),
     api: (spec) => definition.api(identityOf(fields, spec)),
+    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityOf(fields, spec)) : { call: definition.api(identityOf(fields, spec)).delete }),
+    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(fields, spec)) : {}),
+    verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
+    health: (live) => definition.health?.(live),
+    operations: definition.operations ?? [],
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
     normaliseDesired: (spec) => canonicalAttributes(fields, spec),
     normaliseRead(raw, identity, desired) {
@@ -190,13 +196,12 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
 }
 
 /** Builds the four usual calls when create, update, read and delete all use one path. */
-export function samePathApi(path: string, extra: ApiPaths['extra'] = {}): ApiPaths {
+export function samePathApi(path: string): ApiPaths {
   return {
     read: { method: 'GET', path },
     create: { method: 'POST', path },
     update: { method: 'POST', path },
     delete: { method: 'DELETE', path },
-    extra,
   };
 }
 

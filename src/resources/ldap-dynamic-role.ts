@@ -25,6 +25,15 @@ export const ldapDynamicRole = defineResourceType({
     if (!match) throw new ImportIdError('ldap_dynamic_role', importId, '<mount>/role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`, { credentials: { method: 'GET', path: `${spec.mount}/creds/${spec.name}` } }),
+  api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`),
+  operations: [
+    {
+      name: 'creds',
+      doc: 'Creates a directory entry from the creation LDIF: username, password and distinguished names.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

@@ -22,11 +22,37 @@ export const ldapLibrarySet = defineResourceType({
     if (!match) throw new ImportIdError('ldap_library_set', importId, '<mount>/library/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`, {
-    status: { method: 'GET', path: `${spec.mount}/library/${spec.name}/status` },
-    checkOut: { method: 'POST', path: `${spec.mount}/library/${spec.name}/check-out` },
-    checkIn: { method: 'POST', path: `${spec.mount}/library/${spec.name}/check-in` },
-    manageCheckIn: { method: 'POST', path: `${spec.mount}/library/manage/${spec.name}/check-in` },
-  }),
+  api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`),
+  operations: [
+    {
+      name: 'check-out',
+      doc: 'Checks out an available account: its name and password, for the lease duration.',
+      call: (spec, input) => ({
+        method: 'POST',
+        path: `${spec.mount}/library/${spec.name}/check-out`,
+        body: input.ttl === undefined ? {} : { ttl: input.ttl },
+      }),
+      returnsCredentials: true,
+      options: ['ttl'],
+    },
+    {
+      name: 'check-in',
+      doc: 'Checks accounts back in (only the borrower may, unless enforcement is off or --force takes the manage path).',
+      call: (spec, input) => ({
+        method: 'POST',
+        path: input.force ? `${spec.mount}/library/manage/${spec.name}/check-in` : `${spec.mount}/library/${spec.name}/check-in`,
+        body: input.accounts && input.accounts.length > 0 ? { service_account_names: [...input.accounts] } : {},
+      }),
+      returnsCredentials: false,
+      options: ['account', 'force'],
+    },
+    {
+      name: 'status',
+      doc: 'Which accounts of the set are available and who borrowed the others.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/library/${spec.name}/status` }),
+      returnsCredentials: false,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

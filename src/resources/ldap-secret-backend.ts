@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
+import { rotateRoot } from './operation';
 import { ImportIdError } from './types';
 
 export const LDAP_SCHEMAS = ['openldap', 'ad', 'racf'] as const;
@@ -37,6 +38,7 @@ export const ldapSecretBackend = defineResourceType({
     if (!match) throw new ImportIdError('ldap_secret_backend', importId, '<path>/config');
     return { path: match[1] };
   },
-  api: (spec) => samePathApi(`${spec.path}/config`, { rotateRoot: { method: 'POST', path: `${spec.path}/rotate-root` } }),
+  api: (spec) => samePathApi(`${spec.path}/config`),
+  operations: [rotateRoot('directory engine', 'bind password')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
 });

@@ -24,9 +24,22 @@ export const ldapStaticRole = defineResourceType({
     if (!match) throw new ImportIdError('ldap_static_role', importId, '<mount>/static-role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`, {
-    rotate: { method: 'POST', path: `${spec.mount}/rotate-role/${spec.name}` },
-    credentials: { method: 'GET', path: `${spec.mount}/static-cred/${spec.name}` },
-  }),
+  api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`),
+  operations: [
+    {
+      name: 'rotate-role',
+      doc: "Rotates the entry's password now.",
+      call: (spec) => ({ method: 'POST', path: `${spec.mount}/rotate-role/${spec.name}` }),
+      returnsCredentials: false,
+      options: [],
+    },
+    {
+      name: 'creds',
+      doc: "The entry's current password (static credential).",
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/static-cred/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

@@ -2,6 +2,9 @@ import { defineResourceType, isPlainObject, matchPath } from './define';
 import { field } from './field';
 import { ImportIdError } from './types';
 
+/** The sync status of an association that is up to date; anything else is drift. */
+const SYNCED = 'SYNCED';
+
 /** The link of one KV-v2 secret to one sync destination. */
 export const syncAssociation = defineResourceType({
   type: 'sync_association',
@@ -32,10 +35,15 @@ export const syncAssociation = defineResourceType({
       create: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
       update: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
       delete: { method: 'POST', path: `${destinationPath(spec)}/associations/remove`, body: membership },
-      extra: {},
     };
   },
   dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${spec.mount}`],
+  health(live) {
+    const status = live.sync_status;
+    if (status === undefined || status === SYNCED) return undefined;
+    // Setting the association again makes the service sync it again.
+    return { kind: 'out_of_sync', headline: 'is out of sync on the service', label: 'sync status', status: String(status), repairedByWrite: true };
+  },
   readAttributes(data, identity) {
     const destinations = isPlainObject(data.associated_destinations) ? data.associated_destinations : {};
     const entry = destinations[`${identity.destination_type}/${identity.destination_name}`];

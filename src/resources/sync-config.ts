@@ -24,6 +24,5 @@ export const syncConfig = defineResourceType({
     create: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },
     update: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },
     delete: { method: 'DELETE', path: 'sys/sync/config' },
-    extra: {},
   }),
 });

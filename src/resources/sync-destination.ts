@@ -48,10 +48,17 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       if (!match) throw new ImportIdError(definition.type, importId, `${basePath}/<name>`);
       return { name: match[1] };
     },
-    api: (spec) => samePathApi(`${basePath}/${spec.name}`, {
-      // A destination that still manages associations is deleted only with purge.
-      purgeDelete: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
-      associations: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+    api: (spec) => samePathApi(`${basePath}/${spec.name}`),
+    // A destination that still has associations (not ours: ours are removed first) is deleted only with
+    // purge, which the service finishes asynchronously; what needed it (its GitHub app) goes after that.
+    deleteSteps: (spec) => ({
+      call: { method: 'DELETE', path: `${basePath}/${spec.name}` },
+      whenOccupied: {
+        probe: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+        isOccupied: (answer) => isPlainObject(answer.associated_secrets) && Object.keys(answer.associated_secrets).length > 0,
+        call: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
+        awaitGone: true,
+      },
     }),
     dependsOn: definition.dependsOn,
     readAttributes(data) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { ImportIdError } from './types';
@@ -22,4 +23,10 @@ export const syncGithubApp = defineResourceType({
     return { name: match[1] };
   },
   api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
+  // The read carries a SHA-256 fingerprint of the private key: the one secret the service lets us check.
+  verifySecret(field, value, liveData) {
+    const fingerprint = liveData?.fingerprint;
+    if (field !== 'private_key' || typeof fingerprint !== 'string' || fingerprint === '') return undefined;
+    return createHash('sha256').update(value, 'utf8').digest('hex') === fingerprint.toLowerCase() ? 'same' : 'different';
+  },
 });

@@ -87,13 +87,86 @@ export interface ApiCall {
   readonly contentType?: string;
 }
 
+/** The calls that read, create, update and delete one object. */
 export interface ApiPaths {
   readonly read: ApiCall;
   readonly create: ApiCall;
   readonly update: ApiCall;
   readonly delete: ApiCall;
-  /** Further calls some types need, e.g. userpass `password` (change a user's password). */
-  readonly extra: Readonly<Record<string, ApiCall>>;
+}
+
+/**
+ * How a delete is carried out. Usually the `delete` call alone; some objects refuse it while they still hold
+ * things secretform does not manage (a destination with associations) and need another call then.
+ */
+export interface DeleteSteps {
+  readonly call: ApiCall;
+  readonly whenOccupied?: {
+    /** Read to tell whether the object still holds something. */
+    readonly probe: ApiCall;
+    /** Whether the probe's answer (unwrapped from its envelope) says it does. */
+    isOccupied(answer: Record<string, unknown>): boolean;
+    /** The call that deletes it anyway (e.g. `purge=true`). */
+    readonly call: ApiCall;
+    /** The service finishes that delete asynchronously: wait until the object's read answers 404. */
+    readonly awaitGone: boolean;
+  };
+}
+
+/** What a secret's check against the service found: `undefined` from a hook means the service cannot tell. */
+export type SecretVerdict = 'same' | 'different';
+
+/** Drift kinds that a type's `health` hook reports (besides the generic `changed` and `deleted`). */
+export type HealthDriftKind = 'out_of_sync';
+
+/** A live object that exists but is not well, as its type's `health` hook sees it. */
+export interface HealthProblem {
+  /** The drift kind plans report, e.g. `out_of_sync`. */
+  readonly kind: HealthDriftKind;
+  /** What reports say after the address, e.g. `is out of sync on the service`. */
+  readonly headline: string;
+  /** The name of what the service reported, e.g. `sync status`. */
+  readonly label: string;
+  /** What the service reported, e.g. `PENDING` or a failure cause. */
+  readonly status: string;
+  /** Writing the object again repairs it: the plan has an update. */
+  readonly repairedByWrite: boolean;
+}
+
+/** The operations a type offers besides configuration (the `secretform action` commands). */
+export type OperationName = 'rotate-root' | 'rotate-role' | 'creds' | 'check-out' | 'check-in' | 'status' | 'login';
+
+/** Options an operation takes from the command line. */
+export type OperationOption = 'ttl' | 'force' | 'account';
+
+export interface OperationInput {
+  /** `--ttl`, as the service's duration string. */
+  readonly ttl?: string;
+  /** `--force`: the privileged path (library check-in on the manage path). */
+  readonly force?: boolean;
+  /** `--account`: the accounts the call is about (library check-in). */
+  readonly accounts?: readonly string[];
+  /** Resolved values of the secret fields the operation needs (`secretInputs`). */
+  readonly secrets?: Readonly<Record<string, string>>;
+}
+
+export interface OperationSpec {
+  readonly name: OperationName;
+  readonly doc: string;
+  /** The call for the object identified by `identity` (canonical identity fields), with its body. */
+  call(identity: Attributes, input: OperationInput): ApiCall;
+  /** The answer holds credentials: printed to stdout only, never logged or stored. */
+  readonly returnsCredentials: boolean;
+  /** Command-line options the operation accepts. */
+  readonly options: readonly OperationOption[];
+  /** Secret fields of the object whose values from code the call sends (login: `password`). */
+  readonly secretInputs?: readonly string[];
+  /** Sent without the service token (userpass login). */
+  readonly anonymous?: boolean;
+  /** The service may fail briefly after it (the root rotation propagates): retry, do not report. */
+  readonly eventuallyConsistent?: boolean;
+  /** After it, the type's root credential is known only to the service. */
+  readonly rotatesRootCredential?: boolean;
 }
 
 /**
@@ -129,6 +202,22 @@ export interface ResourceType {
   parseImportId(importId: string): Attributes;
   /** The calls that read, create, update and delete the object identified by `spec`'s identity fields. */
   api(spec: Attributes): ApiPaths;
+  /** How the object identified by `spec` is deleted (its `delete` call, or more). */
+  deleteSteps(spec: Attributes): DeleteSteps;
+  /**
+   * Secret fields an update writes with a call of their own instead of the object's write (userpass
+   * `password`), each with that call; the call's body is `{ <field>: <value> }`.
+   */
+  secretWriteCalls(spec: Attributes): Readonly<Record<string, ApiCall>>;
+  /**
+   * Checks a secret against what the server reports of it (a GitHub app key against its SHA-256 fingerprint).
+   * `liveData` is the server's answer unwrapped from its envelope. Undefined: the service cannot tell.
+   */
+  verifySecret(field: string, value: string, liveData: Record<string, unknown> | null): SecretVerdict | undefined;
+  /** A problem of a live object that exists (an association not synced), or undefined when it is well. */
+  health(live: Attributes): HealthProblem | undefined;
+  /** The operations the type offers (rotate, credentials, check-out ...). */
+  readonly operations: readonly OperationSpec[];
   /** Canonical form of a desired spec (sensitive fields never appear in it). */
   normaliseDesired(spec: Attributes): Attributes;
   /**

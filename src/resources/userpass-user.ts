@@ -30,9 +30,23 @@ export const userpassUser = defineResourceType({
     if (!match) throw new ImportIdError('userpass_user', importId, 'auth/<mount>/users/<username>');
     return { mount: match[1], username: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`auth/${spec.mount}/users/${spec.username}`, {
-    password: { method: 'POST', path: `auth/${spec.mount}/users/${spec.username}/password` },
-    policies: { method: 'POST', path: `auth/${spec.mount}/users/${spec.username}/policies` },
-  }),
+  api: (spec) => samePathApi(`auth/${spec.mount}/users/${spec.username}`),
+  // The user's write takes a password on creation only; a changed one goes through the password endpoint.
+  secretWriteCalls: (spec) => ({ password: { method: 'POST', path: `auth/${spec.mount}/users/${spec.username}/password` } }),
+  operations: [
+    {
+      name: 'login',
+      doc: "Logs in with the user's password from the code: a token with its accessor, policies and lease.",
+      call: (spec, input) => ({
+        method: 'POST',
+        path: `auth/${spec.mount}/login/${spec.username}`,
+        body: { password: input.secrets?.password ?? '' },
+      }),
+      returnsCredentials: true,
+      options: [],
+      secretInputs: ['password'],
+      anonymous: true,
+    },
+  ],
   dependsOn: (spec) => [`sys/auth/${spec.mount}`],
 });

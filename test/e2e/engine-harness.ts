@@ -95,6 +95,6 @@ export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: E
 }
 
 /** Actions of a plan by address (only those that are not no-op unless `all`). */
-export function actions(plan: { changes: { address: string; action: string }[] }, all = false): Record<string, string> {
+export function actions(plan: { changes: readonly { address: string; action: string }[] }, all = false): Record<string, string> {
   return Object.fromEntries(plan.changes.filter((c) => all || c.action !== 'no-op').map((c) => [c.address, c.action]));
 }

@@ -266,7 +266,7 @@ describe('request bodies and API calls', () => {
     const config = backend.normaliseDesired({ path: 'ldap', binddn: 'cn=admin' });
     expect(backend.writeBody(config, { create: false })).toEqual({ binddn: 'cn=admin' });
     expect(backend.writeBody(config, { create: true, secrets: { bindpass: 'p' } })).toEqual({ binddn: 'cn=admin', bindpass: 'p' });
-    expect(backend.api({ path: 'ldap' }).extra.rotateRoot).toEqual({ method: 'POST', path: 'ldap/rotate-root' });
+    expect(backend.operations.map((operation) => [operation.name, operation.call({ path: 'ldap' }, {})])).toEqual([['rotate-root', { method: 'POST', path: 'ldap/rotate-root' }]]);
   });
 
   test('dynamic role: partial writes, a cleared field is sent as ""', () => {
@@ -291,7 +291,6 @@ describe('request bodies and API calls', () => {
       create: { method: 'POST', path: 'sys/auth/userpass' },
       update: { method: 'POST', path: 'sys/auth/userpass/tune' },
       delete: { method: 'DELETE', path: 'sys/auth/userpass' },
-      extra: {},
     });
     expect(() => auth.parseImportId('sys/mounts/userpass')).toThrow('auth_mount: import id "sys/mounts/userpass" does not have the form sys/auth/<path>');
   });
@@ -318,7 +317,11 @@ describe('request bodies and API calls', () => {
     expect(destination.writeSemantics).toBe('replace');
     const desired = destination.normaliseDesired({ name: 'c2', key_vault_uri: 'https://v', client_id: 'c', tenant_id: 't', custom_tags: { b: '2', a: '1' } });
     expect(destination.writeBody(desired, { create: false, secrets: { client_secret: 's' } })).toEqual({ key_vault_uri: 'https://v', client_id: 'c', tenant_id: 't', custom_tags: { a: '1', b: '2' }, client_secret: 's' });
-    expect(destination.api({ name: 'c2' }).extra.purgeDelete).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2', query: { purge: 'true' } });
+    const steps = destination.deleteSteps({ name: 'c2' });
+    expect(steps.call).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2' });
+    expect(steps.whenOccupied?.call).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2', query: { purge: 'true' } });
+    expect(steps.whenOccupied?.isOccupied({ associated_secrets: {} })).toBe(false);
+    expect(steps.whenOccupied?.isOccupied({ associated_secrets: { 'kv_1234/app': { sync_status: 'SYNCED' } } })).toBe(true);
   });
 
   test('dependencies are the ids of the mount, backend, destination or app an object needs', () => {

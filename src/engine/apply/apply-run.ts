@@ -7,8 +7,8 @@ import { runInDependencyOrder, type TaskOutcome } from '../dependency-scheduler'
 import type { ApplyOptions, ApplyResult, OperationOutcome } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import type { PlanComputation } from '../plan/compute-plan';
-import type { ResourcePlan } from '../plan/resource-plan';
+import { planComputation, type PlanComputation } from '../plan/compute-plan';
+import { keptAsIs, type ResourcePlan } from '../plan/resource-plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
@@ -41,8 +41,10 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     const planned = await planRun(context.value, state.value, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
-    const { computation, secrets } = planned.value;
-    if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
+    const { secrets } = planned.value;
+    const computation = mode === 'destroy' && options.ifDigest !== undefined
+      ? guardByDigest(context.value, planned.value.computation, options.ifDigest)
+      : planned.value.computation;
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
     }
@@ -57,9 +59,10 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
 /**
  * The `cdktf deploy` bridge destroys through a destroy-time provisioner, which also runs when terraform replaces a
  * null_resource whose triggers changed. Delete only when state still holds what that null_resource applied
- * (same digest) and the address is not in code with another spec (then the replacement applies it).
+ * (same digest) and the address is not in code with another spec (then the replacement applies it). When the
+ * check fails, the result is a new plan that keeps everything.
  */
-function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): void {
+function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): PlanComputation {
   const targets = context.options.targets ?? [];
   const reasons: string[] = [];
   for (const target of targets) {
@@ -69,15 +72,13 @@ function guardByDigest(context: RunContext, computation: PlanComputation, ifDige
     if (entry.digest !== ifDigest) reasons.push(`${target}: state holds another version (digest ${entry.digest ?? 'none'}, not ${ifDigest}); nothing destroyed`);
     else if (inCode && inCode.digest !== ifDigest) reasons.push(`${target}: still in code with a new spec; nothing destroyed (its replacement applies it)`);
   }
-  if (reasons.length === 0) return;
-  for (const resource of computation.resources.values()) {
-    const planned = resource.change;
-    if (planned.action === 'no-op') continue;
-    planned.action = 'no-op';
-    planned.actionReason = 'kept: the --if-digest check did not pass';
-    planned.after = planned.before;
-  }
-  computation.plan.warnings.push(...reasons);
+  if (reasons.length === 0) return computation;
+  const kept = new Map([...computation.resources].map(([address, resource]) => [
+    address,
+    resource.change.action === 'no-op' ? resource : keptAsIs(resource, [{ kind: 'digest_guard' }]),
+  ]));
+  const { plan } = computation;
+  return planComputation(plan.stack, plan.refreshOnly, kept, [...plan.warnings, ...reasons]);
 }
 
 async function execute(
@@ -126,7 +127,7 @@ async function execute(
     parallelism: context.parallelism,
     shouldStop: () => signal?.aborted === true,
   });
-  const outcomes = taskOutcomes.map((outcome) => toOutcome(outcome, operations.get(outcome.key)!));
+  const outcomes = taskOutcomes.map((outcome) => toOutcome(outcome, operations.get(outcome.key)!, (key) => operations.get(key)));
   for (const outcome of outcomes) {
     if (outcome.status === 'skipped') {
       onProgress?.({ kind: 'operation-done', address: outcome.address, action: outcome.action, status: 'skipped', message: outcome.message });
@@ -136,17 +137,15 @@ async function execute(
     const done = outcomes.filter((o) => o.status === 'succeeded').map((o) => `${o.action} ${o.address}`);
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
-  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason === STOPPED);
+  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
   return ok(result(plan, outcomes, interrupted));
 }
-
-const STOPPED = 'the run was stopped';
 
 /**
  * State changes that need no request: forget objects deleted outside secretform and removed from code, rename
  * moved addresses, and (refresh-only) record the live values of the fields secretform owns.
  */
-function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): boolean {
+function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): boolean {
   const entries: Record<string, ResourceState> = { ...writer.state.resources };
   let changed = false;
   for (const resource of resources.values()) {
@@ -192,11 +191,15 @@ function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<st
   };
 }
 
-function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }): OperationOutcome {
+function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, operationOf: (key: string) => { address: string } | undefined): OperationOutcome {
   const base = { address: operation.address, action: operation.label };
   if (outcome.status === 'succeeded') return { ...base, status: 'succeeded' };
   if (outcome.status === 'failed') return { ...base, status: 'failed', message: outcome.error.message };
-  return { ...base, status: 'skipped', message: outcome.reason === STOPPED ? 'not started: the run was interrupted' : `not started: ${outcome.reason.replace(/^(write|delete):/, '')}` };
+  const { reason } = outcome;
+  const message = reason.kind === 'stopped'
+    ? 'not started: the run was interrupted'
+    : `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed`;
+  return { ...base, status: 'skipped', message };
 }
 
 function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean): ApplyResult {
