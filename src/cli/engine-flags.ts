@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { EngineOptions } from '../engine/engine-options';
 import { DEFAULT_PARALLELISM } from '../engine/run-context';
-import { synthesize } from './commands/synth';
+import { synthesize } from '../synthesize';
 import { failWith, type CliIo } from './io';
 import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';

@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import type { Attributes } from '../resources/types';
-import type { SecretValue } from '../secret-value';
-import { secretReferenceJson } from '../secret-value';
+import type { SecretReference, SecretValue } from '../secret-value';
+import { SPEC_OVERRIDE_PATH, writeSynthesizedSpec } from '../synthesized-spec';
 import { appOutdir, NullProvider, onStackSynth, otherNullProviders, type TerraformStack } from './cdktf-adapter';
-import { bridgeAttributes, specDigest, SPEC_FORMAT_VERSION } from './bridge';
+import { bridgeAttributes, specDigest } from './bridge';
 import type { SecretformResource } from './resource';
 
 /** One resource of a stack after the stack-level pass. */
@@ -73,7 +73,7 @@ export class StackSupport {
     const output = toPosix(path.relative(projectDir, outdir)) || '.';
     for (const entry of analysis.resources) {
       const { resource } = entry;
-      resource.nullResource.addOverride('//.secretform', synthesizedSpec(entry));
+      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
       const bridge = bridgeAttributes({ address: resource.address, digest: entry.digest, stack: stackName, workdir, output });
       resource.nullResource.triggers = bridge.triggers;
       resource.nullResource.addOverride('provisioner', bridge.provisioners);
@@ -83,16 +83,15 @@ export class StackSupport {
   }
 }
 
-/** The object written under `"//".secretform` of a resource's null_resource. */
+/** The object written under `"//".secretform` of a resource's null_resource (format: synthesized-spec.ts). */
 export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown> {
   const { resource } = entry;
-  const secrets: Record<string, unknown> = {};
+  const secrets: Record<string, SecretReference> = {};
   for (const [field, secret] of Object.entries(resource.secrets)) {
     // Plain-text secrets never get here: they fail validation at synth.
-    if (secret.reference) secrets[field] = secretReferenceJson(secret.reference);
+    if (secret.reference) secrets[field] = secret.reference;
   }
-  return {
-    version: SPEC_FORMAT_VERSION,
+  return writeSynthesizedSpec({
     type: resource.resourceType.type,
     address: resource.address,
     id: entry.id,
@@ -100,7 +99,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     secrets,
     dependsOn: entry.dependsOn.map((target) => target.address),
     digest: entry.digest,
-  };
+  });
 }
 
 /**

@@ -1,7 +1,6 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
-import type { TerraformStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
-import { desiredFromStack, loadDesired, type DesiredStack } from './desired';
+import { loadDesired, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
@@ -9,9 +8,7 @@ import { EngineError, fail, ok, type Result } from './errors';
 export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack: string): Result<DesiredStack> {
   let desired: DesiredStack;
   try {
-    desired = options.desired.kind === 'stack'
-      ? desiredFromStack(options.desired.stack as TerraformStack)
-      : loadDesired(options.desired.outdir, stack);
+    desired = options.desired.kind === 'loaded' ? options.desired.desired : loadDesired(options.desired.outdir, stack);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return fail(new EngineError('desired_invalid', `invalid desired state: ${message}`));

@@ -1,17 +1,14 @@
 /**
- * The desired state the engine works from, read either from a synth output directory
- * (`<outdir>/stacks/<stack>/cdk.tf.json`, each null_resource's `"//".secretform` object) or from an in-memory
- * stack (`desiredFromStack`, the only way `SecretValue.unsafePlainText` values reach the engine).
+ * The desired state the engine works from. The engine reads it from a synth output directory
+ * (`<outdir>/stacks/<stack>/cdk.tf.json`, the spec format of synthesized-spec.ts), or takes it already loaded
+ * (the constructs' `desiredFromStack` makes one from an in-memory stack). It never imports constructs or cdktf.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
-import { analyseStack, StackSupport } from '../constructs/stack';
-import { isStack, type TerraformStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
-import { parseSecretReferenceJson, SecretValue } from '../secret-value';
-import { SPEC_FORMAT_VERSION } from '../constructs/bridge';
+import { SecretValue } from '../secret-value';
+import { readSynthesizedSpecs, SpecFormatError } from '../synthesized-spec';
 
 export interface DesiredResource {
   /** Construct path, e.g. `prod/ldap/svc-role`. */
@@ -79,40 +76,19 @@ export function loadDesired(outdir: string, stack?: string): DesiredStack {
   return { stack: name, resources: resourcesOfConfig(config, file) };
 }
 
-const synthesizedSchema = z.object({
-  version: z.literal(SPEC_FORMAT_VERSION),
-  type: z.string(),
-  address: z.string().min(1),
-  id: z.string().min(1),
-  spec: z.record(z.string(), z.unknown()),
-  secrets: z.record(z.string(), z.unknown()),
-  dependsOn: z.array(z.string()),
-  digest: z.string(),
-});
-
-/** The object under `"//".secretform` of each synthesized null_resource (format version 1). */
-export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
-
 /** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
 export function resourcesOfConfig(config: unknown, source: string): DesiredResource[] {
-  const nullResources = (config as { resource?: { null_resource?: Record<string, unknown> } })?.resource?.null_resource ?? {};
+  let specs;
+  try {
+    specs = readSynthesizedSpecs(config, source);
+  } catch (error) {
+    if (error instanceof SpecFormatError) throw new DesiredStateError(error.message);
+    throw error;
+  }
   const resources: DesiredResource[] = [];
-  for (const [logicalId, block] of Object.entries(nullResources)) {
-    const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
-    if (comment?.secretform === undefined) continue; // a null_resource of the user's own
-    const parsed = synthesizedSchema.safeParse(comment.secretform);
-    const where = `${source}: null_resource.${logicalId}`;
-    if (!parsed.success) {
-      throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-    }
-    const entry = parsed.data;
-    if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
-    const secrets: Record<string, SecretValue> = {};
-    for (const [field, value] of Object.entries(entry.secrets)) {
-      const reference = parseSecretReferenceJson(value);
-      if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
-      secrets[field] = SecretValue.fromReference(reference);
-    }
+  for (const entry of specs) {
+    if (!findResourceType(entry.type)) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
+    const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
     resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
   }
   const addresses = new Set(resources.map((resource) => resource.address));
@@ -122,30 +98,4 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
     }
   }
   return resources;
-}
-
-/**
- * The desired resources of an in-memory stack, without synthesizing: plain-text secrets are kept (for tests
- * and the in-process engine API). Invalid props and stack-level problems throw one error listing them all.
- */
-export function desiredFromStack(stack: TerraformStack): DesiredStack {
-  if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
-  const all = StackSupport.existing(stack)?.resources() ?? [];
-  const analysis = analyseStack(stack, all);
-  const problems = [...all.flatMap((resource) => resource.propProblems()), ...analysis.problems];
-  if (problems.length > 0) {
-    throw new DesiredStateError(`stack ${stack.node.id} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${problems.join('\n  ')}`);
-  }
-  return {
-    stack: stack.node.id,
-    resources: analysis.resources.map((entry) => ({
-      address: entry.resource.address,
-      type: entry.resource.resourceType.type,
-      id: entry.id,
-      spec: entry.resource.spec,
-      secrets: entry.resource.secrets,
-      dependsOn: entry.dependsOn.map((target) => target.address),
-      digest: entry.digest,
-    })),
-  };
 }

@@ -1,20 +1,16 @@
 import * as path from 'node:path';
-import { isStack } from '../constructs/cdktf-adapter';
 import { DesiredStateError, listSynthesizedStacks } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
 /**
- * The stack a command works on: the one given, else the in-memory stack's name, else the only stack of the
+ * The stack a command works on: the one given, else the loaded desired state's, else the only stack of the
  * synth output (`<outdir>/manifest.json`).
  */
 export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>): Result<string> {
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
   const { desired } = options;
-  if (desired.kind === 'stack') {
-    if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
-    return ok((desired.stack as { node: { id: string } }).node.id);
-  }
+  if (desired.kind === 'loaded') return ok(desired.desired.stack);
   try {
     const stacks = listSynthesizedStacks(desired.outdir);
     if (stacks.length === 1) return ok(stacks[0]);

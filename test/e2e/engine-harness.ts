@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import type { ApplyOptions } from '../../src/engine';
+import type { ApplyOptions } from '../../src';
 
 export const ROOT_TOKEN = 'engine-test-root';
 export const BASE_DN = 'dc=engine,dc=test';

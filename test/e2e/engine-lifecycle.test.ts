@@ -9,7 +9,7 @@ import {
   SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
-import { apply, destroy, plan, type Plan } from '../../src/engine';
+import { apply, destroy, plan, type Plan } from '../../src';
 import { ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 type Variant = 'base' | 'updated' | 'replaced' | 'removed';

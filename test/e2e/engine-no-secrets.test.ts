@@ -14,7 +14,7 @@ import {
   SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
-import { apply, destroy, plan, type EngineOptions, type ProgressEvent } from '../../src/engine';
+import { apply, destroy, plan, type EngineOptions, type ProgressEvent } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 /** Secret values the environment holds; the directory's admin password is the real bind password. */
