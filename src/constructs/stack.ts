@@ -172,8 +172,10 @@ function librarySetProblems(resources: readonly SecretformResource[]): string[] 
     if (resource.resourceType.type !== 'ldap_library_set') continue;
     const accounts = resource.spec.service_account_names;
     if (!Array.isArray(accounts)) continue;
+    // The model says whether the service tells two names apart by case.
+    const ignoringCase = resource.resourceType.fields.some((field) => field.api === 'service_account_names' && field.matchesIgnoringCase);
     for (const account of accounts) {
-      const key = `${resource.spec.mount}\u0000${String(account).toLowerCase()}`;
+      const key = `${resource.spec.mount}\u0000${ignoringCase ? String(account).toLowerCase() : String(account)}`;
       const owner = owners.get(key);
       if (owner && owner !== resource) {
         problems.push(`${resource.address}: serviceAccountNames: received ${JSON.stringify(account)}; already in library set ${owner.address} of mount ${JSON.stringify(resource.spec.mount)} - an account belongs to at most one set`);

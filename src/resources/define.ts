@@ -157,7 +157,25 @@ export interface ResourceTypeDefinition
   alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
 }
 
+const definitions = new WeakMap<ResourceType, ResourceTypeDefinition>();
+
+/**
+ * The same type with more fields, everything else as declared: what adding a field to a type's module does,
+ * without editing it (for scratch types in tests and experiments).
+ */
+export function withExtraFields(resourceType: ResourceType, extra: readonly FieldSpec[]): ResourceType {
+  const definition = definitions.get(resourceType);
+  if (!definition) throw new Error(`${resourceType.type} was not made by defineResourceType`);
+  return defineResourceType({ ...definition, fields: [...definition.fields, ...extra] });
+}
+
 export function defineResourceType(definition: ResourceTypeDefinition): ResourceType {
+  const resourceType = buildResourceType(definition);
+  definitions.set(resourceType, definition);
+  return resourceType;
+}
+
+function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
   const readable = readableFields(fields).filter((field) => !field.identity);
   return {

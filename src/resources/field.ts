@@ -12,7 +12,7 @@ export function camelCase(snake: string): string {
   return snake.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** The identity field that names the mount a role, user or set lives in. */
+/** The identity field that names the mount a role, user or set lives in (set from the construct's reference). */
 export function mountField(doc: string): FieldSpec {
-  return field('mount', 'string', doc, { identity: true, immutable: true });
+  return field('mount', 'string', doc, { identity: true, immutable: true, setByConstruct: true });
 }

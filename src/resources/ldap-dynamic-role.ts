@@ -1,5 +1,7 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { HIERARCHICAL_NAME } from './formats';
+import { USERNAME_TEMPLATE } from './template';
 import { ImportIdError } from './types';
 
 /** A dynamic role: entries created and deleted from templated LDIF (`<mount>/role/<name>`). */
@@ -9,13 +11,17 @@ export const ldapDynamicRole = defineResourceType({
   doc: 'Creates and deletes directory entries from templated LDIF.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
-    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account.'),
-    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.'),
-    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails.', { serviceDefault: '' }),
-    field('username_template', 'template', 'Template that produces .Username.', { serviceDefault: '' }),
-    field('default_ttl', 'duration', 'Lease TTL (0: engine default).', { serviceDefault: 0 }),
-    field('max_ttl', 'duration', 'Maximum lease TTL (0: engine default).', { serviceDefault: 0 }),
+    field('name', 'string', 'Role name; may hold "/" (the service lower-cases it).', {
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME,
+    }),
+    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account (plain or base64-encoded).', { required: true }),
+    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { required: true }),
+    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails (recommended).', { serviceDefault: '' }),
+    field('username_template', 'template', 'Template that produces `.Username` (fields `.RoleName`, `.DisplayName`).', {
+      serviceDefault: '', templateSyntax: USERNAME_TEMPLATE, defaultDoc: '"v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}" (the service\'s)',
+    }),
+    field('default_ttl', 'duration', 'Lease TTL; at most `maxTtl`.', { serviceDefault: 0, defaultDoc: "0 (the engine's default TTL)" }),
+    field('max_ttl', 'duration', "Maximum lease TTL (never longer than the mount's).", { serviceDefault: 0, defaultDoc: "0 (the engine's maximum TTL)" }),
   ],
   // Only the keys sent change; a key sent as "" deletes that value.
   writeSemantics: 'partial-empty-deletes',

@@ -1,5 +1,6 @@
 import { defineResourceType, isPlainObject, matchPath } from './define';
 import { field } from './field';
+import { SECRET_PATH } from './formats';
 import { ImportIdError } from './types';
 
 /** The sync status of an association that is up to date; anything else is drift. */
@@ -11,10 +12,14 @@ export const syncAssociation = defineResourceType({
   construct: 'SyncAssociation',
   doc: 'Links a KV-v2 secret to a sync destination.',
   fields: [
-    field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', { identity: true, immutable: true, prop: 'destination' }),
-    field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination' }),
-    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true }),
-    field('secret_name', 'string', 'Path of the secret in the mount.', { identity: true, immutable: true, inBody: true }),
+    field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', {
+      identity: true, immutable: true, prop: 'destination', setByConstruct: true,
+    }),
+    field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination', setByConstruct: true }),
+    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, setByConstruct: true }),
+    field('secret_name', 'string', 'Path of the secret in the mount (without `data/`).', {
+      identity: true, immutable: true, inBody: true, required: true, format: SECRET_PATH,
+    }),
     field('sync_status', 'string', 'Sync status reported by the server; anything but SYNCED is drift.', { computed: true }),
   ],
   // Setting an association again refreshes it; there is nothing else to update.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
+import { DIGITS, SEGMENT_NAME } from './formats';
 import { ImportIdError } from './types';
 
 /** A custom repository-host app used to authenticate repohost destinations (`sys/sync/github-apps/<name>`). */
@@ -9,10 +10,10 @@ export const syncGithubApp = defineResourceType({
   construct: 'SyncGithubApp',
   doc: 'A custom repository-host app for repohost destinations.',
   fields: [
-    field('name', 'string', 'App name.', { identity: true, immutable: true }),
+    field('name', 'string', 'App name (referenced by repohost destinations).', { identity: true, immutable: true, required: true, format: SEGMENT_NAME }),
     // Sent as a string, read back as an integer: the canonical form is the string.
-    field('app_id', 'string', 'App id at the repository host.'),
-    field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true }),
+    field('app_id', 'string', 'App id at the repository host (digits).', { required: true, format: DIGITS('the app id') }),
+    field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true, required: true }),
   ],
   // private_key is required on every write, so a write carries the whole object.
   writeSemantics: 'replace',

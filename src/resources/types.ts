@@ -33,14 +33,58 @@ export type FieldKind =
 /** How a field is put on the wire when it differs from its canonical form. */
 export type WireFormat = 'json-string' | 'comma-string';
 
+/** A rule a string value (or each string of a list) must follow; `message` says what is allowed. */
+export interface FormatRule {
+  test(value: string): boolean;
+  readonly message: string;
+}
+
+/** Which variant of the service's template language a `template` field holds (see template.ts). */
+export interface TemplateSyntaxRef {
+  readonly fields?: readonly string[];
+  readonly extraFunctions?: readonly string[];
+}
+
 export interface FieldSpec {
   /** The service's field name (snake_case), used in specs, plan output and request bodies. */
   readonly api: string;
   /** The construct prop name (camelCase). */
   readonly prop: string;
   readonly kind: FieldKind;
-  /** One-line description (shown in docs and reports). */
+  /** What the field is, for users: the construct prop's documentation (generated Props) says it. */
   readonly doc: string;
+  /** Must be set in code. */
+  readonly required?: boolean;
+  /** The values the service accepts (for a list: for each element). */
+  readonly allowed?: readonly string[];
+  /** Rules a string value (or each string of a list) follows, checked at synth, in this order. */
+  readonly format?: readonly FormatRule[];
+  /** A string that may be empty (most strings may not). */
+  readonly emptyAllowed?: boolean;
+  /** Smallest value of an int, or of a duration in seconds. */
+  readonly minimum?: number;
+  /** A list needs at least one element. */
+  readonly nonEmpty?: boolean;
+  /** Each element of a list at most once (compared ignoring case when `matchesIgnoringCase`); names the element. */
+  readonly unique?: string;
+  /**
+   * The service stores the value as given but compares it ignoring case (directory account names: `SVC-1` and
+   * `svc-1` are one account). Unlike `caseInsensitive`, the stored value keeps its case.
+   */
+  readonly matchesIgnoringCase?: boolean;
+  /** The default in words, when `serviceDefault` cannot say it (none fixed, or derived from other fields). */
+  readonly defaultDoc?: string;
+  /** objectList: the fields of each element. stringMap: its only keys. */
+  readonly members?: readonly FieldSpec[];
+  /** objectList: the name of the element's TypeScript interface (e.g. `CloudRoleAssignment`). */
+  readonly elementName?: string;
+  /** template: the variant of the template language. */
+  readonly templateSyntax?: TemplateSyntaxRef;
+  /**
+   * Set by the construct rather than by a prop of that name: from a referenced construct (a role's mount from
+   * its `backend`) or a default of the construct's own (an engine's path). Its prop is written by hand.
+   */
+  readonly setByConstruct?: boolean;
   /**
    * The value the service reports when the field was never set, in canonical form. `undefined` when the
    * service has no fixed default (absent, or derived from other fields). Lets the engine tell "absent in code"
@@ -67,8 +111,8 @@ export interface FieldSpec {
   readonly elementKeys?: readonly string[];
   /** How the field is sent when it is not sent in canonical form. */
   readonly wire?: WireFormat;
-  /** Deprecated by the service (still accepted). */
-  readonly deprecated?: boolean;
+  /** Deprecated by the service (still accepted); says what to use instead. */
+  readonly deprecated?: string;
   /** Not secret, but the server never returns it: compared against the last applied value only. */
   readonly writeOnly?: boolean;
   /** Reported by the server, never set in code (e.g. an association's `sync_status`). */
