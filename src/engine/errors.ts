@@ -14,6 +14,10 @@ export type EngineErrorCode =
   | 'state_locked'
   | 'state_io'
   | 'state_stack_mismatch'
+  /** A write based on a state that is no longer the current one (another command wrote it since). */
+  | 'state_conflict'
+  /** `--state` / SECRETFORM_STATE cannot be used (unknown URL scheme, bad schema name, unreachable database). */
+  | 'state_config'
   | 'desired_invalid'
   /** An address that is not in the desired state or the state file. */
   | 'address_unknown'

@@ -6,8 +6,10 @@ export { plan } from './plan-run';
 export { apply, destroy } from './apply/apply-run';
 export { importResource } from './import-resource';
 export type { ImportedResource } from './import-resource';
-export { stateList, stateShow, stateRm, stateMv } from './state-commands';
+export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state-commands';
 export type { StateListEntry, StateMoved } from './state-commands';
+export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
+export { STATE_ENV } from './state/state-location';
 export { resolveStack, defaultStatePath } from './stack-name';
 
 export type {
