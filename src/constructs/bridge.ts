@@ -18,8 +18,6 @@
 import { createHash } from 'node:crypto';
 import type { Attributes } from '../resources/types';
 
-export const SPEC_FORMAT_VERSION = 1;
-
 export interface BridgeInput {
   readonly address: string;
   readonly digest: string;

@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import type { Attributes } from '../resources/types';
-import type { SecretValue } from '../secret-value';
-import { secretReferenceJson } from '../secret-value';
+import type { SecretReference, SecretValue } from '../secret-value';
+import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import { appOutdir, NullProvider, onStackSynth, otherNullProviders, type TerraformStack } from './cdktf-adapter';
-import { bridgeAttributes, specDigest, SPEC_FORMAT_VERSION } from './bridge';
+import { bridgeAttributes, specDigest } from './bridge';
 import type { SecretformResource } from './resource';
 
 /** One resource of a stack after the stack-level pass. */
@@ -73,7 +73,7 @@ export class StackSupport {
     const output = toPosix(path.relative(projectDir, outdir)) || '.';
     for (const entry of analysis.resources) {
       const { resource } = entry;
-      resource.nullResource.addOverride('//.secretform', synthesizedSpec(entry));
+      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
       const bridge = bridgeAttributes({ address: resource.address, digest: entry.digest, stack: stackName, workdir, output });
       resource.nullResource.triggers = bridge.triggers;
       resource.nullResource.addOverride('provisioner', bridge.provisioners);
@@ -86,21 +86,20 @@ export class StackSupport {
     for (const resource of this.resources()) {
       const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
       if (problems.length === 0) continue;
-      resource.nullResource.addOverride('//.secretform', { version: SPEC_FORMAT_VERSION, type: resource.resourceType.type, address: resource.address, problems });
+      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
   }
 }
 
-/** The object written under `"//".secretform` of a resource's null_resource. */
+/** The object written under `"//".secretform` of a resource's null_resource (format: synthesized-spec.ts). */
 export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown> {
   const { resource } = entry;
-  const secrets: Record<string, unknown> = {};
+  const secrets: Record<string, SecretReference> = {};
   for (const [field, secret] of Object.entries(resource.secrets)) {
     // Plain-text secrets never get here: they fail validation at synth.
-    if (secret.reference) secrets[field] = secretReferenceJson(secret.reference);
+    if (secret.reference) secrets[field] = secret.reference;
   }
-  return {
-    version: SPEC_FORMAT_VERSION,
+  return writeSynthesizedSpec({
     type: resource.resourceType.type,
     address: resource.address,
     id: entry.id,
@@ -108,7 +107,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     secrets,
     dependsOn: entry.dependsOn.map((target) => target.address),
     digest: entry.digest,
-  };
+  });
 }
 
 /**
@@ -184,8 +183,10 @@ function librarySetProblems(resources: readonly SecretformResource[]): string[] 
     if (resource.resourceType.type !== 'ldap_library_set') continue;
     const accounts = resource.spec.service_account_names;
     if (!Array.isArray(accounts)) continue;
+    // The model says whether the service tells two names apart by case.
+    const ignoringCase = resource.resourceType.fields.some((field) => field.api === 'service_account_names' && field.matchesIgnoringCase);
     for (const account of accounts) {
-      const key = `${resource.spec.mount}\u0000${String(account).toLowerCase()}`;
+      const key = `${resource.spec.mount}\u0000${ignoringCase ? String(account).toLowerCase() : String(account)}`;
       const owner = owners.get(key);
       if (owner && owner !== resource) {
         problems.push(`${resource.address}: serviceAccountNames: received ${JSON.stringify(account)}; already in library set ${owner.address} of mount ${JSON.stringify(resource.spec.mount)} - an account belongs to at most one set`);

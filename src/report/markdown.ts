@@ -8,6 +8,7 @@ import {
   changeAttributeLines,
   changeHeadline,
   driftAttributeLines,
+  driftDetailLine,
   driftHeadline,
   movedFromNote,
   NOT_VERIFIABLE,
@@ -64,7 +65,7 @@ export function statusLine(plan: Plan): string {
   return `**${totalsPhrase(totals)}, ${totals.drifted} drifted** ${stack}`;
 }
 
-function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
+function summaryTable(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0) return [];
   const head = '| Address | Type | Action |\n| --- | --- | --- |';
   return [
@@ -76,7 +77,7 @@ function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
   ];
 }
 
-function destructionWarning(changes: PlannedChange[]): MarkdownSection[] {
+function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[] {
   const destructive = changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   if (destructive.length === 0) return [];
   const noun = destructive.length === 1 ? 'resource' : 'resources';
@@ -91,7 +92,7 @@ function destructionWarning(changes: PlannedChange[]): MarkdownSection[] {
   ];
 }
 
-function changeSections(changes: PlannedChange[]): MarkdownSection[] {
+function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0) return [];
   const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
   for (const change of changes) {
@@ -108,21 +109,22 @@ function changeSections(changes: PlannedChange[]): MarkdownSection[] {
   return sections;
 }
 
-function driftSections(drift: DriftEntry[]): MarkdownSection[] {
+function driftSections(drift: readonly DriftEntry[]): MarkdownSection[] {
   if (drift.length === 0) return [];
   const sections: MarkdownSection[] = [
     { head: `### Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
   ];
   for (const entry of drift) {
     const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).map(attributeLineText)];
-    if (entry.kind === 'out_of_sync') lines.push(`# sync status: ${entry.detail ?? 'unknown'}`);
+    const detail = driftDetailLine(entry);
+    if (detail !== undefined) lines.push(`# ${detail}`);
     sections.push(detailsWithDiff(entry.address, entry.type, driftHeadline(entry), lines));
   }
   return sections;
 }
 
 /** Secrets the plan does not touch and the service cannot confirm: listed, never shown as changes. */
-function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
+function unverifiableSection(changes: readonly PlannedChange[]): MarkdownSection[] {
   const lines = changes.flatMap((change) => {
     const fields = unverifiableSecrets(change);
     if (fields.length === 0) return [];
@@ -140,7 +142,7 @@ function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
   ];
 }
 
-function planWarnings(warnings: string[]): MarkdownSection[] {
+function planWarnings(warnings: readonly string[]): MarkdownSection[] {
   if (warnings.length === 0) return [];
   return [
     {

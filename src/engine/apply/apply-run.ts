@@ -8,8 +8,8 @@ import { stableStringify } from '../diff/values';
 import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
-import type { ResourcePlan } from '../plan/resource-plan';
+import { planComputation, serverWarnings, type PlanComputation } from '../plan/compute-plan';
+import { keptAsIs, type ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
@@ -66,8 +66,10 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     const planned = await planRun(context.value, state, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
-    const { computation, secrets, fingerprintKey } = planned.value;
-    if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
+    const { secrets, fingerprintKey } = planned.value;
+    const computation = mode === 'destroy' && options.ifDigest !== undefined
+      ? guardByDigest(context.value, planned.value.computation, options.ifDigest)
+      : planned.value.computation;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
       if (reasons.length > 0) {
@@ -92,9 +94,10 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
 /**
  * The `cdktf deploy` bridge destroys through a destroy-time provisioner, which also runs when terraform replaces a
  * null_resource whose triggers changed. Delete only when state still holds what that null_resource applied
- * (same digest) and the address is not in code with another spec (then the replacement applies it).
+ * (same digest) and the address is not in code with another spec (then the replacement applies it). When the
+ * check fails, the result is a new plan that keeps everything.
  */
-function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): void {
+function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): PlanComputation {
   const targets = context.options.targets ?? [];
   const reasons: string[] = [];
   for (const target of targets) {
@@ -104,15 +107,13 @@ function guardByDigest(context: RunContext, computation: PlanComputation, ifDige
     if (entry.digest !== ifDigest) reasons.push(`${target}: state holds another version (digest ${entry.digest ?? 'none'}, not ${ifDigest}); nothing destroyed`);
     else if (inCode && inCode.digest !== ifDigest) reasons.push(`${target}: still in code with a new spec; nothing destroyed (its replacement applies it)`);
   }
-  if (reasons.length === 0) return;
-  for (const resource of computation.resources.values()) {
-    const planned = resource.change;
-    if (planned.action === 'no-op') continue;
-    planned.action = 'no-op';
-    planned.actionReason = 'kept: the --if-digest check did not pass';
-    planned.after = planned.before;
-  }
-  computation.plan.warnings.push(...reasons);
+  if (reasons.length === 0) return computation;
+  const kept = new Map([...computation.resources].map(([address, resource]) => [
+    address,
+    resource.change.action === 'no-op' ? resource : keptAsIs(resource, [{ kind: 'digest_guard' }]),
+  ]));
+  const { plan } = computation;
+  return planComputation(plan.stack, plan.refreshOnly, kept, [...plan.warnings, ...reasons]);
 }
 
 async function execute(
@@ -170,7 +171,7 @@ async function execute(
   });
   const runFailure = client.runFailure();
   const outcomes = taskOutcomes.map((outcome) => {
-    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true);
+    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true, (key) => operations.get(key));
     const warnings = [...new Set(warningsByKey.get(outcome.key) ?? [])];
     return warnings.length > 0 ? { ...converted, warnings } : converted;
   });
@@ -183,7 +184,7 @@ async function execute(
     const done = outcomes.filter((o) => o.status === 'succeeded').map((o) => `${o.action} ${o.address}`);
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
-  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason === STOPPED);
+  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
   const done = result(plan, outcomes, interrupted, stateOnly);
   if (runFailure) done.runFailure = runFailureMessage(runFailure);
   const warnings = applyWarnings(outcomes);
@@ -198,15 +199,13 @@ function applyWarnings(outcomes: OperationOutcome[]): string[] {
   return [...byAddress].flatMap(([address, warnings]) => serverWarnings(address, warnings));
 }
 
-const STOPPED = 'the run was stopped';
-
 /**
  * State changes that need no request: rename moved addresses, forget objects deleted outside secretform and
  * removed from code, and record the refreshed state of every object read: for a resource in code that needs no
  * write, what the code says (it matches the live object, so drift the code now matches clears); with
  * --refresh-only, the live values of the fields secretform owns.
  */
-function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
+function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
   let entries: Record<string, ResourceState> = { ...writer.state.resources };
   const changes: StateOnlyChange[] = [];
   for (const resource of resources.values()) {
@@ -280,7 +279,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
   };
 }
 
-function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean): OperationOutcome {
+function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean, operationOf: (key: string) => { address: string } | undefined): OperationOutcome {
   const base = { address: operation.address, action: operation.label };
   if (outcome.status === 'succeeded') return { ...base, status: 'succeeded' };
   if (outcome.status === 'failed') {
@@ -290,10 +289,11 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
     }
     return { ...base, status: 'failed', message: error.message };
   }
-  if (outcome.reason === STOPPED) {
+  const { reason } = outcome;
+  if (reason.kind === 'stopped') {
     return { ...base, status: 'skipped', message: aborted ? 'not started: the run was interrupted' : 'not started: the run stopped (see the error)' };
   }
-  return { ...base, status: 'skipped', message: `not started: ${outcome.reason.replace(/^(write|delete):/, '')}` };
+  return { ...base, status: 'skipped', message: `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed` };
 }
 
 function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean, stateOnly: StateOnlyChange[]): ApplyResult {
