@@ -179,7 +179,7 @@ function savedPlanBehaviours(backend: Backend, stateOnly = false): void {
   });
 
   test('a drift check runs with only SERVICE_ADDR and SERVICE_TOKEN; apply --refresh-only accepts the drift without writing to the service', async () => {
-    const { project, env, with: run, planFile } = setup(backend);
+    const { project, env, with: run } = setup(backend);
     expect((await runCli(run(['apply', '--auto-approve']), project, env)).code).toBe(0);
     await call(server, 'POST', 'auth/userpass/users/alice', { token_ttl: '3h' });
 

@@ -3,7 +3,7 @@ import { buildOperations } from '../../src/engine/apply/task-graph';
 import type { ApplyResult, OperationOutcome } from '../../src/engine/engine-options';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
 import { fakeIo } from './cli-fake-io';
-import { change, emptyPlan } from './report-plan-fixture';
+import { emptyPlan } from './report-plan-fixture';
 
 const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
 
