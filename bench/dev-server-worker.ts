@@ -6,14 +6,15 @@ import { startDevServer, type DevServerOptions } from '../src/devserver';
 async function run(): Promise<void> {
   const server = await startDevServer(workerData as DevServerOptions);
   parentPort!.postMessage({ kind: 'ready', url: server.url });
-  parentPort!.on('message', async (message: { kind: string }) => {
+  parentPort!.on('message', (message: { kind: string }) => {
     if (message.kind === 'count') parentPort!.postMessage({ kind: 'count', count: server.requestCount });
     if (message.kind === 'close') {
-      await server.close();
-      parentPort!.postMessage({ kind: 'closed' });
-      parentPort!.close();
+      void server.close().then(() => {
+        parentPort!.postMessage({ kind: 'closed' });
+        parentPort!.close();
+      });
     }
   });
 }
 
-run().catch((err) => parentPort!.postMessage({ kind: 'error', message: String(err?.stack ?? err) }));
+run().catch((err) => parentPort!.postMessage({ kind: 'error', message: err instanceof Error ? (err.stack ?? String(err)) : String(err) }));

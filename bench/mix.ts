@@ -22,7 +22,7 @@ const PER_THOUSAND: Mix = { users: 300, staticRoles: 180, dynamicRoles: 100, lib
 
 export function mixFor(size: number): Mix {
   const scale = size / 1000;
-  const entries = Object.entries(PER_THOUSAND).map(([name, count]) => [name, Math.max(1, Math.round(count * scale))]);
+  const entries = Object.entries(PER_THOUSAND).map(([name, count]): [string, number] => [name, Math.max(1, Math.round(count * scale))]);
   return Object.fromEntries(entries) as unknown as Mix;
 }
 

@@ -112,7 +112,7 @@ export async function resolveSecretValue(secret: SecretValue, options: ResolveOp
     const text = await fs.readFile(filePath, 'utf8');
     return text.replace(/\r?\n$/, '');
   } catch (error) {
-    throw new Error(`cannot read secret file ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`cannot read secret file ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
 }
 

@@ -70,7 +70,7 @@ function writeReportFile(file: string, text: string): void {
   try {
     fs.writeFileSync(file, text);
   } catch (error) {
-    throw new Error(`cannot write the plan to ${file}: ${(error as Error).message}`);
+    throw new Error(`cannot write the plan to ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -10,7 +10,7 @@ import type { CliIo } from './io';
 const REDRAW_INTERVAL_MS = 100;
 
 export interface ProgressReporter {
-  onProgress(event: ProgressEvent): void;
+  onProgress: (event: ProgressEvent) => void;
   /** Clears a progress line still on screen; call before writing anything else. */
   finish(): void;
 }

@@ -186,7 +186,7 @@ function librarySetProblems(resources: readonly SecretformResource[]): string[] 
     // The model says whether the service tells two names apart by case.
     const ignoringCase = resource.resourceType.fields.some((field) => field.api === 'service_account_names' && field.matchesIgnoringCase);
     for (const account of accounts) {
-      const key = `${resource.spec.mount}\u0000${ignoringCase ? String(account).toLowerCase() : String(account)}`;
+      const key = `${String(resource.spec.mount)}\u0000${ignoringCase ? String(account).toLowerCase() : String(account)}`;
       const owner = owners.get(key);
       if (owner && owner !== resource) {
         problems.push(`${resource.address}: serviceAccountNames: received ${JSON.stringify(account)}; already in library set ${owner.address} of mount ${JSON.stringify(resource.spec.mount)} - an account belongs to at most one set`);
@@ -203,7 +203,7 @@ function associationMountProblems(resources: readonly SecretformResource[], byId
   const problems: string[] = [];
   for (const resource of resources) {
     if (resource.resourceType.type !== 'sync_association') continue;
-    const mount = byId.get(`sys/mounts/${resource.spec.mount}`);
+    const mount = byId.get(`sys/mounts/${String(resource.spec.mount)}`);
     if (!mount) continue;
     const options = mount.spec.options as Record<string, unknown> | undefined;
     if (mount.spec.type !== 'kv' || options?.version !== '2') {

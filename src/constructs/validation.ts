@@ -31,8 +31,10 @@ export function showValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   let text: string;
   try {
-    text = JSON.stringify(value, (_key, inner) => (SecretValue.isSecretValue(inner) ? '(sensitive)' : inner)) ?? String(value);
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a symbol (which JSON skips) is shown by its description; objects never get here
+    text = JSON.stringify(value, (_key, inner: unknown) => (SecretValue.isSecretValue(inner) ? '(sensitive)' : inner)) ?? String(value);
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- last resort for what JSON cannot encode (a bigint, a cycle): some text beats a crash
     text = String(value);
   }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;

@@ -81,7 +81,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   const kv = new KvStore();
   const tokens = new InMemoryTokenStore(rootToken, now);
-  let context: ServerContext | undefined;
   const mounts = new MountRegistry(
     {
       kv: (mount, ctx) => createKvArea(kv, mount, ctx),
@@ -89,9 +88,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       ldap: createLdapArea,
       userpass: createUserpassArea,
     },
-    () => context!,
+    () => context,
   );
-  context = {
+  const context: ServerContext = {
     now,
     mounts,
     tokens,

@@ -103,7 +103,7 @@ export interface PasswordPolicy {
 
 export interface ServerContext {
   /** Epoch milliseconds. Injectable, so tests can move time forward without waiting. */
-  now(): number;
+  now: () => number;
   mounts: MountTable;
   tokens: TokenStore;
   kv: KvAccess;

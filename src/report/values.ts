@@ -18,9 +18,11 @@ export function formatChange(from: unknown, to: unknown): string {
 export function serialize(value: unknown): string {
   if (value === undefined) return 'null';
   try {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a symbol (which JSON skips) is shown by its description; objects never get here
     return JSON.stringify(value) ?? String(value);
   } catch {
     // A value JSON cannot encode (a bigint, a cycle) is still shown rather than failing the whole report.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- last resort for what JSON cannot encode (a bigint, a cycle): some text beats a crash
     return String(value);
   }
 }

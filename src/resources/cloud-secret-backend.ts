@@ -24,15 +24,15 @@ export const cloudSecretBackend = defineResourceType({
     field('root_password_ttl', 'duration', 'Validity of the root client secret that rotate-root generates.', { serviceDefault: 15768000 }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `${spec.path}/config`,
+  id: (spec) => `${String(spec.path)}/config`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+)\/config$/);
     if (!match) throw new ImportIdError('cloud_secret_backend', importId, '<path>/config');
     return { path: match[1] };
   },
-  api: (spec) => samePathApi(`${spec.path}/config`),
+  api: (spec) => samePathApi(`${String(spec.path)}/config`),
   operations: [rotateRoot('cloud engine', 'client secret')],
-  dependsOn: (spec) => [`sys/mounts/${spec.path}`],
+  dependsOn: (spec) => [`sys/mounts/${String(spec.path)}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".
   readAttributes: (data) => (!data.subscription_id && !data.tenant_id ? null : data),
 });

@@ -47,23 +47,23 @@ export const cloudSecretRole = defineResourceType({
     }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `${spec.mount}/roles/${spec.name}`,
+  id: (spec) => `${String(spec.mount)}/roles/${String(spec.name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+)\/roles\/([^/]+)$/);
     if (!match) throw new ImportIdError('cloud_secret_role', importId, '<mount>/roles/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`),
+  api: (spec) => samePathApi(`${String(spec.mount)}/roles/${String(spec.name)}`),
   operations: [
     {
       name: 'creds',
       doc: 'Generates a service principal of the role: client_id and client_secret.',
-      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      call: (spec) => ({ method: 'GET', path: `${String(spec.mount)}/creds/${String(spec.name)}` }),
       returnsCredentials: true,
       options: [],
     },
   ],
-  dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
+  dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
   alignWithDesired(read, desired) {
     const aligned = { ...read };
     aligned.cloud_roles = projectElements(read.cloud_roles, desired.cloud_roles, ['role_name', 'role_id']);
@@ -80,7 +80,7 @@ export const cloudSecretRole = defineResourceType({
  */
 function projectElements(read: unknown, desired: unknown, alternatives: string[]): unknown {
   if (!Array.isArray(read) || !Array.isArray(desired)) return read;
-  const projected = read.map((element) => {
+  const projected = read.map((element: unknown) => {
     if (!isPlainObject(element)) return element;
     const match = desired.find(
       (wanted) => isPlainObject(wanted) && alternatives.some((key) => wanted[key] !== undefined && wanted[key] === element[key])

@@ -63,7 +63,7 @@ export function canonicalValue(field: FieldSpec, value: unknown): unknown {
         }
       }
       if (!Array.isArray(list)) return value;
-      let elements = list.map((element) => (isPlainObject(element) ? canonicalElement(element, field.elementKeys) : element));
+      let elements = list.map((element: unknown) => (isPlainObject(element) ? canonicalElement(element, field.elementKeys) : element));
       if (field.unordered) elements = uniqueSorted(elements);
       return elements;
     }

@@ -25,21 +25,21 @@ export const ldapDynamicRole = defineResourceType({
   ],
   // Only the keys sent change; a key sent as "" deletes that value.
   writeSemantics: 'partial-empty-deletes',
-  id: (spec) => `${spec.mount}/role/${spec.name}`,
+  id: (spec) => `${String(spec.mount)}/role/${String(spec.name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+?)\/role\/(.+)$/);
     if (!match) throw new ImportIdError('ldap_dynamic_role', importId, '<mount>/role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`),
+  api: (spec) => samePathApi(`${String(spec.mount)}/role/${String(spec.name)}`),
   operations: [
     {
       name: 'creds',
       doc: 'Creates a directory entry from the creation LDIF: username, password and distinguished names.',
-      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      call: (spec) => ({ method: 'GET', path: `${String(spec.mount)}/creds/${String(spec.name)}` }),
       returnsCredentials: true,
       options: [],
     },
   ],
-  dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
+  dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
 });

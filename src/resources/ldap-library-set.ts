@@ -22,20 +22,20 @@ export const ldapLibrarySet = defineResourceType({
     field('disable_check_in_enforcement', 'bool', 'Allow check-in by anyone, not only the borrower.', { serviceDefault: false }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `${spec.mount}/library/${spec.name}`,
+  id: (spec) => `${String(spec.mount)}/library/${String(spec.name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+?)\/library\/(?!manage\/)(.+)$/);
     if (!match) throw new ImportIdError('ldap_library_set', importId, '<mount>/library/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`),
+  api: (spec) => samePathApi(`${String(spec.mount)}/library/${String(spec.name)}`),
   operations: [
     {
       name: 'check-out',
       doc: 'Checks out an available account: its name and password, for the lease duration.',
       call: (spec, input) => ({
         method: 'POST',
-        path: `${spec.mount}/library/${spec.name}/check-out`,
+        path: `${String(spec.mount)}/library/${String(spec.name)}/check-out`,
         body: input.ttl === undefined ? {} : { ttl: input.ttl },
       }),
       returnsCredentials: true,
@@ -46,7 +46,7 @@ export const ldapLibrarySet = defineResourceType({
       doc: 'Checks accounts back in (only the borrower may, unless enforcement is off or --force takes the manage path).',
       call: (spec, input) => ({
         method: 'POST',
-        path: input.force ? `${spec.mount}/library/manage/${spec.name}/check-in` : `${spec.mount}/library/${spec.name}/check-in`,
+        path: input.force ? `${String(spec.mount)}/library/manage/${String(spec.name)}/check-in` : `${String(spec.mount)}/library/${String(spec.name)}/check-in`,
         body: input.accounts && input.accounts.length > 0 ? { service_account_names: [...input.accounts] } : {},
       }),
       returnsCredentials: false,
@@ -55,10 +55,10 @@ export const ldapLibrarySet = defineResourceType({
     {
       name: 'status',
       doc: 'Which accounts of the set are available and who borrowed the others.',
-      call: (spec) => ({ method: 'GET', path: `${spec.mount}/library/${spec.name}/status` }),
+      call: (spec) => ({ method: 'GET', path: `${String(spec.mount)}/library/${String(spec.name)}/status` }),
       returnsCredentials: false,
       options: [],
     },
   ],
-  dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
+  dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
 });

@@ -40,13 +40,13 @@ export const ldapSecretBackend = defineResourceType({
     }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `${spec.path}/config`,
+  id: (spec) => `${String(spec.path)}/config`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+)\/config$/);
     if (!match) throw new ImportIdError('ldap_secret_backend', importId, '<path>/config');
     return { path: match[1] };
   },
-  api: (spec) => samePathApi(`${spec.path}/config`),
+  api: (spec) => samePathApi(`${String(spec.path)}/config`),
   operations: [rotateRoot('directory engine', 'bind password')],
-  dependsOn: (spec) => [`sys/mounts/${spec.path}`],
+  dependsOn: (spec) => [`sys/mounts/${String(spec.path)}`],
 });

@@ -23,28 +23,28 @@ export const ldapStaticRole = defineResourceType({
     }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `${spec.mount}/static-role/${spec.name}`,
+  id: (spec) => `${String(spec.mount)}/static-role/${String(spec.name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^(.+?)\/static-role\/(.+)$/);
     if (!match) throw new ImportIdError('ldap_static_role', importId, '<mount>/static-role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`),
+  api: (spec) => samePathApi(`${String(spec.mount)}/static-role/${String(spec.name)}`),
   operations: [
     {
       name: 'rotate-role',
       doc: "Rotates the entry's password now.",
-      call: (spec) => ({ method: 'POST', path: `${spec.mount}/rotate-role/${spec.name}` }),
+      call: (spec) => ({ method: 'POST', path: `${String(spec.mount)}/rotate-role/${String(spec.name)}` }),
       returnsCredentials: false,
       options: [],
     },
     {
       name: 'creds',
       doc: "The entry's current password (static credential).",
-      call: (spec) => ({ method: 'GET', path: `${spec.mount}/static-cred/${spec.name}` }),
+      call: (spec) => ({ method: 'GET', path: `${String(spec.mount)}/static-cred/${String(spec.name)}` }),
       returnsCredentials: true,
       options: [],
     },
   ],
-  dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
+  dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
 });

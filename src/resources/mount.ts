@@ -10,7 +10,7 @@ export function mountBehaviour(
   const pattern = new RegExp(`^${base}/(.+)$`);
   return {
     writeSemantics: 'create-only',
-    id: (spec) => `${base}/${spec.path}`,
+    id: (spec) => `${base}/${String(spec.path)}`,
     parseImportId(importId) {
       const match = matchPath(importId, pattern);
       if (!match) throw new ImportIdError(type, importId, `${base}/<path>`);
@@ -19,9 +19,9 @@ export function mountBehaviour(
     api: (spec) => ({
       // The service lists mounts at `<base>` keyed "<path>/"; there is no per-mount read in the document.
       read: { method: 'GET', path: base },
-      create: { method: 'POST', path: `${base}/${spec.path}` },
-      update: { method: 'POST', path: `${base}/${spec.path}/tune` },
-      delete: { method: 'DELETE', path: `${base}/${spec.path}` },
+      create: { method: 'POST', path: `${base}/${String(spec.path)}` },
+      update: { method: 'POST', path: `${base}/${String(spec.path)}/tune` },
+      delete: { method: 'DELETE', path: `${base}/${String(spec.path)}` },
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
     // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.

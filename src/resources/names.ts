@@ -15,6 +15,7 @@ export const RESERVED_SECRETS_MOUNT_SEGMENTS = ['sys', 'auth', 'cubbyhole', 'ide
 export const RESERVED_AUTH_MOUNT_SEGMENTS = ['token'] as const;
 
 /** C0 and C1 control characters and DEL. */
+// eslint-disable-next-line no-control-regex -- names may not hold control characters, so the class names them
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `.` and `..`, also percent-encoded (a proxy that decodes before normalising sees them the same). */

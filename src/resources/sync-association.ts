@@ -24,7 +24,7 @@ export const syncAssociation = defineResourceType({
   ],
   // Setting an association again refreshes it; there is nothing else to update.
   writeSemantics: 'create-only',
-  id: (spec) => `${destinationPath(spec)}/associations/${spec.mount}/${spec.secret_name}`,
+  id: (spec) => `${destinationPath(spec)}/associations/${String(spec.mount)}/${String(spec.secret_name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^sys\/sync\/destinations\/([^/]+)\/([^/]+)\/associations\/([^/]+)\/(.+)$/);
     if (!match) {
@@ -42,21 +42,21 @@ export const syncAssociation = defineResourceType({
       delete: { method: 'POST', path: `${destinationPath(spec)}/associations/remove`, body: membership },
     };
   },
-  dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${spec.mount}`],
+  dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${String(spec.mount)}`],
   health(live) {
     const status = live.sync_status;
     if (status === undefined || status === SYNCED) return undefined;
     // Setting the association again makes the service sync it again.
-    return { kind: 'out_of_sync', headline: 'is out of sync on the service', label: 'sync status', status: String(status), repairedByWrite: true };
+    return { kind: 'out_of_sync', headline: 'is out of sync on the service', label: 'sync status', status: typeof status === 'string' ? status : JSON.stringify(status), repairedByWrite: true };
   },
   readAttributes(data, identity) {
     const destinations = isPlainObject(data.associated_destinations) ? data.associated_destinations : {};
-    const entry = destinations[`${identity.destination_type}/${identity.destination_name}`];
+    const entry = destinations[`${String(identity.destination_type)}/${String(identity.destination_name)}`];
     if (!isPlainObject(entry)) return null;
     return { sync_status: entry.sync_status };
   },
 });
 
 function destinationPath(spec: Record<string, unknown>): string {
-  return `sys/sync/destinations/${spec.destination_type}/${spec.destination_name}`;
+  return `sys/sync/destinations/${String(spec.destination_type)}/${String(spec.destination_name)}`;
 }

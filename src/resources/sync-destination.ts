@@ -51,21 +51,21 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     ],
     // The document gives one POST for create and update, without saying it merges: send the whole object.
     writeSemantics: 'replace',
-    id: (spec) => `${basePath}/${spec.name}`,
+    id: (spec) => `${basePath}/${String(spec.name)}`,
     parseImportId(importId) {
       const match = matchPath(importId, new RegExp(`^sys/sync/destinations/${destinationType}/([^/]+)$`));
       if (!match) throw new ImportIdError(definition.type, importId, `${basePath}/<name>`);
       return { name: match[1] };
     },
-    api: (spec) => samePathApi(`${basePath}/${spec.name}`),
+    api: (spec) => samePathApi(`${basePath}/${String(spec.name)}`),
     // A destination that still has associations (not ours: ours are removed first) is deleted only with
     // purge, which the service finishes asynchronously; what needed it (its GitHub app) goes after that.
     deleteSteps: (spec) => ({
-      call: { method: 'DELETE', path: `${basePath}/${spec.name}` },
+      call: { method: 'DELETE', path: `${basePath}/${String(spec.name)}` },
       whenOccupied: {
-        probe: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+        probe: { method: 'GET', path: `${basePath}/${String(spec.name)}/associations` },
         isOccupied: (answer) => isPlainObject(answer.associated_secrets) && Object.keys(answer.associated_secrets).length > 0,
-        call: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
+        call: { method: 'DELETE', path: `${basePath}/${String(spec.name)}`, query: { purge: 'true' } },
         awaitGone: true,
       },
     }),

@@ -17,13 +17,13 @@ export const syncGithubApp = defineResourceType({
   ],
   // private_key is required on every write, so a write carries the whole object.
   writeSemantics: 'replace',
-  id: (spec) => `sys/sync/github-apps/${spec.name}`,
+  id: (spec) => `sys/sync/github-apps/${String(spec.name)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^sys\/sync\/github-apps\/([^/]+)$/);
     if (!match) throw new ImportIdError('sync_github_app', importId, 'sys/sync/github-apps/<name>');
     return { name: match[1] };
   },
-  api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
+  api: (spec) => samePathApi(`sys/sync/github-apps/${String(spec.name)}`),
   // The read carries a SHA-256 fingerprint of the private key: the one secret the service lets us check.
   verifySecret(field, value, liveData) {
     const fingerprint = liveData?.fingerprint;

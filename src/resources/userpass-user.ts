@@ -35,22 +35,22 @@ export const userpassUser = defineResourceType({
     field('token_type', 'string', "Token type: `service`, `batch` or `default` (the mount's tuned default).", { serviceDefault: 'default', allowed: TOKEN_TYPES }),
   ],
   writeSemantics: 'merge',
-  id: (spec) => `auth/${spec.mount}/users/${spec.username}`,
+  id: (spec) => `auth/${String(spec.mount)}/users/${String(spec.username)}`,
   parseImportId(importId) {
     const match = matchPath(importId, /^auth\/(.+)\/users\/([^/]+)$/);
     if (!match) throw new ImportIdError('userpass_user', importId, 'auth/<mount>/users/<username>');
     return { mount: match[1], username: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`auth/${spec.mount}/users/${spec.username}`),
+  api: (spec) => samePathApi(`auth/${String(spec.mount)}/users/${String(spec.username)}`),
   // The user's write takes a password on creation only; a changed one goes through the password endpoint.
-  secretWriteCalls: (spec) => ({ password: { method: 'POST', path: `auth/${spec.mount}/users/${spec.username}/password` } }),
+  secretWriteCalls: (spec) => ({ password: { method: 'POST', path: `auth/${String(spec.mount)}/users/${String(spec.username)}/password` } }),
   operations: [
     {
       name: 'login',
       doc: "Logs in with the user's password from the code: a token with its accessor, policies and lease.",
       call: (spec, input) => ({
         method: 'POST',
-        path: `auth/${spec.mount}/login/${spec.username}`,
+        path: `auth/${String(spec.mount)}/login/${String(spec.username)}`,
         body: { password: input.secrets?.password ?? '' },
       }),
       returnsCredentials: true,
@@ -59,5 +59,5 @@ export const userpassUser = defineResourceType({
       anonymous: true,
     },
   ],
-  dependsOn: (spec) => [`sys/auth/${spec.mount}`],
+  dependsOn: (spec) => [`sys/auth/${String(spec.mount)}`],
 });

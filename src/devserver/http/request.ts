@@ -58,6 +58,7 @@ export async function readRequestHead(reader: SocketReader, remoteAddress: strin
   if (requestLine === undefined) return undefined;
 
   const parts = requestLine.split(' ');
+  // eslint-disable-next-line no-control-regex -- a request target may not hold controls or spaces (RFC 9112)
   if (parts.length !== 3 || !TOKEN.test(parts[0]) || parts[1] === '' || /[\x00-\x20\x7f]/.test(parts[1])) {
     throw new HttpProtocolError(400, 'malformed request line');
   }
@@ -102,7 +103,7 @@ async function readHeadLine(reader: SocketReader, maxBytes: number): Promise<str
 }
 
 async function readHeaders(reader: SocketReader, maxBytes: number): Promise<Record<string, string>> {
-  const headers: Record<string, string> = Object.create(null);
+  const headers = Object.create(null) as Record<string, string>;
   let total = 0;
   let count = 0;
   for (;;) {
@@ -117,6 +118,7 @@ async function readHeaders(reader: SocketReader, maxBytes: number): Promise<Reco
     // A name must be a token: this also refuses obsolete line folding (a line starting with whitespace).
     if (!TOKEN.test(name)) throw new HttpProtocolError(400, 'malformed header line');
     const value = line.slice(colon + 1).trim();
+    // eslint-disable-next-line no-control-regex -- NUL, CR and LF are exactly what a header value may not hold
     if (/[\x00\r\n]/.test(value)) throw new HttpProtocolError(400, 'malformed header line');
     const key = name.toLowerCase();
     if (key === 'content-length' && key in headers && headers[key] !== value) {

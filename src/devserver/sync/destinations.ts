@@ -219,7 +219,7 @@ function parseField(where: string, field: ConnectionField, value: unknown): stri
     typeof value === 'string'
       ? value.split(',').map((v) => v.trim()).filter((v) => v !== '')
       : Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? (value as string[])
+        ? value
         : undefined;
   if (list === undefined) {
     throw badRequest(`${where}: "${field.name}" must be a list of strings or a comma-separated string`);

@@ -85,7 +85,8 @@ class Evaluator {
   }
 
   private pipeline(pipeline: Pipeline, dot: TemplateValue): TemplateValue {
-    let value: TemplateValue | typeof NOTHING_PIPED = NOTHING_PIPED;
+    // NOTHING_PIPED until the first command runs (TemplateValue is `unknown`, so it holds the marker too).
+    let value: TemplateValue = NOTHING_PIPED;
     for (const command of pipeline.commands) value = this.command(command, pipeline, dot, value);
     return value;
   }
@@ -94,7 +95,7 @@ class Evaluator {
     command: Command,
     pipeline: Pipeline,
     dot: TemplateValue,
-    piped: TemplateValue | typeof NOTHING_PIPED,
+    piped: TemplateValue, // or NOTHING_PIPED
   ): TemplateValue {
     const [head, ...rest] = command.operands;
     if (head.kind === 'function') {

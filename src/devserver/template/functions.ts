@@ -16,7 +16,8 @@ export interface FunctionContext {
   now(): number;
 }
 
-type Arg = number | string | Buffer | TemplateValue;
+/** A checked argument: a number, string or Buffer as `params` says, or any template value. */
+type Arg = TemplateValue;
 
 export interface TemplateFunction {
   params: ParamType[];
@@ -60,7 +61,7 @@ const truncate: TemplateFunction = {
     const n = maxLength as number;
     if (n <= 0) throw new FunctionCallError(`max length must be > 0 but was ${n}`);
     const chars = characters(text as string);
-    return chars.length > n ? chars.slice(0, n).join('') : (text as string);
+    return chars.length > n ? chars.slice(0, n).join('') : text;
   },
 };
 

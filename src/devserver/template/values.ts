@@ -56,6 +56,7 @@ export function formatValue(value: TemplateValue): string {
     const keys = Object.keys(value).sort();
     return `map[${keys.map((k) => `${k}:${formatValue(value[k])}`).join(' ')}]`;
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left (a bigint, a symbol, a function) prints as JavaScript shows it
   return String(value);
 }
 

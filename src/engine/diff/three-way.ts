@@ -56,8 +56,8 @@ export function threeWayDiff(
     if (!inCode && !applied) continue;
     const liveValue = live[name] ?? field.serverDefault;
 
-    if (applied && !field.createOnly && !valuesEqual(lastApplied![name], liveValue, field.unordered)) {
-      drift.push({ field: name, applied: lastApplied![name], live: liveValue });
+    if (applied && !field.createOnly && !valuesEqual(lastApplied[name], liveValue, field.unordered)) {
+      drift.push({ field: name, applied: lastApplied[name], live: liveValue });
     }
     if (field.createOnly) continue;
 

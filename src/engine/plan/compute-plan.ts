@@ -47,7 +47,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     const requests = addresses.map((address) => {
       const inCode = allDesired.get(address);
       const recorded = stateEntryOf(address);
-      return refreshRequestFor(address, getResourceType(inCode?.type ?? recorded!.type), {
+      return refreshRequestFor(address, getResourceType(inCode?.type ?? recorded.type), {
         desired: inCode?.spec,
         desiredId: inCode?.id,
         recorded,

@@ -80,13 +80,13 @@ export class FingerprintKey {
       const parsed = parseScrypt(fingerprint);
       if (!parsed) continue;
       let byValue = this.#slow.get(fingerprint);
-      if (!byValue) this.#slow.set(fingerprint, (byValue = new Map()));
+      if (!byValue) this.#slow.set(fingerprint, (byValue = new Map<string, Promise<boolean>>()));
       if (byValue.has(value)) continue;
       const check = scryptAsync(value, parsed.salt, parsed.expected.length, parsed.options).then((actual) => equalBytes(parsed.expected, actual));
       byValue.set(value, check);
       pending.push(check.then((same) => {
         let settled = this.#settled.get(fingerprint);
-        if (!settled) this.#settled.set(fingerprint, (settled = new Map()));
+        if (!settled) this.#settled.set(fingerprint, (settled = new Map<string, boolean>()));
         settled.set(value, same);
       }));
     }

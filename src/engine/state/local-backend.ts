@@ -66,15 +66,15 @@ export class LocalStateBackend implements StateBackend {
     return ok(this.#lock);
   }
 
-  async lockHolder(): Promise<Result<LockHolder | undefined>> {
-    return ok(readLockHolder(this.path));
+  lockHolder(): Promise<Result<LockHolder | undefined>> {
+    return Promise.resolve(ok(readLockHolder(this.path)));
   }
 
-  async forceUnlock(): Promise<Result<LockHolder | undefined>> {
+  forceUnlock(): Promise<Result<LockHolder | undefined>> {
     try {
-      return ok(forceUnlockStateFile(this.path));
+      return Promise.resolve(ok(forceUnlockStateFile(this.path)));
     } catch (err) {
-      return fail(new EngineError('state_io', `cannot remove the lock of state ${this.path}: ${(err as Error).message}`));
+      return Promise.resolve(fail(new EngineError('state_io', `cannot remove the lock of state ${this.path}: ${(err as Error).message}`)));
     }
   }
 
@@ -237,7 +237,7 @@ async function readVersionFile(path: string): Promise<{ created_at: string; comm
     const json = JSON.parse(await fs.readFile(path, 'utf8')) as { created_at?: unknown; command?: unknown; state?: unknown };
     const state = stateFileSchema.safeParse(json.state);
     if (!state.success) return undefined;
-    return { created_at: String(json.created_at ?? ''), command: String(json.command ?? ''), state: state.data };
+    return { created_at: typeof json.created_at === 'string' ? json.created_at : '', command: typeof json.command === 'string' ? json.command : '', state: state.data };
   } catch {
     return undefined;
   }

@@ -172,9 +172,10 @@ function heldLock(lockPath: string, holder: LocalHolder): HeldLock {
   const unregister = releaseOnExit(releaseSync);
   return {
     holder,
-    release: async () => {
+    release: () => {
       unregister();
       releaseSync();
+      return Promise.resolve();
     },
   };
 }
