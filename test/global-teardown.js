@@ -15,7 +15,7 @@ function isAlive(pid) {
 
 module.exports = async function globalTeardown() {
   const registry = path.join(os.tmpdir(), 'secretform-test-pg-clusters');
-  let names = [];
+  let names;
   try {
     names = fs.readdirSync(registry);
   } catch {

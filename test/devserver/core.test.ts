@@ -268,10 +268,10 @@ describe('dev server core: HTTP and routing', () => {
 
   test('the HTTP layer answers a throwing handler with 500 and keeps serving', async () => {
     let calls = 0;
-    const http = new HttpServer(async () => {
+    const http = new HttpServer(() => {
       calls += 1;
-      if (calls === 1) throw new Error('handler exploded');
-      return { status: 200, body: { ok: true } };
+      if (calls === 1) return Promise.reject(new Error('handler exploded'));
+      return Promise.resolve({ status: 200, body: { ok: true } });
     });
     const address = await http.listen(0, '127.0.0.1');
     try {

@@ -208,7 +208,7 @@ describe('KV access and events for secret sync', () => {
     expect(store.read('kv', 's')).toBeUndefined();
   });
 
-  test('a kv mount without version 2 refuses data paths and stores nothing', async () => {
+  test('a kv mount without version 2 refuses data paths and stores nothing', () => {
     const store = new KvStore();
     const area = createKvArea(store, { ...entry, options: {} }, ctx);
     expect(() => area.handle(request('POST', 'data/s', { data: { a: 1 } }), 'data/s')).toThrow(/KV version 2 only/);

@@ -201,25 +201,27 @@ describe('examples/ci workflows', () => {
       paginate: async (method: (args: unknown) => Promise<{ data: unknown[] }>, args: unknown) => (await method(args)).data,
       rest: {
         issues: {
-          listComments: async () => ({ data: comments.map((comment) => ({ ...comment })) }),
-          createComment: async ({ body }: { body: string }) => {
+          listComments: () => Promise.resolve({ data: comments.map((comment) => ({ ...comment })) }),
+          createComment: ({ body }: { body: string }) => {
             calls.push('create');
             comments.push({ id: nextId++, body, user: 'bot' });
+            return Promise.resolve();
           },
-          updateComment: async ({ comment_id, body }: { comment_id: number; body: string }) => {
+          updateComment: ({ comment_id, body }: { comment_id: number; body: string }) => {
             calls.push(`update ${comment_id}`);
             comments.find((comment) => comment.id === comment_id)!.body = body;
+            return Promise.resolve();
           },
-          deleteComment: async ({ comment_id }: { comment_id: number }) => {
+          deleteComment: ({ comment_id }: { comment_id: number }) => {
             calls.push(`delete ${comment_id}`);
             comments.splice(comments.findIndex((comment) => comment.id === comment_id), 1);
+            return Promise.resolve();
           },
         },
       },
     };
     const context = { repo: { owner: 'acme', repo: 'infra' }, issue: { number: 7 } };
     const fakeProcess = { env: { PLAN_MARKDOWN: markdown } };
-    // eslint-disable-next-line @typescript-eslint/no-empty-function
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
     const runScript = (parts: string[]) => {
       rmSync(dir, { recursive: true, force: true });

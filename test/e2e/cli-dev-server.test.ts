@@ -16,8 +16,8 @@ function run(args: string[], env: Record<string, string> = {}): Running {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }

@@ -67,9 +67,9 @@ export function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): R
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  child.stdin!.end();
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })));
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
@@ -99,4 +99,5 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
   }
 }
 
+// eslint-disable-next-line no-control-regex -- matches the ESC that starts an ANSI colour sequence
 export const ANSI = /\x1b\[/;

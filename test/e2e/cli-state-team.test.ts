@@ -276,7 +276,7 @@ describeWithPostgres('state in PostgreSQL', () => {
     expect(Object.keys((await pulled(project, env, ['--state', 'elsewhere/e2e.json'])).resources)).toContain('e2e/h1');
   });
 
-  test('no secret value is in any table, and the database password is in no output', async () => {
+  test('no secret value is in any table, and the database password is in no output', () => {
     const dump = pg!.dump();
     expect(dump).toContain('userpass_user'); // the tables were written
     for (const secret of [ALICE_PASSWORD, BOB_PASSWORD]) {

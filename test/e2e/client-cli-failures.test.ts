@@ -181,7 +181,7 @@ describe('an echoing server', () => {
         body: {
           errors: [
             `1 error occurred:\n\t* invalid body ${body}\n\n`,
-            `base64 ${b64(body)} url ${encodeURIComponent(body)} form ${new URLSearchParams({ b: body })} upper ${body.toUpperCase()}`,
+            `base64 ${b64(body)} url ${encodeURIComponent(body)} form ${new URLSearchParams({ b: body }).toString()} upper ${body.toUpperCase()}`,
             `trimmed ${body.replace(/\\n"/g, '"')} hex ${Buffer.from(body).toString('hex')}`,
           ],
         },

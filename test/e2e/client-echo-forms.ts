@@ -4,6 +4,7 @@
 const goJson = (value: string): string =>
   JSON.stringify(value).slice(1, -1).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const asciiJson = (value: string): string =>
+  // eslint-disable-next-line no-control-regex -- every character outside printable ASCII, controls included
   JSON.stringify(value).slice(1, -1).replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`);
 export const jsJson = (value: string): string => JSON.stringify(value).slice(1, -1);
 export const b64 = (value: string): string => Buffer.from(value, 'utf8').toString('base64');

@@ -31,12 +31,20 @@ afterEach(async () => {
   await server.close();
 });
 
+/** A sleep that returns at once and records how long it was asked to wait. */
+function recordSleeps(sleeps: number[]): (ms: number) => Promise<void> {
+  return (ms) => {
+    sleeps.push(ms);
+    return Promise.resolve();
+  };
+}
+
 describe('retries', () => {
   it('converges after three 503s on a GET, counting requests and retries', async () => {
     const sleeps: number[] = [];
     const client = clientFor(server.url, {
       retry: { baseDelayMs: 100, maxDelayMs: 1000 },
-      sleep: async (ms) => void sleeps.push(ms),
+      sleep: recordSleeps(sleeps),
       random: () => 0.5,
     });
     respond = failFirst(3, { status: 503, body: { errors: ['service is sealed'] } });
@@ -48,7 +56,7 @@ describe('retries', () => {
   });
 
   it('gives up after maxAttempts with an unavailable error that counts the attempts', async () => {
-    const client = clientFor(server.url, { retry: { maxAttempts: 3 }, sleep: async () => undefined });
+    const client = clientFor(server.url, { retry: { maxAttempts: 3 }, sleep: () => Promise.resolve() });
     respond = () => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' });
     const result = await client.list('cloud/roles');
     expect(result.ok).toBe(false);
@@ -75,7 +83,7 @@ describe('retries', () => {
   it('honours Retry-After as an HTTP date', async () => {
     const sleeps: number[] = [];
     const now = Date.parse('2025-06-01T12:00:00Z');
-    const client = clientFor(server.url, { sleep: async (ms) => void sleeps.push(ms), now: () => now });
+    const client = clientFor(server.url, { sleep: recordSleeps(sleeps), now: () => now });
     respond = failFirst(1, { status: 503, headers: { 'retry-after': 'Sun, 01 Jun 2025 12:00:03 GMT' }, body: { errors: [] } });
     expect((await client.get('ldap/config')).ok).toBe(true);
     expect(sleeps).toEqual([3000]);
@@ -83,7 +91,7 @@ describe('retries', () => {
 
   it('does not wait for a Retry-After beyond the limit and says what the server asked', async () => {
     const sleeps: number[] = [];
-    const client = clientFor(server.url, { retry: { maxRetryAfterMs: 5000 }, sleep: async (ms) => void sleeps.push(ms) });
+    const client = clientFor(server.url, { retry: { maxRetryAfterMs: 5000 }, sleep: recordSleeps(sleeps) });
     respond = () => ({ status: 429, headers: { 'retry-after': '600' }, body: { errors: ['rate limited'] } });
     const result = await client.get('ldap/config');
     expect(result.ok).toBe(false);
@@ -96,7 +104,7 @@ describe('retries', () => {
   });
 
   it('does not retry a POST that is not marked idempotent (rotate-root)', async () => {
-    const client = clientFor(server.url, { sleep: async () => undefined });
+    const client = clientFor(server.url, { sleep: () => Promise.resolve() });
     respond = failFirst(1, { status: 503, body: { errors: ['try again'] } });
     const result = await client.post('cloud/rotate-root');
     expect(result.ok).toBe(false);
@@ -106,7 +114,7 @@ describe('retries', () => {
   });
 
   it('retries a POST marked idempotent and a PATCH marked idempotent', async () => {
-    const client = clientFor(server.url, { sleep: async () => undefined });
+    const client = clientFor(server.url, { sleep: () => Promise.resolve() });
     respond = failFirst(2, { status: 504, body: { errors: [] } });
     expect((await client.post('ldap/config', { binddn: 'cn=admin' }, { idempotent: true })).ok).toBe(true);
     respond = failFirst(1, { status: 503, body: { errors: [] } });
@@ -119,7 +127,7 @@ describe('retries', () => {
   });
 
   it('retries a GET whose connection the server closed, and converges', async () => {
-    const client = clientFor(server.url, { sleep: async () => undefined });
+    const client = clientFor(server.url, { sleep: () => Promise.resolve() });
     respond = failFirst(2, 'destroy', { keys: ['alice'] });
     expect(await client.readList('auth/userpass/users')).toEqual({ ok: true, value: ['alice'], warnings: [] });
     expect(server.requests).toHaveLength(3);
@@ -127,7 +135,7 @@ describe('retries', () => {
   });
 
   it('does not retry a non-idempotent POST whose connection was closed, and reports a connection error', async () => {
-    const client = clientFor(server.url, { sleep: async () => undefined });
+    const client = clientFor(server.url, { sleep: () => Promise.resolve() });
     respond = () => 'destroy';
     const result = await client.post('ldap/library/team/check-out', {});
     expect(result.ok).toBe(false);
@@ -147,7 +155,7 @@ describe('retries', () => {
     const sleeps: number[] = [];
     const client = clientFor(`http://127.0.0.1:${port}`, {
       retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 250 },
-      sleep: async (ms) => void sleeps.push(ms),
+      sleep: recordSleeps(sleeps),
     });
     const result = await client.post('cloud/rotate-root');
     expect(result.ok).toBe(false);

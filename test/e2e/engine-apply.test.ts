@@ -170,9 +170,9 @@ describe('confirm', () => {
     let confirmed: unknown;
     const refreshes: number[] = [];
     const result = unwrap(await apply(h.options(ldapAndUserStack(), {
-      confirm: async (planned) => {
+      confirm: (planned) => {
         confirmed = planned;
-        return true;
+        return Promise.resolve(true);
       },
       onProgress: (event) => {
         if (event.kind === 'refresh' && event.done === 0) refreshes.push(event.total);

@@ -42,7 +42,7 @@ test('with no configuration, the first apply keeps a random key on the service a
   expect(stored.status).toBe(200);
   expect(Buffer.from(stored.body.data.data.fingerprint_key, 'base64url')).toHaveLength(32);
   const state = await harness.state();
-  const fingerprints = Object.values(state.resources).flatMap((entry: any) => Object.values(entry.secrets)) as string[];
+  const fingerprints = Object.values(state.resources).flatMap<string>((entry: any) => Object.values(entry.secrets));
   expect(fingerprints).toHaveLength(2);
   for (const fingerprint of fingerprints) expect(fingerprint).toMatch(/^hmac-sha256:/);
   expect(await harness.stateText()).not.toContain(stored.body.data.data.fingerprint_key);

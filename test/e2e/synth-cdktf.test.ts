@@ -98,7 +98,7 @@ describe('cdktf synth (the real cdktf-cli command)', () => {
   }, 200_000);
 
   test('succeeds without terraform on the PATH', () => {
-    if (result.status !== 0) throw new Error(`cdktf synth failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+    if (result.status !== 0) throw new Error(`cdktf synth failed (${result.status}):\n${String(result.stdout)}\n${String(result.stderr)}`);
     expect(String(result.stdout)).toContain('Generated Terraform code for the stacks: prod');
   });
 

@@ -43,17 +43,17 @@ export async function startLockHolder(state: string, stack: string, mode: Holder
   const child = spawn(process.execPath, [script, state, stack, mode], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   await new Promise<void>((done, fail) => {
     const onData = (chunk: Buffer): void => {
-      stdout += chunk;
+      stdout += chunk.toString();
       if (stdout.includes('locked\n')) {
-        child.stdout!.off('data', onData);
+        child.stdout.off('data', onData);
         done();
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then((code) => fail(new Error(`the lock holder exited (${code}) before taking the lock: ${stderr}`)));
   });
   return { child, stderr: () => stderr, exited };

@@ -24,7 +24,7 @@ export const CLUSTER_REGISTRY = join(tmpdir(), 'secretform-test-pg-clusters');
 /** The bin directory of the newest PostgreSQL under /usr/lib/postgresql, or why there is none. */
 export function findPostgresBin(): { bin: string } | { missing: string } {
   const base = '/usr/lib/postgresql';
-  let versions: string[] = [];
+  let versions: string[];
   try {
     versions = readdirSync(base).filter((name) => existsSync(join(base, name, 'bin', 'initdb')) && existsSync(join(base, name, 'bin', 'pg_ctl')));
   } catch {

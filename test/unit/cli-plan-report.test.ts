@@ -5,6 +5,7 @@ import { UsageError } from '../../src/cli/usage-error';
 import { fakeIo } from './cli-fake-io';
 import { emptyPlan, fullPlan, largePlan } from './report-plan-fixture';
 
+// eslint-disable-next-line no-control-regex -- matches the ESC that starts an ANSI colour sequence
 const ANSI = /\x1b\[/;
 
 describe('parseFormat', () => {

@@ -32,12 +32,12 @@ const ldapBackend = (stack: TerraformStack, extra: Record<string, unknown> = {})
 const cloudBackend = (stack: TerraformStack) =>
   new CloudSecretBackend(stack, 'cloud', { subscriptionId: 's', tenantId: 't', clientId: 'c', clientSecret: secret('CLIENT_SECRET') });
 const user = (stack: TerraformStack, props: Record<string, unknown>) =>
-  new UserpassUser(stack, 'alice', { username: 'alice', password: secret('PW'), ...props } as never);
+  new UserpassUser(stack, 'alice', { username: 'alice', password: secret('PW'), ...props });
 const role = (stack: TerraformStack, props: Record<string, unknown>) =>
-  new CloudSecretRole(stack, 'role', { backend: 'cloud', name: 'r', cloudRoles: [{ scope: '/s', roleName: 'Reader' }], ...props } as never);
+  new CloudSecretRole(stack, 'role', { backend: 'cloud', name: 'r', cloudRoles: [{ scope: '/s', roleName: 'Reader' }], ...props });
 const ldif = 'dn: cn={{.Username}},dc=example,dc=org\nobjectClass: person\ncn: {{.Username}}\n';
 const dynamicRole = (stack: TerraformStack, props: Record<string, unknown>) =>
-  new LdapDynamicRole(stack, 'dyn', { backend: 'ldap', name: 'd', creationLdif: ldif, deletionLdif: ldif, ...props } as never);
+  new LdapDynamicRole(stack, 'dyn', { backend: 'ldap', name: 'd', creationLdif: ldif, deletionLdif: ldif, ...props });
 
 /** [rule, build, the message's expected start (path and prop), a fragment of "what is allowed"] */
 const cases: Array<[string, (stack: TerraformStack) => void, string, string | RegExp]> = [
@@ -301,7 +301,7 @@ describe('validation at synth (real app.synth())', () => {
 describe('values secretform cannot read', () => {
   test('rejects a cdktf token (a terraform variable) as a prop value', () => {
     const message = synthError((s) => {
-      const { TerraformVariable } = jest.requireActual('cdktf') as typeof import('cdktf');
+      const { TerraformVariable } = jest.requireActual<typeof import('cdktf')>('cdktf');
       const variable = new TerraformVariable(s, 'period', { type: 'string' });
       new LdapStaticRole(s, 'svc', { backend: 'ldap', name: 'svc', username: variable.stringValue, rotationPeriod: '1h' });
     });

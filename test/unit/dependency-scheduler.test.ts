@@ -52,9 +52,9 @@ describe('runInDependencyOrder', () => {
         { key: 'c', after: ['b'] },
         { key: 'd', after: [] },
       ],
-      async (key) => {
+      (key) => {
         ran.push(key);
-        if (key === 'a') throw new Error('boom');
+        return key === 'a' ? Promise.reject(new Error('boom')) : Promise.resolve();
       },
       { parallelism: 2 },
     );
@@ -93,7 +93,7 @@ describe('runInDependencyOrder', () => {
           { key: 'a', after: ['b'] },
           { key: 'b', after: ['a'] },
         ],
-        async () => undefined,
+        () => Promise.resolve(),
         { parallelism: 1 },
       ),
     ).rejects.toThrow(/dependency cycle: (a -> b -> a|b -> a -> b)/);

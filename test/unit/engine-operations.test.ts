@@ -9,9 +9,9 @@ const PASSWORD = 'alice-password-value-c0ffee';
 /** A server that rejects every write and quotes the body it was sent in its error, as some servers and proxies do. */
 function echoingClient(): { client: ServiceClient; paths: string[] } {
   const paths: string[] = [];
-  const request = async (method: string, path: string, options: { body?: unknown } = {}): Promise<ServiceResult> => {
+  const request = (method: string, path: string, options: { body?: unknown } = {}): Promise<ServiceResult> => {
     paths.push(path);
-    return { ok: false, error: statusError(method, `/v1/${path}`, 400, [`cannot use ${JSON.stringify(options.body)}: password ${PASSWORD} is too weak`]) };
+    return Promise.resolve({ ok: false, error: statusError(method, `/v1/${path}`, 400, [`cannot use ${JSON.stringify(options.body)}: password ${PASSWORD} is too weak`]) });
   };
   return { client: { request } as unknown as ServiceClient, paths };
 }

@@ -74,15 +74,15 @@ function memorySource(initial?: Buffer, failCreate = false): FingerprintKeySourc
     key: initial,
     loads: 0,
     creates: 0,
-    async load(): Promise<KeyLoad> {
+    load(): Promise<KeyLoad> {
       this.loads++;
-      return { ok: true, key: this.key };
+      return Promise.resolve({ ok: true, key: this.key });
     },
-    async create(key: Buffer): Promise<KeyCreate> {
+    create(key: Buffer): Promise<KeyCreate> {
       this.creates++;
-      if (failCreate) return { ok: false, reason: 'no place to write' };
+      if (failCreate) return Promise.resolve({ ok: false, reason: 'no place to write' });
       this.key ??= key;
-      return { ok: true, key: this.key };
+      return Promise.resolve({ ok: true, key: this.key });
     },
   };
 }

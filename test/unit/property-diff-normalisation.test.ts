@@ -218,7 +218,7 @@ function identityOf(type: ResourceType): Attributes {
 function specCase(type: ResourceType): fc.Arbitrary<Record<string, FieldCase>> {
   const entries = comparableFields(type).map((field) => [field.api, fieldCase(field, type)] as const);
   const required = type.type === 'cloud_secret_backend' ? ['subscription_id', 'tenant_id'] : [];
-  return fc.record(Object.fromEntries(entries), { requiredKeys: required }) as fc.Arbitrary<Record<string, FieldCase>>;
+  return fc.record(Object.fromEntries(entries), { requiredKeys: required });
 }
 
 function desiredOf(identity: Attributes, cases: Record<string, FieldCase>): Attributes {

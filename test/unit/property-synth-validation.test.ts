@@ -28,6 +28,7 @@ const SEED = 20261124;
 const NAME_LIMIT = 256;
 const RESERVED_SECRETS = ['sys', 'auth', 'cubbyhole', 'identity', 'audit'];
 const RESERVED_AUTH = ['token'];
+// eslint-disable-next-line no-control-regex -- mirrors the names rule: control characters are refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 type NameKind = 'single' | 'hierarchical' | 'secrets-mount' | 'auth-mount';
@@ -220,7 +221,7 @@ const durationTextArbitrary = fc.array(pairArbitrary, { minLength: 1, maxLength:
 
 describe('durations at synth (property)', () => {
   test('an accepted duration string is the integer seconds the service computes; one beyond its range is refused', () => {
-    const { parseDuration } = jest.requireActual('../../src/resources/duration') as typeof import('../../src/resources/duration');
+    const { parseDuration } = jest.requireActual<typeof import('../../src/resources/duration')>('../../src/resources/duration');
     fc.assert(
       fc.property(durationTextArbitrary, ({ pairs, text }) => {
         const seconds = serviceSeconds(pairs);

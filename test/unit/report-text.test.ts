@@ -181,6 +181,7 @@ describe('renderText', () => {
     expect(coloured).toContain(`${ESC}31m-${ESC}39m ttl = 3600`);
     expect(coloured).toContain(`${ESC}31m# forces replacement${ESC}39m`);
     expect(coloured).toContain(`${ESC}1m  # prod/ldap/svc-role will be created${ESC}22m`);
+    // eslint-disable-next-line no-control-regex -- strips ANSI colour sequences, which start with ESC
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(plain);
   });
 

@@ -24,6 +24,7 @@ describe('SecretValue', () => {
     const secret = SecretValue.unsafePlainText('s3cr3t-value-123');
     expect(secret.isPlainText).toBe(true);
     expect(secret.reference).toBeUndefined();
+    // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- what a template literal shows is under test
     for (const shown of [JSON.stringify(secret), String(secret), `${secret}`, inspect(secret), inspect({ nested: secret }, { depth: 5, showHidden: true })]) {
       expect(shown).not.toContain('s3cr3t-value-123');
     }
