@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerApplyCommand } from './commands/apply';
 import { registerDestroyCommand } from './commands/destroy';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerGenerateCommand } from './commands/generate';
 import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
 import { registerStateCommand } from './commands/state';
@@ -21,6 +22,7 @@ const COMMANDS: CommandRegistration[] = [
   registerApplyCommand,
   registerDestroyCommand,
   registerImportCommand,
+  registerGenerateCommand,
   registerStateCommand,
   registerDevServerCommand,
 ];

@@ -5,12 +5,13 @@
  */
 import { ImportIdError } from '../resources/types';
 import { getResourceType } from '../resources/registry';
+import type { DesiredResource } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 import { refresh } from './refresh';
 import { clientFor, prepareRun, readRunState } from './run-context';
 import { resolveSecrets } from './secret-resolution';
-import { fingerprintSecret } from './state/fingerprint';
+import { fingerprintSecret, type FingerprintKey } from './state/fingerprint';
 import { writeState, type ResourceState } from './state/state-file';
 import { lockState } from './state/state-lock';
 
@@ -58,27 +59,90 @@ export async function importResource(options: EngineOptions, address: string, id
     const attributes = live.value.get(address)?.attributes;
     if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));
 
-    // The fields secretform owns are those the code sets: the rest stay the server's (see the three-way diff).
-    const canonical = resourceType.normaliseDesired(desired.spec);
-    const owned: Record<string, unknown> = {};
-    for (const name of Object.keys(canonical)) {
-      if (attributes[name] !== undefined) owned[name] = attributes[name];
-      else if (resourceType.fields.some((field) => field.api === name && (field.createOnly || field.writeOnly))) owned[name] = canonical[name];
-    }
-    const values = secrets.value.get(address) ?? {};
-    const fingerprints = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, fingerprintSecret(value, context.value.fingerprintKey)]));
-    const entry: ResourceState = {
-      type: desired.type,
-      id: desired.id,
-      attributes: owned,
-      secrets: fingerprints,
-      digest: desired.digest,
-      dependencies: [...desired.dependsOn],
-      applied_at: new Date().toISOString(),
-    };
+    const entry = adoptedEntry(desired, attributes, secrets.value.get(address) ?? {}, context.value.fingerprintKey);
     const written = await writeState(context.value.statePath, { ...state.value, resources: { ...state.value.resources, [address]: entry } });
     if (!written.ok) return written;
     return ok({ address, id: desired.id, type: desired.type });
+  } finally {
+    if (client.ok) await client.value.close();
+    await lock.value();
+  }
+}
+
+/**
+ * The state entry of an adopted object. The fields secretform owns are those the code sets (the rest stay the
+ * server's, see the three-way diff); the code's secrets are fingerprinted as if they had been applied.
+ */
+function adoptedEntry(desired: DesiredResource, attributes: Record<string, unknown>, secretValues: Readonly<Record<string, string>>, fingerprintKey: FingerprintKey): ResourceState {
+  const resourceType = getResourceType(desired.type);
+  const canonical = resourceType.normaliseDesired(desired.spec);
+  const owned: Record<string, unknown> = {};
+  for (const name of Object.keys(canonical)) {
+    if (attributes[name] !== undefined) owned[name] = attributes[name];
+    else if (resourceType.fields.some((field) => field.api === name && (field.createOnly || field.writeOnly))) owned[name] = canonical[name];
+  }
+  const fingerprints = Object.fromEntries(Object.entries(secretValues).map(([field, value]) => [field, fingerprintSecret(value, fingerprintKey)]));
+  return {
+    type: desired.type,
+    id: desired.id,
+    attributes: owned,
+    secrets: fingerprints,
+    digest: desired.digest,
+    dependencies: [...desired.dependsOn],
+    applied_at: new Date().toISOString(),
+  };
+}
+
+export interface ImportAllResult {
+  /** Imported objects, by address. */
+  imported: ImportedResource[];
+  /** Resources of the code whose object the service does not have (apply would create them). */
+  notFound: ImportedResource[];
+  /** Resources already in state, left alone. */
+  alreadyManaged: number;
+}
+
+/**
+ * `secretform import --all`: adopts every resource of the code that is not in state and exists on the service.
+ * It only reads (one read per resource, bounded parallelism) and writes the state file once; nothing is sent
+ * to the service but reads, so no root credential leaves.
+ */
+export async function importAll(options: EngineOptions): Promise<Result<ImportAllResult>> {
+  const context = prepareRun(options);
+  if (!context.ok) return context;
+  const secrets = await resolveSecrets(context.value.desired.resources, { cwd: context.value.cwd, env: context.value.env });
+  if (!secrets.ok) return secrets;
+  const lock = await lockState(context.value.statePath);
+  if (!lock.ok) return lock;
+  const client = clientFor(context.value);
+  try {
+    if (!client.ok) return client;
+    const state = await readRunState(context.value);
+    if (!state.ok) return state;
+    const candidates = context.value.desired.resources.filter((resource) => !state.value.resources[resource.address]);
+    const live = await refresh(
+      client.value,
+      candidates.map((resource) => ({ address: resource.address, resourceType: getResourceType(resource.type), identity: resource.spec, desired: resource.spec })),
+      { parallelism: context.value.parallelism, onProgress: options.onProgress },
+    );
+    if (!live.ok) return live;
+    const result: ImportAllResult = { imported: [], notFound: [], alreadyManaged: context.value.desired.resources.length - candidates.length };
+    const resources = { ...state.value.resources };
+    for (const resource of [...candidates].sort((a, b) => (a.address < b.address ? -1 : 1))) {
+      const summary = { address: resource.address, id: resource.id, type: resource.type };
+      const attributes = live.value.get(resource.address)?.attributes;
+      if (!attributes) {
+        result.notFound.push(summary);
+        continue;
+      }
+      resources[resource.address] = adoptedEntry(resource, attributes, secrets.value.get(resource.address) ?? {}, context.value.fingerprintKey);
+      result.imported.push(summary);
+    }
+    if (result.imported.length > 0) {
+      const written = await writeState(context.value.statePath, { ...state.value, resources });
+      if (!written.ok) return written;
+    }
+    return ok(result);
   } finally {
     if (client.ok) await client.value.close();
     await lock.value();

@@ -4,8 +4,8 @@
  */
 export { plan } from './plan-run';
 export { apply, destroy } from './apply/apply-run';
-export { importResource } from './import-resource';
-export type { ImportedResource } from './import-resource';
+export { importResource, importAll } from './import-resource';
+export type { ImportedResource, ImportAllResult } from './import-resource';
 export { stateList, stateShow, stateRm } from './state-commands';
 export type { StateListEntry } from './state-commands';
 export { resolveStack, defaultStatePath } from './stack-name';

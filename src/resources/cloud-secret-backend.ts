@@ -1,3 +1,4 @@
+import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { rotateRoot } from './operation';
@@ -31,6 +32,11 @@ export const cloudSecretBackend = defineResourceType({
     return { path: match[1] };
   },
   api: (spec) => samePathApi(`${spec.path}/config`),
+  discover: {
+    ...configOfMount('cloud'),
+    // Workload identity federation needs no client secret; otherwise the config holds one.
+    secretsHeld: (data) => (data.identity_token_audience ? [] : ['client_secret']),
+  },
   operations: [rotateRoot('cloud engine', 'client secret')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".

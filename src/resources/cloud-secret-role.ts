@@ -1,3 +1,4 @@
+import { namedInMount } from './discovery';
 import { compareJson, defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { NO_COMMA, SEGMENT_NAME } from './formats';
@@ -54,6 +55,7 @@ export const cloudSecretRole = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`),
+  discover: namedInMount('cloud', 'roles', 'name', false),
   operations: [
     {
       name: 'creds',

@@ -147,7 +147,7 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover'>> {
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -192,6 +192,7 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
     health: (live) => definition.health?.(live),
     operations: definition.operations ?? [],
+    discover: definition.discover,
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
     normaliseDesired: (spec) => canonicalAttributes(fields, spec),
     normaliseRead(raw, identity, desired) {

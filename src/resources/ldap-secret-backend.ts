@@ -1,3 +1,4 @@
+import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { rotateRoot } from './operation';
@@ -47,6 +48,7 @@ export const ldapSecretBackend = defineResourceType({
     return { path: match[1] };
   },
   api: (spec) => samePathApi(`${spec.path}/config`),
+  discover: configOfMount('ldap'),
   operations: [rotateRoot('directory engine', 'bind password')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
 });

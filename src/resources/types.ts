@@ -232,6 +232,43 @@ export interface WriteBodyOptions {
   readonly clear?: readonly string[];
 }
 
+/**
+ * Calls the service while discovering objects: the answer's body, or `undefined` when the service answered 404
+ * (a LIST with no entries answers 404 too). Identical calls are sent once.
+ */
+export type DiscoveryRead = (call: ApiCall) => Promise<unknown>;
+
+/** What discovery found of one type: the identities of its objects, and what it saw but cannot express. */
+export interface DiscoveryResult {
+  /** Identity fields (canonical) of each object found; each is then read with the type's `read` call. */
+  readonly found: readonly Attributes[];
+  /** Objects of the service the model cannot express, each as `<path> (<why>)`, e.g. `sys/mounts/pki (type "pki")`. */
+  readonly unexpressed?: readonly string[];
+}
+
+/** How `secretform generate` finds every object of a type on the service (the listing endpoints). */
+export interface DiscoverySpec {
+  /**
+   * The type whose objects this type's objects live in (roles in a secrets mount, users in an auth mount); its
+   * objects are discovered first and `find` is called once per object (with its canonical live attributes).
+   * Absent: `find` is called once, with no parent.
+   */
+  readonly within?: string;
+  find(read: DiscoveryRead, parent: Attributes | undefined): Promise<DiscoveryResult>;
+  /**
+   * The secret fields an object holds, from its read answer (unwrapped): the server never returns them, so
+   * generated code asks for them from the environment. Default: the required sensitive fields.
+   */
+  secretsHeld?(data: Record<string, unknown>): readonly string[];
+  /**
+   * Keys of the read answer (unwrapped) that are not fields of the type but are known (computed by the server,
+   * e.g. `last_service_rotation`); any other key the model lacks is reported as not expressed.
+   */
+  readonly readOnlyKeys?: readonly string[];
+  /** Overrides the check of the read answer's keys for answers not shaped as the fields (listings, lookups). */
+  unmodelledKeys?(data: Record<string, unknown>, identity: Attributes): readonly string[];
+}
+
 export interface ResourceType {
   /** Resource type name, e.g. `ldap_static_role`. */
   readonly type: string;
@@ -275,6 +312,8 @@ export interface ResourceType {
   dependsOn(spec: Attributes): string[];
   /** The request body of a create or update, built from a canonical desired spec. */
   writeBody(desired: Attributes, options: WriteBodyOptions): Attributes;
+  /** How `generate` finds the type's objects on the service; undefined: it does not look for them. */
+  readonly discover?: DiscoverySpec;
 }
 
 export class ImportIdError extends Error {
