@@ -69,7 +69,7 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
         found.push({
           resourceType,
           id: request.address,
-          attributes: object.attributes,
+          attributes: resourceType.discover?.asWritten ? resourceType.discover.asWritten(object.attributes) : object.attributes,
           secrets: secretsHeld(resourceType, data),
         });
         for (const key of unmodelledKeys(resourceType, data, request.identity)) {

@@ -103,6 +103,8 @@ export function renderApp(discovery: Discovery, stackName: string): RenderedApp 
         continue;
       }
       if (!field.identity && isServiceDefault(field, value)) continue;
+      // The service reports a string never set as "": code cannot say that where a value may not be empty.
+      if (value === '' && !field.emptyAllowed) continue;
       props.push(`${field.prop}: ${renderValue(field, value)}`);
     }
     const variable = variableOf.get(object.id);

@@ -31,7 +31,7 @@ export const ldapStaticRole = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`),
-  discover: namedInMount('ldap', 'static-role', 'name', true),
+  discover: { ...namedInMount('ldap', 'static-role', 'name', true), readOnlyKeys: ['last_service_rotation'] },
   operations: [
     {
       name: 'rotate-role',

@@ -27,6 +27,8 @@ export const syncGithubApp = defineResourceType({
   api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
   discover: {
     find: async (read) => ({ found: (await listAllNames(read, 'sys/sync/github-apps', false)).map((name) => ({ name })) }),
+    // The key's fingerprint (the key itself is never returned; its check is `verifySecret`).
+    readOnlyKeys: ['fingerprint'],
   },
   // The read carries a SHA-256 fingerprint of the private key: the one secret the service lets us check.
   verifySecret(field, value, liveData) {

@@ -265,6 +265,11 @@ export interface DiscoverySpec {
    * e.g. `last_service_rotation`); any other key the model lacks is reported as not expressed.
    */
   readonly readOnlyKeys?: readonly string[];
+  /**
+   * The form a person writes of live attributes where the server fills in equivalents (a cloud role given by
+   * name is read back with its id too); default: the attributes as read.
+   */
+  asWritten?(live: Attributes): Attributes;
   /** Overrides the check of the read answer's keys for answers not shaped as the fields (listings, lookups). */
   unmodelledKeys?(data: Record<string, unknown>, identity: Attributes): readonly string[];
 }
