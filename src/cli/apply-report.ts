@@ -3,7 +3,7 @@
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
  */
 import type { ApplyResult, OperationOutcome } from '../engine/engine-options';
-import { writeError, type CliIo } from './io';
+import { writeError, writeWarning, type CliIo } from './io';
 import { operationLine } from './progress';
 
 export type ChangeCommand = 'apply' | 'destroy';
@@ -40,18 +40,30 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
   const failed = result.outcomes.filter((o) => o.status === 'failed');
   const skipped = result.outcomes.filter((o) => o.status === 'skipped');
 
-  // After an interrupt every operation not started is skipped for the same reason: a count says it all.
-  if (!result.interrupted) {
+  for (const warning of result.warnings ?? []) writeWarning(io, warning);
+  // After an interrupt, or a failure that stopped the run, every operation not started is skipped for the same
+  // reason: a count says it all. Operations that failed with the run's failure are reported once, below.
+  const stopped = result.interrupted || result.runFailure !== undefined;
+  if (!stopped) {
     for (const outcome of skipped) io.stdout.write(`${operationLine(outcome.address, outcome.action, 'skipped', outcome.message)}\n`);
   }
-  for (const outcome of failed) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
+  for (const outcome of failed) {
+    if (!outcome.stoppedByRunFailure) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
+  }
 
   if (result.succeeded) {
     io.stdout.write(`\n${summaryLine(command, counts)}\n`);
     return 0;
   }
   const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
-  if (result.interrupted) {
+  if (result.runFailure !== undefined) {
+    const hit = failed.filter((o) => o.stoppedByRunFailure).length;
+    writeError(
+      io,
+      `${command} ${result.runFailure}\n${command} did not finish (${done}; ${hit} ${hit === 1 ? 'operation' : 'operations'} failed with this error, ` +
+        `${skipped.length} not started); state records exactly what succeeded. Fix the cause and run \`secretform ${command}\` again.`,
+    );
+  } else if (result.interrupted) {
     const notStarted = skipped.length === 1 ? '1 operation was not started' : `${skipped.length} operations were not started`;
     writeError(
       io,

@@ -33,7 +33,7 @@ function valueSchema(field: FieldSpec): z.ZodType {
       return stringSchema(field);
     case 'template':
       return withProblems(field.emptyAllowed ? z.string() : z.string().min(1), (text) =>
-        templateProblems(text, field.templateSyntax ?? {}).map((problem) => `a template that parses: ${problem}`));
+        templateProblems(text, field.template ?? {}).map((problem) => `a template that parses: ${problem}`));
     case 'ldif':
       return withProblems(z.string().min(1), (text) => ldifProblems(text).map((problem) => `LDIF that parses: ${problem}`));
     case 'bool':

@@ -46,7 +46,7 @@ export async function importResource(options: EngineOptions, address: string, id
 
   const lock = await lockState(context.value.statePath);
   if (!lock.ok) return lock;
-  const client = clientFor(context.value);
+  const client = clientFor(context.value, secrets.value);
   try {
     if (!client.ok) return client;
     const state = await readRunState(context.value);

@@ -1,5 +1,5 @@
 import { defineResourceType } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
 
@@ -12,7 +12,7 @@ export const authMount = defineResourceType({
   doc: 'An auth method enabled at a path.',
   fields: [
     field('path', 'string', 'Path the auth method is mounted at, without "auth/" and without leading or trailing "/".', {
-      identity: true, immutable: true, required: true, format: MOUNT_PATH,
+      identity: true, immutable: true, required: true, format: MOUNT_PATH, ...mountPathFacts('auth'),
     }),
     field('type', 'string', 'Auth method type: `userpass`.', { immutable: true, inBody: true, required: true, allowed: AUTH_METHOD_TYPES }),
     field('description', 'string', 'Human-readable description of the mount.', { serviceDefault: '', emptyAllowed: true }),

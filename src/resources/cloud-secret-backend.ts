@@ -1,6 +1,6 @@
 import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { rotateRoot } from './operation';
 import { ImportIdError } from './types';
 
@@ -10,7 +10,7 @@ export const cloudSecretBackend = defineResourceType({
   construct: 'CloudSecretBackend',
   doc: "The cloud credential engine's root credentials and settings.",
   fields: [
-    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true, setByConstruct: true }),
+    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true, setByConstruct: true, ...mountPathFacts('secrets') }),
     field('subscription_id', 'string', 'Subscription id.', { required: true }),
     field('tenant_id', 'string', 'Tenant id.', { required: true }),
     field('client_id', 'string', 'OAuth2 client id; needed with `clientSecret`.', { serviceDefault: '' }),

@@ -14,7 +14,7 @@ export const cloudSecretRole = defineResourceType({
   fields: [
     mountField('Mount path of the cloud engine.'),
     field('name', 'string', 'Role name (the service lower-cases it).', {
-      identity: true, immutable: true, caseInsensitive: true, required: true, format: SEGMENT_NAME,
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: SEGMENT_NAME, segment: 'single',
     }),
     field('cloud_roles', 'objectList', 'Roles assigned to generated principals. A role needs `cloudRoles` or `applicationObjectId`.', {
       wire: 'json-string', unordered: true, elementKeys: ['role_id', 'role_name', 'scope'], serviceDefault: [],

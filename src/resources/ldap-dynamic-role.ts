@@ -2,7 +2,7 @@ import { namedInMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { HIERARCHICAL_NAME } from './formats';
-import { USERNAME_TEMPLATE } from './template';
+import { LDIF_TEMPLATE, USERNAME_TEMPLATE } from './template';
 import { ImportIdError } from './types';
 
 /** A dynamic role: entries created and deleted from templated LDIF (`<mount>/role/<name>`). */
@@ -13,13 +13,13 @@ export const ldapDynamicRole = defineResourceType({
   fields: [
     mountField('Mount path of the directory engine.'),
     field('name', 'string', 'Role name; may hold "/" (the service lower-cases it).', {
-      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME,
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
     }),
-    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account (plain or base64-encoded).', { required: true }),
-    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { required: true }),
-    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails (recommended).', { serviceDefault: '' }),
+    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account (plain or base64-encoded).', { required: true, template: LDIF_TEMPLATE }),
+    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { required: true, template: LDIF_TEMPLATE }),
+    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails (recommended).', { serviceDefault: '', template: LDIF_TEMPLATE }),
     field('username_template', 'template', 'Template that produces `.Username` (fields `.RoleName`, `.DisplayName`).', {
-      serviceDefault: '', templateSyntax: USERNAME_TEMPLATE, defaultDoc: '"v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}" (the service\'s)',
+      serviceDefault: '', template: USERNAME_TEMPLATE, defaultDoc: '"v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}" (the service\'s)',
     }),
     field('default_ttl', 'duration', 'Lease TTL; at most `maxTtl`.', { serviceDefault: 0, defaultDoc: "0 (the engine's default TTL)" }),
     field('max_ttl', 'duration', "Maximum lease TTL (never longer than the mount's).", { serviceDefault: 0, defaultDoc: "0 (the engine's maximum TTL)" }),

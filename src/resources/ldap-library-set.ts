@@ -12,7 +12,7 @@ export const ldapLibrarySet = defineResourceType({
   fields: [
     mountField('Mount path of the directory engine.'),
     field('name', 'string', 'Set name; may hold "/" (the service lower-cases it).', {
-      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME,
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
     }),
     // The directory finds accounts ignoring case, so `SVC-1` and `svc-1` are one account (stored as given).
     field('service_account_names', 'stringList', 'Accounts that can be checked out: at least one; each in at most one set of the mount.', {

@@ -1,6 +1,6 @@
 import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { rotateRoot } from './operation';
 import { LDAP_URLS, PEM_CERTIFICATE_ONE, PEM_CERTIFICATES } from './formats';
 import { ImportIdError } from './types';
@@ -13,7 +13,7 @@ export const ldapSecretBackend = defineResourceType({
   construct: 'LdapSecretBackend',
   doc: "The directory engine's connection settings.",
   fields: [
-    field('path', 'string', 'Mount path of the directory engine.', { identity: true, immutable: true, setByConstruct: true }),
+    field('path', 'string', 'Mount path of the directory engine.', { identity: true, immutable: true, setByConstruct: true, ...mountPathFacts('secrets') }),
     field('binddn', 'string', 'DN used to bind for managing entries (needs rights to search and change passwords).', { required: true }),
     field('bindpass', 'string', 'Password of `binddn`.', { sensitive: true, rootCredential: true, required: true }),
     field('url', 'string', 'Server URL (`ldap://` or `ldaps://`), or a comma-separated list tried in order.', {

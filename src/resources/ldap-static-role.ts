@@ -14,7 +14,7 @@ export const ldapStaticRole = defineResourceType({
   fields: [
     mountField('Mount path of the directory engine.'),
     field('name', 'string', 'Role name; may hold "/" to form a hierarchy (the service lower-cases it).', {
-      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME,
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
     }),
     field('username', 'string', 'Existing entry, searched under `userdn` with `userattr`.', { immutable: true, required: true }),
     field('dn', 'string', 'DN of the entry; takes precedence over `username` for the search.', { immutable: true, defaultDoc: 'found by `username`' }),

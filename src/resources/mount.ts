@@ -10,7 +10,7 @@ export function mountBehaviour(
   type: string,
   base: 'sys/mounts' | 'sys/auth',
   supportedTypes: readonly string[],
-): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'writeBody' | 'discover'> {
+): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'alignWithDesired' | 'writeBody' | 'discover'> {
   const pattern = new RegExp(`^${base}/(.+)$`);
   return {
     writeSemantics: 'create-only',
@@ -29,6 +29,9 @@ export function mountBehaviour(
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
     discover: mountDiscovery(base, supportedTypes),
+    // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.
+    alignWithDesired: (read, desired) =>
+      read.options === undefined && isPlainObject(desired.options) && Object.keys(desired.options).length === 0 ? { ...read, options: {} } : read,
     writeBody(desired, options) {
       if (!options.create) return desired.description === undefined ? {} : { description: desired.description };
       const body: Record<string, unknown> = { type: desired.type };

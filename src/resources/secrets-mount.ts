@@ -1,5 +1,5 @@
 import { defineResourceType } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
 
@@ -12,7 +12,7 @@ export const secretsMount = defineResourceType({
   doc: 'A secrets engine enabled at a path.',
   fields: [
     field('path', 'string', 'Path the engine is mounted at, without leading or trailing "/" (e.g. `secret`, `cloud`, `team/ldap`).', {
-      identity: true, immutable: true, required: true, format: MOUNT_PATH,
+      identity: true, immutable: true, required: true, format: MOUNT_PATH, ...mountPathFacts('secrets'),
     }),
     field('type', 'string', 'Engine type: `kv` (use `options: { version: "2" }` for KV version 2), `cloud` or `ldap`.', {
       immutable: true, inBody: true, required: true, allowed: SECRETS_ENGINE_TYPES,

@@ -1,5 +1,5 @@
 import { defineResourceType, isPlainObject, matchPath } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { SECRET_PATH } from './formats';
 import { ImportIdError, type Attributes, type DiscoveryRead, type DiscoveryResult } from './types';
 import { DESTINATION_TYPES } from './sync-destination';
@@ -18,9 +18,9 @@ export const syncAssociation = defineResourceType({
       identity: true, immutable: true, prop: 'destination', setByConstruct: true,
     }),
     field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination', setByConstruct: true }),
-    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, setByConstruct: true }),
+    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, setByConstruct: true, ...mountPathFacts('secrets') }),
     field('secret_name', 'string', 'Path of the secret in the mount (without `data/`).', {
-      identity: true, immutable: true, inBody: true, required: true, format: SECRET_PATH,
+      identity: true, immutable: true, inBody: true, required: true, format: SECRET_PATH, segment: 'hierarchical',
     }),
     field('sync_status', 'string', 'Sync status reported by the server; anything but SYNCED is drift.', { computed: true }),
   ],

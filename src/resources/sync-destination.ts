@@ -34,7 +34,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       serviceDefault: definition.defaultNameTemplate,
       defaultDoc: definition.defaultNameTemplate === undefined ? "the type's default template" : undefined,
       emptyAllowed: true,
-      templateSyntax: SECRET_NAME_TEMPLATE,
+      template: SECRET_NAME_TEMPLATE,
     }),
   ];
   if (definition.customTags) {
@@ -46,7 +46,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     construct: definition.construct,
     doc: definition.doc,
     fields: [
-      field('name', 'string', 'Destination name.', { identity: true, immutable: true, required: true, format: SEGMENT_NAME }),
+      field('name', 'string', 'Destination name.', { identity: true, immutable: true, required: true, format: SEGMENT_NAME, segment: 'single' }),
       ...definition.connection,
       ...optionFields,
     ],

@@ -11,7 +11,7 @@ export const syncGithubApp = defineResourceType({
   construct: 'SyncGithubApp',
   doc: 'A custom repository-host app for repohost destinations.',
   fields: [
-    field('name', 'string', 'App name (referenced by repohost destinations).', { identity: true, immutable: true, required: true, format: SEGMENT_NAME }),
+    field('name', 'string', 'App name (referenced by repohost destinations).', { identity: true, immutable: true, required: true, format: SEGMENT_NAME, segment: 'single' }),
     // Sent as a string, read back as an integer: the canonical form is the string.
     field('app_id', 'string', 'App id at the repository host (digits).', { required: true, format: DIGITS('the app id') }),
     field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true, required: true }),
@@ -36,4 +36,9 @@ export const syncGithubApp = defineResourceType({
     if (field !== 'private_key' || typeof fingerprint !== 'string' || fingerprint === '') return undefined;
     return createHash('sha256').update(value, 'utf8').digest('hex') === fingerprint.toLowerCase() ? 'same' : 'different';
   },
+  // The service reads app_id back as an integer: "007" in code is stored and read as 7.
+  alignWithDesired: (read, desired) =>
+    typeof desired.app_id === 'string' && /^\d+$/.test(desired.app_id) && read.app_id === BigInt(desired.app_id).toString()
+      ? { ...read, app_id: desired.app_id }
+      : read,
 });

@@ -39,9 +39,18 @@ export interface FormatRule {
   readonly message: string;
 }
 
-/** Which variant of the service's template language a `template` field holds (see template.ts). */
-export interface TemplateSyntaxRef {
+/**
+ * How a value that becomes part of an API path may be shaped (rules in names.ts):
+ * - `single`: exactly one path segment (no `/`);
+ * - `hierarchical`: one or more segments separated by `/` (roles and sets that form a hierarchy, mount paths).
+ */
+export type PathSegmentKind = 'single' | 'hierarchical';
+
+/** The fields and extra functions a template field may use (see template.ts). */
+export interface TemplateSyntaxFacts {
+  /** Field names allowed after the leading period (`Username` for `{{.Username}}`); undefined = any. */
   readonly fields?: readonly string[];
+  /** Functions available besides the service's and the built-in ones (LDIF templates add `utf16le`). */
   readonly extraFunctions?: readonly string[];
 }
 
@@ -78,8 +87,6 @@ export interface FieldSpec {
   readonly members?: readonly FieldSpec[];
   /** objectList: the name of the element's TypeScript interface (e.g. `CloudRoleAssignment`). */
   readonly elementName?: string;
-  /** template: the variant of the template language. */
-  readonly templateSyntax?: TemplateSyntaxRef;
   /**
    * Set by the construct rather than by a prop of that name: from a referenced construct (a role's mount from
    * its `backend`) or a default of the construct's own (an engine's path). Its prop is written by hand.
@@ -117,6 +124,14 @@ export interface FieldSpec {
   readonly writeOnly?: boolean;
   /** Reported by the server, never set in code (e.g. an association's `sync_status`). */
   readonly computed?: boolean;
+  /** The value becomes part of an API path; names.ts says what such a value may hold. */
+  readonly segment?: PathSegmentKind;
+  /** Values whose first path segment is one of these are refused (the server's own paths, e.g. `sys`). */
+  readonly reservedFirstSegments?: readonly string[];
+  /** Maximum length in characters (path values default to `NAME_MAX_LENGTH`, names.ts). */
+  readonly maxLength?: number;
+  /** Only with `kind: 'template'` or `'ldif'`: the fields and functions the template may use. */
+  readonly template?: TemplateSyntaxFacts;
 }
 
 /** One HTTP call of the service's API; `path` is relative to `/v1/`. */

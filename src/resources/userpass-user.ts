@@ -12,9 +12,9 @@ export const userpassUser = defineResourceType({
   construct: 'UserpassUser',
   doc: 'A user of the userpass auth method.',
   fields: [
-    mountField('Mount path of the userpass auth method (without "auth/").'),
+    mountField('Mount path of the userpass auth method (without "auth/").', 'auth'),
     field('username', 'string', 'User name: letters, digits, "_", "-", "."; not starting with "-"; not starting or ending with ".". The service lower-cases it.', {
-      identity: true, immutable: true, caseInsensitive: true, required: true, format: USERPASS_USERNAME,
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: USERPASS_USERNAME, segment: 'single',
     }),
     field('password', 'string', 'Password; exactly one of `password` and `passwordHash`. Set on creation; a changed value is sent through the password endpoint.', {
       sensitive: true,

@@ -2,12 +2,12 @@
  * apply and destroy: plan under the state lock, then carry the plan out in dependency order, saving state after
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
-import type { ServiceClient } from '../../client';
+import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
 import { runInDependencyOrder, type TaskOutcome } from '../dependency-scheduler';
 import type { ApplyOptions, ApplyResult, OperationOutcome } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import { planComputation, type PlanComputation } from '../plan/compute-plan';
+import { planComputation, serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import { keptAsIs, type ResourcePlan } from '../plan/resource-plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
@@ -103,17 +103,19 @@ async function execute(
   const { operations, tasks } = buildOperations(resources.values());
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
+  const warningsByKey = new Map<string, string[]>();
   const runOperation = async (key: string): Promise<void> => {
     const operation = operations.get(key)!;
     const resource = resources.get(operation.address)!;
     onProgress?.({ kind: 'operation-start', address: operation.address, action: operation.label });
     try {
+      // State changes only after the service answered 2xx (the client turns anything else into an error).
       if (operation.kind === 'delete') {
-        await deleteObject(client, resource);
+        warningsByKey.set(key, await deleteObject(client, resource));
         await writer.set(operation.address, undefined);
       } else {
         const values = secrets.get(operation.address) ?? {};
-        await writeObject(client, resource, values, operation.kind === 'create');
+        warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
         await writer.set(operation.address, stateEntryAfterWrite(resource, values, context.fingerprintKey, operation.kind === 'create'));
       }
     } catch (error) {
@@ -123,11 +125,17 @@ async function execute(
     onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'succeeded' });
   };
 
+  // A failure that concerns the whole run (the client latches it) stops it like Ctrl-C: nothing new starts.
   const taskOutcomes = await runInDependencyOrder(tasks, runOperation, {
     parallelism: context.parallelism,
-    shouldStop: () => signal?.aborted === true,
+    shouldStop: () => signal?.aborted === true || client.runFailure() !== undefined,
   });
-  const outcomes = taskOutcomes.map((outcome) => toOutcome(outcome, operations.get(outcome.key)!, (key) => operations.get(key)));
+  const runFailure = client.runFailure();
+  const outcomes = taskOutcomes.map((outcome) => {
+    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true, (key) => operations.get(key));
+    const warnings = [...new Set(warningsByKey.get(outcome.key) ?? [])];
+    return warnings.length > 0 ? { ...converted, warnings } : converted;
+  });
   for (const outcome of outcomes) {
     if (outcome.status === 'skipped') {
       onProgress?.({ kind: 'operation-done', address: outcome.address, action: outcome.action, status: 'skipped', message: outcome.message });
@@ -138,7 +146,18 @@ async function execute(
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
   const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
-  return ok(result(plan, outcomes, interrupted));
+  const done = result(plan, outcomes, interrupted);
+  if (runFailure) done.runFailure = runFailureMessage(runFailure);
+  const warnings = applyWarnings(outcomes);
+  if (warnings.length > 0) done.warnings = warnings;
+  return ok(done);
+}
+
+/** The service's warnings of every operation, once per resource (a replacement's two steps are one resource). */
+function applyWarnings(outcomes: OperationOutcome[]): string[] {
+  const byAddress = new Map<string, string[]>();
+  for (const outcome of outcomes) byAddress.set(outcome.address, [...(byAddress.get(outcome.address) ?? []), ...(outcome.warnings ?? [])]);
+  return [...byAddress].flatMap(([address, warnings]) => serverWarnings(address, warnings));
 }
 
 /**
@@ -191,15 +210,21 @@ function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<st
   };
 }
 
-function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, operationOf: (key: string) => { address: string } | undefined): OperationOutcome {
+function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean, operationOf: (key: string) => { address: string } | undefined): OperationOutcome {
   const base = { address: operation.address, action: operation.label };
   if (outcome.status === 'succeeded') return { ...base, status: 'succeeded' };
-  if (outcome.status === 'failed') return { ...base, status: 'failed', message: outcome.error.message };
+  if (outcome.status === 'failed') {
+    const { error } = outcome;
+    if (error instanceof ServiceClientError && error.runFailure !== undefined) {
+      return { ...base, status: 'failed', message: `not done: ${runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
+    }
+    return { ...base, status: 'failed', message: error.message };
+  }
   const { reason } = outcome;
-  const message = reason.kind === 'stopped'
-    ? 'not started: the run was interrupted'
-    : `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed`;
-  return { ...base, status: 'skipped', message };
+  if (reason.kind === 'stopped') {
+    return { ...base, status: 'skipped', message: aborted ? 'not started: the run was interrupted' : 'not started: the run stopped (see the error)' };
+  }
+  return { ...base, status: 'skipped', message: `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed` };
 }
 
 function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean): ApplyResult {

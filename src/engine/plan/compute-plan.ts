@@ -59,6 +59,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
       });
       resources.set(request.address, diff.plan);
       warnings.push(...diff.warnings);
+      warnings.push(...serverWarnings(request.address, live.value.get(request.address)!.warnings));
     }
     return ok(undefined);
   };
@@ -194,6 +195,11 @@ function goesWithReplaced(resource: ResourcePlan, replaced: string[]): ResourceP
     writeCall: true,
     writeSecrets: secretFields,
   };
+}
+
+/** What the service warned about while reading a resource, once each, named by the resource. */
+export function serverWarnings(address: string, warnings: readonly string[] | undefined): string[] {
+  return [...new Set(warnings ?? [])].map((warning) => `${address}: the service warned: ${warning}`);
 }
 
 function compare(a: string, b: string): number {

@@ -3,7 +3,7 @@
  * field changes, its drift, and the secrets apply has to write. What is special about a type (a secret the
  * server can check, the health of a live object, a secret with an endpoint of its own) comes from its hooks.
  */
-import type { Attributes, ResourceType } from '../../resources/types';
+import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../desired';
 import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from '../diff/three-way';
 import type { LiveObject } from '../refresh';
@@ -169,7 +169,7 @@ function updateInPlace(
   const { resourceType, stateEntry } = input;
   const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: false });
   const health = resourceType.health(liveAttributes);
-  const drift = driftOfLiveObject(facts, liveAttributes, secrets, fieldDriftEntry);
+  const drift = driftOfLiveObject(facts, liveAttributes, health, secrets, fieldDriftEntry);
   const repair = health?.repairedByWrite === true;
 
   const reasons: ActionReason[] = [];
@@ -222,9 +222,14 @@ function updateInPlace(
  * The drift of an object that exists: a health problem its type's hook reports (which wins, as it says more),
  * else the fields changed outside secretform; secrets the server shows to differ are added to either.
  */
-function driftOfLiveObject(facts: InCode, liveAttributes: Attributes, secrets: SecretComparison, fieldDriftEntry: DriftEntry | undefined): DriftEntry | undefined {
+function driftOfLiveObject(
+  facts: InCode,
+  liveAttributes: Attributes,
+  health: HealthProblem | undefined,
+  secrets: SecretComparison,
+  fieldDriftEntry: DriftEntry | undefined,
+): DriftEntry | undefined {
   const { input, desired, sameObject } = facts;
-  const health = input.resourceType.health(liveAttributes);
   let drift = health
     ? {
       ...driftEntry(input, desired.id, health.kind, input.stateEntry?.attributes ?? null, liveAttributes),
