@@ -18,6 +18,8 @@ export function readableDuration(seconds: number): string {
 /** A TypeScript expression for a field's canonical value. */
 export function renderValue(field: FieldSpec, value: unknown): string {
   if (field.kind === 'duration' && typeof value === 'number' && Number.isInteger(value)) return stringLiteral(readableDuration(value));
+  // Multi-line text (LDIF) as its lines joined, the way it is written by hand.
+  if (typeof value === 'string' && value.includes('\n')) return `[${value.split('\n').map(stringLiteral).join(', ')}].join('\\n')`;
   if (field.kind === 'objectList' && Array.isArray(value)) {
     return `[${value.map((element) => (isPlainObject(element) ? renderElement(field, element) : renderLiteral(element))).join(', ')}]`;
   }

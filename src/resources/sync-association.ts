@@ -82,9 +82,14 @@ async function findAssociations(read: DiscoveryRead): Promise<DiscoveryResult> {
   }
   const found: Attributes[] = [];
   const unexpressed: string[] = [];
-  for (const secret of [...secrets.values()]) {
-    const lookup = unwrapData(await read({ method: 'GET', path: 'sys/sync/associations/destinations', query: { mount: secret.mount, secret_name: secret.secret_name } })) ?? {};
-    const destinations = isPlainObject(lookup.associated_destinations) ? lookup.associated_destinations : {};
+  const lookups = await Promise.all(
+    [...secrets.values()].map(async (secret) => ({
+      secret,
+      answer: unwrapData(await read({ method: 'GET', path: 'sys/sync/associations/destinations', query: { mount: secret.mount, secret_name: secret.secret_name } })) ?? {},
+    })),
+  );
+  for (const { secret, answer } of lookups) {
+    const destinations = isPlainObject(answer.associated_destinations) ? answer.associated_destinations : {};
     for (const entry of Object.values(destinations)) {
       if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.name !== 'string') continue;
       const identity = { destination_type: entry.type, destination_name: entry.name, ...secret };

@@ -105,6 +105,10 @@ test('generate, synth, import --all and plan: every resource type round-trips wi
   expect(source).toMatch(/destination: payments,\s+mount: secret,/);
   // No secret value is ever in the file; each is read from a variable the header lists.
   for (const values of Object.values(SECRETS)) for (const value of Object.values(values)) expect(source).not.toContain(value);
+  // Fields the model lacks are listed in the file and in the command's output, not dropped silently.
+  const lacking = 'ldap/config: field "tls_min_version" (not in secretform\'s model of ldap_secret_backend)';
+  expect(generated.stdout).toContain(`  ${lacking}\n`);
+  expect(source).toContain(` * - ${lacking}\n`);
   const secretEnv = secretEnvironment(generated.stdout);
   expect(Object.keys(secretEnv)).toHaveLength(9);
   for (const name of Object.keys(secretEnv)) expect(source).toContain(` * - ${name}: `);
@@ -137,4 +141,12 @@ test('generate, synth, import --all and plan: every resource type round-trips wi
   if (plan.code !== 0) throw new Error(plan.stdout);
   expect(plan.stdout).not.toMatch(/will be (created|updated|replaced|destroyed)/);
   expect(plan.code).toBe(0);
+
+  // A resource of the code that the service does not have is reported, not imported.
+  writeFileSync(join(dir, 'main.ts'), source.replace('app.synth();', "new SecretsMount(stack, 'not-there', { path: 'not-there', type: 'kv' });\napp.synth();"));
+  const again2 = await runCli(['import', '--all'], dir, runEnv);
+  expect(again2.stderr).toBe('');
+  expect(again2.code).toBe(0);
+  expect(again2.stdout).toContain('Not found on the service: sys/mounts/not-there (imported/not-there); apply would create it.');
+  expect(again2.stdout).toMatch(/^0 imported, 1 not found, \d+ already in state\./m);
 }, 120_000);

@@ -53,6 +53,15 @@ describe('values in generated code', () => {
     const ttl = role.fields.find((field) => field.api === 'ttl')!;
     expect(renderValue(ttl, 7200)).toBe("'2h'");
   });
+
+  test('multi-line text is written as its lines joined with newlines', () => {
+    const ldif = getResourceType('ldap_dynamic_role').fields.find((field) => field.api === 'creation_ldif')!;
+    const text = 'dn: cn={{.Username}}\nobjectClass: person\n';
+    const rendered = renderValue(ldif, text);
+    expect(rendered).toBe("['dn: cn={{.Username}}', 'objectClass: person', ''].join('\\n')");
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    expect(new Function(`return ${rendered}`)()).toBe(text);
+  });
 });
 
 describe('renderApp', () => {
