@@ -150,3 +150,17 @@ test('generate, synth, import --all and plan: every resource type round-trips wi
   expect(again2.stdout).toContain('Not found on the service: sys/mounts/not-there (imported/not-there); apply would create it.');
   expect(again2.stdout).toMatch(/^0 imported, 1 not found, \d+ already in state\./m);
 }, 120_000);
+
+test('import refuses --all with an address, and an address without an id; generate refuses a bad stack name', async () => {
+  const dir = createProject();
+  const env = cliEnv({ url: h.server.url, rootToken: h.server.rootToken });
+  const both = await runCli(['import', '--all', 'e2e/alice', 'auth/userpass/users/alice'], dir, env);
+  expect(both.code).toBe(1);
+  expect(both.stderr).toContain('import --all takes no ADDRESS or ID');
+  const half = await runCli(['import', 'e2e/alice'], dir, env);
+  expect(half.code).toBe(1);
+  expect(half.stderr).toContain('import needs ADDRESS and ID (or --all)');
+  const stack = await runCli(['generate', '--stack', 'a b'], dir, env);
+  expect(stack.code).toBe(1);
+  expect(stack.stderr).toContain('--stack must be letters, digits, "-" or "_"');
+});
