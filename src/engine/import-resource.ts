@@ -8,7 +8,7 @@ import { getResourceType } from '../resources/registry';
 import type { DesiredResource } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
-import { refresh } from './refresh';
+import { refresh, refreshRequestFor } from './refresh';
 import { clientFor, prepareRun, readRunState } from './run-context';
 import { resolveSecrets } from './secret-resolution';
 import { fingerprintSecret, type FingerprintKey } from './state/fingerprint';
@@ -54,7 +54,8 @@ export async function importResource(options: EngineOptions, address: string, id
     if (state.value.resources[address]) {
       return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.value.resources[address].id}); remove it with \`secretform state rm\` first`));
     }
-    const live = await refresh(client.value, [{ address, resourceType, identity: desired.spec, desired: desired.spec }], { parallelism: 1 });
+    const request = refreshRequestFor(address, resourceType, { desired: desired.spec, desiredId: desired.id, identity: 'desired' });
+    const live = await refresh(client.value, [request], { parallelism: 1 });
     if (!live.ok) return live;
     const attributes = live.value.get(address)?.attributes;
     if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));
@@ -114,7 +115,7 @@ export async function importAll(options: EngineOptions): Promise<Result<ImportAl
   if (!secrets.ok) return secrets;
   const lock = await lockState(context.value.statePath);
   if (!lock.ok) return lock;
-  const client = clientFor(context.value);
+  const client = clientFor(context.value, secrets.value);
   try {
     if (!client.ok) return client;
     const state = await readRunState(context.value);
@@ -122,7 +123,7 @@ export async function importAll(options: EngineOptions): Promise<Result<ImportAl
     const candidates = context.value.desired.resources.filter((resource) => !state.value.resources[resource.address]);
     const live = await refresh(
       client.value,
-      candidates.map((resource) => ({ address: resource.address, resourceType: getResourceType(resource.type), identity: resource.spec, desired: resource.spec })),
+      candidates.map((resource) => refreshRequestFor(resource.address, getResourceType(resource.type), { desired: resource.spec, desiredId: resource.id, identity: 'desired' })),
       { parallelism: context.value.parallelism, onProgress: options.onProgress },
     );
     if (!live.ok) return live;

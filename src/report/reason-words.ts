@@ -19,8 +19,6 @@ export function reasonText(reason: ActionReason): string {
       return `${reason.label} is ${reason.status}: set it again`;
     case 'adopt':
       return 'exists on the service but not in state: apply adopts it';
-    case 'moved':
-      return `moved to ${reason.to} in code; apply renames it in state`;
     case 'forget_deleted':
       return 'already deleted outside secretform; apply removes it from state';
     case 'digest_guard':

@@ -41,7 +41,7 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
   }
   const problem = checkServiceEnvironment(io);
   if (problem !== undefined) return failWith(io, problem);
-  const created = ServiceClient.fromEnv(io.env, { maxConnections: parallelism });
+  const created = ServiceClient.fromEnv(io.env, { maxConnections: parallelism, stopAfterRunFailure: true });
   if (!created.ok) return failWith(io, `${created.error.variable}: ${created.error.message}`);
   const client = created.client;
   try {

@@ -1,7 +1,7 @@
 /**
- * `secretform import ADDRESS ID` adopts one object; `secretform import --all` every resource of the code that
- * is not in state and exists on the service (reads only). `import ADDRESS ID`: adopts an existing object into state under an address of the code (the app is
+ * `secretform import ADDRESS ID`: adopts an existing object into state under an address of the code (the app is
  * synthesized first unless --no-synth, so the address's type and desired secrets are known).
+ * `secretform import --all`: every resource of the code that is not in state and exists on the service.
  */
 import type { Command } from 'commander';
 import { importAll, importResource } from '../../engine';
@@ -10,6 +10,7 @@ import {
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 
 export interface ImportFlags {
   stack?: string;
@@ -19,6 +20,7 @@ export interface ImportFlags {
   app?: string;
   all?: boolean;
   parallelism?: string;
+  synthEnv?: string[];
 }
 
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
@@ -33,6 +35,7 @@ export function registerImportCommand(program: Command, outcome: CommandOutcome)
     .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (address: string | undefined, id: string | undefined, flags: ImportFlags) => {
       if (flags.all) {
         outcome.exitCode = address === undefined && id === undefined

@@ -89,12 +89,7 @@ function presentOnService(facts: InCode, liveAttributes: Attributes): ResourceDi
   const { input, desired, canonical, sameObject, identityChanged } = facts;
   const { resourceType, stateEntry } = input;
   const lastApplied = sameObject ? stateEntry!.attributes : undefined;
-  // Write-only fields are never read back: the last applied value stands in for the live one.
-  const liveForDiff: Attributes = { ...liveAttributes };
-  for (const field of resourceType.fields) {
-    if (field.writeOnly && lastApplied?.[field.api] !== undefined) liveForDiff[field.api] = lastApplied[field.api];
-  }
-  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, liveForDiff, diffTraits(resourceType));
+  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), diffTraits(resourceType));
   const fieldDriftEntry = sameObject && fieldDrift.length > 0
     ? driftEntry(input, desired.id, 'changed', stateEntry!.attributes, liveAttributes, fieldDrift)
     : undefined;
@@ -270,7 +265,8 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
   if (live.attributes === null) {
     drift = driftEntry(input, stateEntry.id, 'deleted', stateEntry.attributes, null);
   } else {
-    const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, live.attributes, diffTraits(resourceType));
+    const comparable = comparableLive(resourceType, live.attributes, stateEntry.attributes);
+    const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, comparable, diffTraits(resourceType));
     if (fieldDrift.length > 0) drift = driftEntry(input, stateEntry.id, 'changed', stateEntry.attributes, live.attributes, fieldDrift);
   }
   const gone = live.attributes === null;
@@ -303,6 +299,18 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
     },
     warnings: [],
   };
+}
+
+/**
+ * The live attributes as every diff compares them (in code or only in state alike): write-only fields are never
+ * read back, so the last applied value stands in for the live one.
+ */
+function comparableLive(resourceType: ResourceType, live: Attributes, lastApplied: Attributes | undefined): Attributes {
+  const comparable: Attributes = { ...live };
+  for (const field of resourceType.fields) {
+    if (field.writeOnly && lastApplied?.[field.api] !== undefined) comparable[field.api] = lastApplied[field.api];
+  }
+  return comparable;
 }
 
 /** The traits the three-way diff needs, for every non-secret field the code can set. */
