@@ -34,11 +34,13 @@ export type { SynthOptions, SynthResult } from './synthesize';
 // Engine API (plan / apply / destroy as functions), taking an in-memory stack too.
 export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
 export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
-export { defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV } from './engine';
+export {
+  defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
+} from './engine';
 export type {
   ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
-  ImportedResource, StateListEntry, StateMoved, StateOnlyChange,
+  ImportedResource, StateListEntry, StateMoved, StateOnlyChange, SavedPlan, SavedPlanApplyOptions,
 } from './engine';
 
 // The built-in dev server.

@@ -107,7 +107,7 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
         invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
         continue;
       }
-      specs.push(parseSpec(comment.secretform, `${source}: ${resourceType}.${logicalId}`));
+      specs.push(parseSynthesizedSpec(comment.secretform, `${source}: ${resourceType}.${logicalId}`));
     }
   }
   if (invalid.length > 0) {
@@ -120,7 +120,8 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
   return specs;
 }
 
-function parseSpec(value: unknown, where: string): SynthesizedSpec {
+/** One `"//".secretform` object read back; throws a SpecFormatError naming `where` when it is malformed. */
+export function parseSynthesizedSpec(value: unknown, where: string): SynthesizedSpec {
   const parsed = specSchema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
 import { SecretValue } from '../secret-value';
-import { readSynthesizedSpecs, SpecFormatError } from '../synthesized-spec';
+import { parseSynthesizedSpec, readSynthesizedSpecs, SpecFormatError, writeSynthesizedSpec, type SynthesizedSpec } from '../synthesized-spec';
 
 export interface DesiredResource {
   /** Construct path, e.g. `prod/ldap/svc-role`. */
@@ -78,24 +78,49 @@ export function loadDesired(outdir: string, stack?: string): DesiredStack {
 
 /** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
 export function resourcesOfConfig(config: unknown, source: string): DesiredResource[] {
-  let specs;
+  const resources = specsOrFail(() => readSynthesizedSpecs(config, source)).map((entry) => desiredOfSpec(entry, source));
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The desired resources of a list of synthesized spec objects (a saved plan keeps its desired state this way). */
+export function resourcesOfSpecs(specs: readonly unknown[], source: string): DesiredResource[] {
+  const resources = specs.map((value, index) => desiredOfSpec(specsOrFail(() => parseSynthesizedSpec(value, `${source}: resource ${index + 1}`)), source));
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The synthesized spec object of a desired resource (what `cdk.tf.json` holds): secrets as references only. */
+export function specOfDesiredResource(resource: DesiredResource): Record<string, unknown> {
+  const secrets: SynthesizedSpec['secrets'] = Object.fromEntries(Object.entries(resource.secrets).map(([field, secret]) => {
+    if (!secret.reference) {
+      throw new DesiredStateError(`${resource.address}: secret "${field}" is SecretValue.unsafePlainText(...), which is never written to a file; use SecretValue.fromEnv or fromFile`);
+    }
+    return [field, secret.reference];
+  }));
+  return writeSynthesizedSpec({ ...resource, secrets });
+}
+
+function specsOrFail<T>(read: () => T): T {
   try {
-    specs = readSynthesizedSpecs(config, source);
+    return read();
   } catch (error) {
     if (error instanceof SpecFormatError) throw new DesiredStateError(error.message);
     throw error;
   }
-  const resources: DesiredResource[] = [];
-  for (const entry of specs) {
-    if (!findResourceType(entry.type)) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
-    const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
-    resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
-  }
+}
+
+function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource {
+  if (!findResourceType(entry.type)) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
+  const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
+  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+}
+
+function checkDependencies(resources: readonly DesiredResource[], source: string): void {
   const addresses = new Set(resources.map((resource) => resource.address));
   for (const resource of resources) {
     for (const dependency of resource.dependsOn) {
       if (!addresses.has(dependency)) throw new DesiredStateError(`${source}: ${resource.address} depends on ${dependency}, which is not in the stack`);
     }
   }
-  return resources;
 }

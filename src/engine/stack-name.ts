@@ -11,6 +11,7 @@ export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>):
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
   const { desired } = options;
   if (desired.kind === 'loaded') return ok(desired.desired.stack);
+  if (desired.kind === 'specs') return ok(desired.stack);
   try {
     const stacks = listSynthesizedStacks(desired.outdir);
     if (stacks.length === 1) return ok(stacks[0]);

@@ -5,6 +5,7 @@
 import { ServiceClient } from '../../src/client';
 import type { DesiredResource, DesiredStack } from '../../src/engine/desired';
 import { computePlan, type ComputePlanInput } from '../../src/engine/plan/compute-plan';
+import { FingerprintKey } from '../../src/engine/state/fingerprint';
 import { emptyState, type ResourceState, type StateFile } from '../../src/engine/state/state-file';
 import { getResourceType } from '../../src/resources/registry';
 import { startHarness, unwrap, type Harness } from './engine-harness';
@@ -35,7 +36,7 @@ function recorded(entry: DesiredResource, dependencies: string[] = entry.depends
 function input(desired: DesiredStack, state: StateFile, overrides: Partial<ComputePlanInput> = {}): ComputePlanInput {
   const addresses = new Set([...desired.resources.map((r) => r.address), ...Object.keys(state.resources)]);
   return {
-    client, stack: 'test', desired, state, selected: addresses, secrets: new Map(), fingerprintKey: {}, mode: 'apply',
+    client, stack: 'test', desired, state, selected: addresses, secrets: new Map(), fingerprintKey: FingerprintKey.none('test'), mode: 'apply',
     refreshOnly: false, parallelism: 4, warnings: [], ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import { generatedFieldsSource } from '../../src/constructs/codegen/fields-sourc
 import { propsSchema } from '../../src/constructs/props-schema';
 import { SecretformResource } from '../../src/constructs/resource';
 import { diffResource } from '../../src/engine/plan/resource-diff';
+import { FingerprintKey } from '../../src/engine/state/fingerprint';
 import { renderText } from '../../src/report';
 import { withExtraFields } from '../../src/resources/define';
 import { field } from '../../src/resources/field';
@@ -70,7 +71,7 @@ test('it is synthesized, diffed and reported', () => {
     stateEntry: { type: scratch.type, id: specs[0].id, attributes: applied, secrets: {}, dependencies: [], applied_at: '2026-01-01T00:00:00Z' },
     live: { attributes: { ...applied, ttl: 86400, max_ttl: 86400, disable_check_in_enforcement: false }, data: null },
     secrets: {},
-    fingerprintKey: {},
+    fingerprintKey: FingerprintKey.none('test'),
     refreshOnly: false,
   });
   expect(diff.plan.change.action).toBe('update');

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import type { DesiredResource } from '../../src/engine/desired';
 import { diffResource, type ResourceDiffInput } from '../../src/engine/plan/resource-diff';
 import { compareSecrets } from '../../src/engine/plan/secret-comparison';
-import { fingerprintSecret } from '../../src/engine/state/fingerprint';
+import { FingerprintKey } from '../../src/engine/state/fingerprint';
 import type { ResourceState } from '../../src/engine/state/state-file';
 import { getResourceType } from '../../src/resources/registry';
 import { SecretValue } from '../../src/secret-value';
 
-const KEY = { key: Buffer.from('resource-diff-test-key') };
-const OTHER_KEY = { key: Buffer.from('another-key') };
+const KEY = FingerprintKey.keyed(Buffer.from('resource-diff-test-key'), 'test');
+const OTHER_KEY = FingerprintKey.keyed(Buffer.from('another-key'), 'test');
 
 function desired(type: string, spec: Record<string, unknown>, secrets: string[] = []): DesiredResource {
   const resourceType = getResourceType(type);
@@ -115,19 +115,19 @@ describe('diffResource', () => {
     expect(synced.plan.drift).toBeUndefined();
   });
 
-  test('a write that replaces the whole object carries every secret, changed or not', () => {
+  test('a write that replaces the whole object carries every secret, changed or not', async () => {
     const spec = { name: 'kv', key_vault_uri: 'https://v', client_id: 'c', tenant_id: 't' };
     const destination = desired('sync_destination_cloud2_kv', { ...spec, client_id: 'c2' }, ['client_secret']);
-    const recorded = { client_secret: fingerprintSecret('s', KEY) };
+    const recorded = { client_secret: await KEY.fingerprint('s') };
     const { plan } = diff({ live: { attributes: spec, data: null }, stateEntry: state(destination, spec, recorded), secrets: { client_secret: 's' } }, destination);
     expect(plan.change.action).toBe('update');
     expect(plan.writeSecrets).toEqual(['client_secret']);
   });
 
-  test('a secret with an endpoint of its own is written by that call alone', () => {
+  test('a secret with an endpoint of its own is written by that call alone', async () => {
     const user = desired('userpass_user', { mount: 'userpass', username: 'alice' }, ['password']);
     const live = { mount: 'userpass', username: 'alice' };
-    const recorded = { password: fingerprintSecret('old', KEY) };
+    const recorded = { password: await KEY.fingerprint('old') };
     const { plan } = diff({ live: { attributes: live, data: null }, stateEntry: state(user, live, recorded), secrets: { password: 'new' } }, user);
     expect(plan.change).toMatchObject({ action: 'update', sensitive: ['password'] });
     expect(plan.writeSecrets).toEqual(['password']);
@@ -163,27 +163,27 @@ describe('compareSecrets', () => {
     expect(compare({ creating: true })).toEqual({ statuses: [{ field: 'bindpass', status: 'changed' }], changed: ['bindpass'], warnings: [] });
   });
 
-  test('unchanged since the last apply: not written, and not verifiable on the service', () => {
-    expect(compare({ recorded: { bindpass: fingerprintSecret('pw', KEY) } })).toMatchObject({ statuses: [{ field: 'bindpass', status: 'unverifiable' }], changed: [] });
+  test('unchanged since the last apply: not written, and not verifiable on the service', async () => {
+    expect(compare({ recorded: { bindpass: await KEY.fingerprint('pw') } })).toMatchObject({ statuses: [{ field: 'bindpass', status: 'unverifiable' }], changed: [] });
   });
 
-  test('changed since the last apply, or never recorded: written', () => {
-    expect(compare({ recorded: { bindpass: fingerprintSecret('old', KEY) } }).changed).toEqual(['bindpass']);
+  test('changed since the last apply, or never recorded: written', async () => {
+    expect(compare({ recorded: { bindpass: await KEY.fingerprint('old') } }).changed).toEqual(['bindpass']);
     expect(compare({ recorded: {} }).changed).toEqual(['bindpass']);
   });
 
-  test('a root credential fingerprinted with another key is not sent on a guess, and the plan says why', () => {
-    const result = compare({ recorded: { bindpass: fingerprintSecret('pw', OTHER_KEY) } });
+  test('a root credential fingerprinted with another key is not sent on a guess, and the plan says why', async () => {
+    const result = compare({ recorded: { bindpass: await OTHER_KEY.fingerprint('pw') } });
     expect(result.changed).toEqual([]);
     expect(result.statuses).toEqual([{ field: 'bindpass', status: 'unverifiable' }]);
     expect(result.warnings[0]).toContain('as a root credential it is not sent');
-    const key = compare({ desired: { client_tls_key: 'k' }, recorded: { client_tls_key: fingerprintSecret('k', OTHER_KEY) } });
+    const key = compare({ desired: { client_tls_key: 'k' }, recorded: { client_tls_key: await OTHER_KEY.fingerprint('k') } });
     expect(key.changed).toEqual(['client_tls_key']);
   });
 
-  test("a type's verifySecret hook confirms a secret on the service, or shows it changed there", () => {
+  test("a type's verifySecret hook confirms a secret on the service, or shows it changed there", async () => {
     const fingerprint = createHash('sha256').update('key-pem').digest('hex');
-    const recorded = { private_key: fingerprintSecret('key-pem', KEY) };
+    const recorded = { private_key: await KEY.fingerprint('key-pem') };
     const base = { resourceType: app, desired: { private_key: 'key-pem' }, recorded };
     expect(compare({ ...base, liveData: { fingerprint } }).statuses).toEqual([{ field: 'private_key', status: 'in_sync' }]);
     const other = compare({ ...base, liveData: { fingerprint: createHash('sha256').update('rotated').digest('hex') } });

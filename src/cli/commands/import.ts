@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { importAll, importResource } from '../../engine';
 import {
-  addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
+  addLockTimeoutOption, addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
@@ -16,6 +16,7 @@ export interface ImportFlags {
   stack?: string;
   output?: string;
   state?: string;
+  lockTimeout?: string;
   synth: boolean;
   app?: string;
   all?: boolean;
@@ -24,13 +25,13 @@ export interface ImportFlags {
 }
 
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
-  addStateLocationOptions(
+  addLockTimeoutOption(addStateLocationOptions(
     program
       .command('import')
       .description('adopt an existing object on the service into state')
       .argument('[address]', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
       .argument('[id]', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
-  )
+  ))
     .option('--all', 'import every resource of the stack that exists on the service and is not in state')
     .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
