@@ -35,6 +35,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 10;
 /** Attempts of one request that ends in a connect timeout before the server ever answered (each waits 10 s). */
 const CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER = 2;
+/** Request timeouts in a row, with no response in between, after which the server is taken as hung. */
+const TIMEOUTS_IN_A_ROW_FOR_RUN_FAILURE = 3;
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
 export interface ServiceClientOptions {
@@ -159,6 +161,8 @@ export class ServiceClient {
   #denied = 0;
   /** HTTP responses of any status received so far: a timeout before the first one concerns the whole run. */
   #answered = 0;
+  /** Timeouts since the last response: a server that stopped answering mid-run concerns the whole run too. */
+  #timeoutsSinceAnswer = 0;
   #clientCertificateProbe: Promise<string | undefined> | undefined;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
@@ -311,8 +315,10 @@ export class ServiceClient {
       }
       if (attempt.kind === 'timeout') {
         const error = timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts);
-        // A server that has answered nothing yet would leave every request of the run waiting as long.
-        if (this.#answered === 0) error.runFailure = 'not_answering';
+        // A server that has answered nothing yet, or stopped answering, would leave every request of the run
+        // waiting as long; one slow request after answers is that request's own failure.
+        this.#timeoutsSinceAnswer++;
+        if (this.#answered === 0 || this.#timeoutsSinceAnswer >= TIMEOUTS_IN_A_ROW_FOR_RUN_FAILURE) error.runFailure = 'not_answering';
         return this.#finish({ ok: false, error });
       }
       if (attempt.kind === 'error') {
@@ -437,6 +443,7 @@ export class ServiceClient {
         return Array.isArray(value) ? value[0] : value;
       };
       this.#answered++;
+      this.#timeoutsSinceAnswer = 0;
       return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
       if (error === timedOut || controller.signal.aborted) return { kind: 'timeout' };

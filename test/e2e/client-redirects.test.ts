@@ -189,15 +189,15 @@ describe('run-level failures', () => {
     }
   });
 
-  it('takes a timeout before any answer for a hung server ("not_answering"), and a timeout after answers for the request\'s own', async () => {
+  it('takes a timeout before any answer, or 3 in a row, for a hung server ("not_answering"), and a single timeout after answers for the request\'s own', async () => {
     let hang = true;
     respond = () => (hang ? new Promise<never>(() => undefined) : { status: 200, body: envelopeOf({}) });
     const hung = clientFor(server.url, { timeoutMs: 200, stopAfterRunFailure: true });
     const first = await hung.get('sys/auth');
     expect(!first.ok && [first.error.code, first.error.runFailure]).toEqual(['timeout', 'not_answering']);
-    const sent = server.requests.length;
+    const before = server.requests.length;
     expect(await hung.get('sys/mounts')).toEqual(first);
-    expect(server.requests).toHaveLength(sent);
+    expect(server.requests).toHaveLength(before);
 
     hang = false;
     const answered = clientFor(server.url, { timeoutMs: 200, stopAfterRunFailure: true });
@@ -207,6 +207,18 @@ describe('run-level failures', () => {
     expect(!slow.ok && [slow.error.code, slow.error.runFailure]).toEqual(['timeout', undefined]);
     hang = false;
     expect((await answered.get('sys/mounts')).ok).toBe(true);
+
+    // A server that stops answering mid-run: the third timeout in a row, with no answer between, stops the run.
+    hang = true;
+    const causes: Array<string | undefined> = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await answered.get(`ldap/role/r${i}`);
+      causes.push(result.ok ? 'ok' : result.error.runFailure);
+    }
+    expect(causes).toEqual([undefined, undefined, 'not_answering']);
+    const sent = server.requests.length;
+    expect(!(await answered.get('ldap/role/after')).ok && answered.runFailure()?.runFailure).toBe('not_answering');
+    expect(server.requests).toHaveLength(sent);
   });
 
   it('gives up on connect timeouts after two attempts when the server never answered (an https server that never handshakes)', async () => {
