@@ -89,7 +89,7 @@ const RUN_FAILURE_HEADLINES: Record<RunFailureCause, string> = {
   redirected:
     'the server at SERVICE_ADDR redirects requests to where this client does not follow (another node, a proxy, or a method-changing redirect): point SERVICE_ADDR at the service itself',
   not_answering:
-    'the server at SERVICE_ADDR accepts connections but answered no request in time: it is hung or overloaded, or SERVICE_ADDR points at something that is not the service',
+    'the server at SERVICE_ADDR accepts connections but does not answer requests in time: it is hung or overloaded, or SERVICE_ADDR points at something that is not the service',
 };
 
 /** One sentence naming the likely cause of a run-level failure, for the single report of a stopped run. */
