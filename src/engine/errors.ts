@@ -25,7 +25,11 @@ export type EngineErrorCode =
   | 'service_error'
   /** A failure that concerns the whole run (wrong token, service unreachable, TLS): reported once, the run stopped. */
   | 'service_unusable'
-  | 'interrupted';
+  | 'interrupted'
+  /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
+  | 'operation_unsupported'
+  /** A library check-out found no account available. */
+  | 'no_account_available';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 

@@ -119,7 +119,7 @@ function apiPaths(resource: SecretformResource): string[] {
   const calls = resourceType.api(spec);
   return [
     resourceType.id(spec),
-    ...[calls.read, calls.create, calls.update, calls.delete, ...Object.values(calls.extra)].map((call) => call.path),
+    ...[calls.read, calls.create, calls.update, calls.delete, ...resourceType.operations.map((operation) => operation.call(spec, {}))].map((call) => call.path),
     ...resourceType.dependsOn(spec),
   ];
 }

@@ -15,6 +15,7 @@ import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { lockState } from '../state/state-lock';
 import type { RunMode } from '../targets';
+import { runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
 import { buildOperations } from './task-graph';
@@ -115,8 +116,15 @@ async function execute(
         await writer.set(operation.address, undefined);
       } else {
         const values = secrets.get(operation.address) ?? {};
-        warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
-        await writer.set(operation.address, stateEntryAfterWrite(resource, values, context.fingerprintKey, operation.kind === 'create'));
+        const created = operation.kind === 'create';
+        warningsByKey.set(key, await writeObject(client, resource, values, created));
+        const entry = stateEntryAfterWrite(resource, values, context.fingerprintKey, created);
+        await writer.set(operation.address, entry);
+        const rotated = created ? await runAfterCreateOperations(client, resource) : [];
+        if (rotated.length > 0) {
+          const at = new Date().toISOString();
+          await writer.set(operation.address, { ...entry, rotated_by_service: Object.fromEntries(rotated.map((field) => [field, at])) });
+        }
       }
     } catch (error) {
       onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
@@ -192,12 +200,18 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
 function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): ResourceState {
   const desired = resource.desired!;
-  const previous = !created && resource.stateEntry?.id === desired.id ? resource.stateEntry.secrets : {};
+  const sameObject = !created && resource.stateEntry?.id === desired.id;
+  const previous = sameObject ? resource.stateEntry!.secrets : {};
+  const previouslyRotated = sameObject ? resource.stateEntry!.rotated_by_service ?? {} : {};
   const fingerprints: Record<string, string> = {};
+  // A root credential the service rotated stays the service's until this apply writes the value from code.
+  const rotated: Record<string, string> = {};
   for (const field of Object.keys(desired.secrets)) {
     const value = values[field];
-    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = fingerprintSecret(value, key);
+    const written = value !== undefined && resource.writeSecrets.includes(field);
+    if (written) fingerprints[field] = fingerprintSecret(value, key);
     else if (previous[field] !== undefined) fingerprints[field] = previous[field];
+    if (!written && previouslyRotated[field] !== undefined) rotated[field] = previouslyRotated[field];
   }
   return {
     type: desired.type,
@@ -205,6 +219,7 @@ function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<st
     attributes: resource.canonical!,
     secrets: fingerprints,
     digest: desired.digest,
+    ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
   };
