@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
+import { registerActionCommand } from './commands/action';
 import { registerApplyCommand } from './commands/apply';
 import { registerDestroyCommand } from './commands/destroy';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerExecCommand } from './commands/exec';
 import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
 import { registerStateCommand } from './commands/state';
@@ -22,6 +24,8 @@ const COMMANDS: CommandRegistration[] = [
   registerDestroyCommand,
   registerImportCommand,
   registerStateCommand,
+  registerActionCommand,
+  registerExecCommand,
   registerDevServerCommand,
 ];
 
