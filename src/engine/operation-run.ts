@@ -171,8 +171,10 @@ function setName(entry: ResourceState): string {
 function answerOf(request: OperationRequest, resourceType: ResourceType, entry: ResourceState, operation: OperationSpec, result: Extract<ServiceResult, { ok: true }>): OperationAnswer {
   const raw = isPlainObject(result.raw) ? result.raw : {};
   // Login answers in `auth` (its `data` is null); the others in `data`, or bare.
-  const fields = isPlainObject(raw.auth) ? raw.auth : isPlainObject(result.data) ? result.data : {};
-  const lease = typeof raw.lease_duration === 'number' && (raw.lease_id || operation.returnsCredentials)
+  const auth = isPlainObject(raw.auth) ? raw.auth : undefined;
+  const fields = auth ?? (isPlainObject(result.data) ? result.data : {});
+  // A login's lease is the token's, inside `auth`; the envelope's own is that of the (empty) data.
+  const lease = !auth && typeof raw.lease_duration === 'number' && (raw.lease_id || operation.returnsCredentials)
     ? { id: typeof raw.lease_id === 'string' && raw.lease_id !== '' ? raw.lease_id : undefined, durationSeconds: raw.lease_duration, renewable: raw.renewable === true }
     : undefined;
   const notes: string[] = [];

@@ -179,7 +179,7 @@ describe('credentials', () => {
     expect(typeof login.client_token).toBe('string');
     expect(login.lease_duration).toBe(3600);
     const sent = server.requestLog.filter((entry) => entry.path.includes('/login/'));
-    expect(sent.at(-1)).toMatchObject({ method: 'POST', path: '/v1/auth/userpass/login/ci', fields: ['password'], status: 200 });
+    expect(sent.at(-1)).toMatchObject({ method: 'POST', path: 'auth/userpass/login/ci', fields: ['password'], status: 200 });
   });
 });
 
@@ -208,7 +208,7 @@ describe('library', () => {
     const forced = await quietRun(['action', 'check-in', 'ops/pool', '--no-synth', '--account', 'svc-app-1', '--force']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toBe('Checked in: svc-app-1\n');
-    expect(server.requestLog.at(-1)).toMatchObject({ path: '/v1/ldap/library/manage/pool/check-in', status: 200 });
+    expect(server.requestLog.at(-1)).toMatchObject({ path: 'ldap/library/manage/pool/check-in', status: 200 });
     const again = await quietRun(['action', 'check-in', 'ops/pool', '--no-synth', '--account', 'svc-app-1', '--format', 'json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ check_ins: [] });
@@ -310,7 +310,7 @@ describe('rotate-root', () => {
     const count = server.requestCount;
     const update = await quietRun(['apply', '--auto-approve'], { OPS_TIMEOUT: '60s' });
     expect(update.code).toBe(0);
-    const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === '/v1/ldap/config');
+    const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === 'ldap/config');
     expect(writes).toHaveLength(1);
     expect(writes[0].fields).toContain('request_timeout');
     expect(writes[0].fields).not.toContain('bindpass');
@@ -330,7 +330,7 @@ describe('rotate-root', () => {
 
     const count = server.requestCount;
     expect((await quietRun(['apply', '--no-synth', '--auto-approve'], handBack)).code).toBe(0);
-    const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === '/v1/ldap/config');
+    const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === 'ldap/config');
     expect(writes.map((entry) => entry.fields.includes('bindpass'))).toEqual([true]);
     expect(state().resources['ops/ldap'].rotated_by_service).toBeUndefined();
     expect((await quietRun(['plan', '--no-synth', '--detailed-exitcode'], handBack)).code).toBe(0);
@@ -342,7 +342,7 @@ describe('rotate-root', () => {
     expect(Object.keys(JSON.parse(first.stdout))).toEqual(['rotated_at']);
     // The server's clock stands still: the second rotation is refused as "still propagating" until it moves.
     const second = startCli(['action', 'rotate-root', 'ops/cloud', '--no-synth'], project, env);
-    await waitFor(() => server.requestLog.some((entry) => entry.path === '/v1/cloud/rotate-root' && entry.status === 500), 'a refused rotation');
+    await waitFor(() => server.requestLog.some((entry) => entry.path === 'cloud/rotate-root' && entry.status === 500), 'a refused rotation');
     clock.advance(10_000);
     const { code } = await second.exited;
     quietOutputs.push(second.stdout(), second.stderr());
