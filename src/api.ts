@@ -6,7 +6,7 @@
 import { desiredFromStack } from './constructs/desired-from-stack';
 import { isStack, type TerraformStack } from './constructs/cdktf-adapter';
 import * as engine from './engine';
-import type { ApplyResult, ImportedResource, Plan, ResourceState, Result, StateListEntry } from './engine';
+import type { ApplyResult, ImportedResource, Plan, ResourceState, Result, StateListEntry, StateMoved } from './engine';
 import { EngineError, fail, ok } from './engine/errors';
 
 /** Where the desired state comes from: the engine's sources, or an in-memory cdktf stack (a `TerraformStack`). */
@@ -65,6 +65,11 @@ export async function stateShow(options: EngineOptions, address: string): Promis
 export async function stateRm(options: EngineOptions, address: string): Promise<Result<void>> {
   const loaded = engineOptions(options);
   return loaded.ok ? engine.stateRm(loaded.value, address) : loaded;
+}
+
+export async function stateMv(options: EngineOptions, from: string, to: string): Promise<Result<StateMoved>> {
+  const loaded = engineOptions(options);
+  return loaded.ok ? engine.stateMv(loaded.value, from, to) : loaded;
 }
 
 /** The stack a command works on (see the engine's resolveStack); an in-memory stack gives its own name. */

@@ -32,13 +32,13 @@ export { synthesize, SynthError } from './synthesize';
 export type { SynthOptions, SynthResult } from './synthesize';
 
 // Engine API (plan / apply / destroy as functions), taking an in-memory stack too.
-export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, resolveStack } from './api';
+export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
 export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
-export { defaultStatePath, summarize, hasChangesOrDrift, EngineError, STATE_KEY_ENV } from './engine';
+export { defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV } from './engine';
 export type {
   ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
-  ImportedResource, StateListEntry,
+  ImportedResource, StateListEntry, StateMoved, StateOnlyChange,
 } from './engine';
 
 // The built-in dev server.

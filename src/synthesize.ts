@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { secretVariablesOfOutput, synthEnvironment } from './synth-environment';
 
 export interface SynthOptions {
   /** Command that runs the app; default: `app` of cdktf.json. */
@@ -14,8 +15,13 @@ export interface SynthOptions {
   readonly output?: string;
   /** Project directory (where cdktf.json is); default: the current directory. */
   readonly cwd?: string;
-  /** Extra environment for the app. */
+  /**
+   * The environment the app's variables are chosen from (default: this process's); the app gets only what
+   * `synthEnvironment` allows (process basics and `passEnv`, never SERVICE_*, SECRETFORM_* or a secret's variable).
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Variables (or `PREFIX*`) the app gets on top of the process basics (`--synth-env`). */
+  readonly passEnv?: readonly string[];
   /** Where the app's output goes; default: this process's stdout and stderr. */
   readonly stdout?: NodeJS.WritableStream;
   readonly stderr?: NodeJS.WritableStream;
@@ -66,13 +72,14 @@ export async function synthesize(options: SynthOptions = {}): Promise<SynthResul
   if (!app) throw new SynthError(`no app to run: pass --app "<command>" or set "app" in ${path.join(cwd, 'cdktf.json')}`);
   const outdir = path.resolve(cwd, options.output ?? config.output ?? 'cdktf.out');
   fs.mkdirSync(outdir, { recursive: true });
+  // Read before the app rewrites the output: the variables its secrets came from last time.
+  const secretVariables = secretVariablesOfOutput(outdir);
   const manifestPath = path.join(outdir, 'manifest.json');
   // A manifest left from an earlier run must not pass for this run's output.
   fs.rmSync(manifestPath, { force: true });
 
   const code = await runApp(app, cwd, {
-    ...process.env,
-    ...options.env,
+    ...synthEnvironment({ source: options.env ?? process.env, passEnv: options.passEnv, secretVariables }),
     CDKTF_OUTDIR: outdir,
     CDKTF_CONTEXT_JSON: JSON.stringify(config.context ?? {}),
     CHECKPOINT_DISABLE: '1',

@@ -57,6 +57,28 @@ export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unk
   };
 }
 
+/**
+ * What a construct whose props or stack rules failed is synthesized as when validation was skipped
+ * (`new App({ skipValidation: true })`): the reader refuses the whole stack, rather than read the construct's
+ * absence as "removed from code" and delete the live object.
+ */
+export interface InvalidMarker {
+  readonly type: string;
+  readonly address: string;
+  readonly problems: readonly string[];
+}
+
+const invalidMarkerSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  problems: z.array(z.string()).min(1),
+});
+
+export function writeInvalidMarker(marker: InvalidMarker): Record<string, unknown> {
+  return { version: SPEC_FORMAT_VERSION, type: marker.type, address: marker.address, problems: [...marker.problems] };
+}
+
 export class SpecFormatError extends Error {
   constructor(message: string) {
     super(message);
@@ -72,14 +94,28 @@ export class SpecFormatError extends Error {
 export function readSynthesizedSpecs(config: unknown, source: string): SynthesizedSpec[] {
   const blocks = (config as { resource?: unknown } | null)?.resource;
   const specs: SynthesizedSpec[] = [];
+  const invalid: string[] = [];
   if (typeof blocks !== 'object' || blocks === null) return specs;
   for (const [resourceType, resources] of Object.entries(blocks as Record<string, unknown>)) {
     if (typeof resources !== 'object' || resources === null) continue;
     for (const [logicalId, block] of Object.entries(resources as Record<string, unknown>)) {
       const comment = (block as { '//'?: { secretform?: unknown } } | null)?.['//'];
       if (comment?.secretform === undefined) continue;
+      const marked = invalidMarkerSchema.safeParse(comment.secretform);
+      if (marked.success) {
+        const { address, problems } = marked.data;
+        invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
+        continue;
+      }
       specs.push(parseSpec(comment.secretform, `${source}: ${resourceType}.${logicalId}`));
     }
+  }
+  if (invalid.length > 0) {
+    throw new SpecFormatError(
+      `${source}: ${invalid.length} problem${invalid.length === 1 ? '' : 's'} in constructs synthesized without validation ` +
+        `(\`new App({ skipValidation: true })\`?); secretform never plans a construct whose spec is invalid. Fix them, ` +
+        `then synthesize again:\n  ${invalid.join('\n  ')}`,
+    );
   }
   return specs;
 }

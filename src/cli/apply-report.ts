@@ -2,7 +2,7 @@
  * What apply and destroy print after the run: skipped operations, failures, and the terraform-style summary
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
  */
-import type { ApplyResult, OperationOutcome } from '../engine/engine-options';
+import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/engine-options';
 import { writeError, writeWarning, type CliIo } from './io';
 import { operationLine } from './progress';
 
@@ -51,6 +51,7 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     if (!outcome.stoppedByRunFailure) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
   }
 
+  writeStateOnlyChanges(result, io);
   if (result.succeeded) {
     io.stdout.write(`\n${summaryLine(command, counts)}\n`);
     return 0;
@@ -79,4 +80,20 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     );
   }
   return 1;
+}
+
+/** One line per state entry the run changed without a request (a move, a forgotten object, refreshed state). */
+export function writeStateOnlyChanges(result: ApplyResult, io: CliIo): void {
+  for (const change of result.stateOnly) io.stdout.write(`${stateOnlyLine(change)}\n`);
+}
+
+export function stateOnlyLine(change: StateOnlyChange): string {
+  switch (change.change) {
+    case 'moved':
+      return `${change.from}: moved to ${change.address} in state`;
+    case 'forgotten':
+      return `${change.address}: removed from state (deleted outside secretform)`;
+    case 'refreshed':
+      return `${change.address}: refreshed state recorded`;
+  }
 }

@@ -22,16 +22,27 @@ export class SecretScrubber {
   readonly #index = new Map<string, Set<string>>();
   readonly #short = new Set<string>();
   #marker: string | undefined;
+  #pending: string[] = [];
 
   constructor(secrets: Iterable<string> = []) {
     this.add(secrets);
   }
 
-  /** Adds secret values (empty ones are ignored: they are in every text). */
+  /**
+   * Adds secret values (empty ones are ignored: they are in every text). Their forms are indexed on the first
+   * scrub: a run registers every secret of the stack but scrubs only the rare error or warning.
+   */
   add(secrets: Iterable<string>): void {
     for (const secret of secrets) {
       if (secret === '' || this.#secrets.has(secret)) continue;
       this.#secrets.add(secret);
+      this.#pending.push(secret);
+    }
+  }
+
+  #indexPending(): void {
+    if (this.#pending.length === 0) return;
+    for (const secret of this.#pending) {
       for (const form of secretForms(secret)) {
         const folded = fold(form);
         if (folded.length < KEY_LENGTH) {
@@ -43,8 +54,9 @@ export class SecretScrubber {
         bucket.add(folded);
         this.#index.set(key, bucket);
       }
-      this.#marker = undefined;
     }
+    this.#pending = [];
+    this.#marker = undefined;
   }
 
   get size(): number {
@@ -54,6 +66,7 @@ export class SecretScrubber {
   /** The text with every form of every secret replaced by `[redacted]` (or a shorter marker if that holds one). */
   scrub(text: string): string {
     if (this.#secrets.size === 0) return text;
+    this.#indexPending();
     const marker = this.#chosenMarker();
     let current = text;
     for (let pass = 0; ; pass++) {

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
-import { SPEC_OVERRIDE_PATH, writeSynthesizedSpec } from '../synthesized-spec';
+import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import { appOutdir, NullProvider, onStackSynth, otherNullProviders, type TerraformStack } from './cdktf-adapter';
 import { bridgeAttributes, specDigest } from './bridge';
 import type { SecretformResource } from './resource';
@@ -79,6 +79,14 @@ export class StackSupport {
       resource.nullResource.addOverride('provisioner', bridge.provisioners);
       const dependsOn = entry.dependsOn.map((target) => `null_resource.${target.nullResource.friendlyUniqueId}`);
       if (dependsOn.length > 0) resource.nullResource.addOverride('depends_on', dependsOn);
+    }
+    // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
+    // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
+    // absence as "removed from code" and deleting the live object.
+    for (const resource of this.resources()) {
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      if (problems.length === 0) continue;
+      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
   }
 }

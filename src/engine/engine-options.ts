@@ -84,4 +84,13 @@ export interface ApplyResult {
   runFailure?: string;
   /** The service's warnings during the run, `<address>: the service warned: <text>`, once per resource. */
   warnings?: string[];
+  /** State entries changed without a request: moves recorded, objects forgotten, refreshed state recorded. */
+  stateOnly: StateOnlyChange[];
+}
+
+export interface StateOnlyChange {
+  address: string;
+  /** `moved` (from `from`), `forgotten` (deleted outside and not in code), `refreshed` (the live state recorded). */
+  change: 'moved' | 'forgotten' | 'refreshed';
+  from?: string;
 }

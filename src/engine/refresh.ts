@@ -18,7 +18,7 @@ export interface RefreshRequest {
   resourceType: ResourceType;
   /** A spec holding the object's identity fields (the desired spec, or the attributes recorded in state). */
   identity: Attributes;
-  /** The desired spec, when the resource is in code (lets the read pick the forms the code uses). */
+  /** The forms to read into: the desired spec, or the attributes last applied (see `refreshRequestFor`). */
   desired?: Attributes;
 }
 
@@ -29,6 +29,26 @@ export interface LiveObject {
   data: Record<string, unknown> | null;
   /** What the service warned about while reading it (envelope `warnings`, secrets removed). */
   warnings?: string[];
+}
+
+/**
+ * The read of one resource, built the same way by every command (plan, apply, destroy, import), so that a live
+ * object is normalised into one form whatever the command: the identity is the object the run works on (the
+ * code's, else the one state recorded); the forms the read picks between server-filled equivalents (a cloud role
+ * given by name is read back with its id too) are the code's when the code manages that object, else the ones
+ * last applied.
+ */
+export function refreshRequestFor(
+  address: string,
+  resourceType: ResourceType,
+  sources: { desired?: Attributes; desiredId?: string; recorded?: { id: string; attributes: Attributes }; identity: 'desired' | 'recorded' },
+): RefreshRequest {
+  const { desired, recorded } = sources;
+  const identity = sources.identity === 'desired' && desired ? desired : recorded?.attributes ?? desired;
+  if (!identity) throw new Error(`${address}: neither in code nor in state`);
+  const codeManagesIt = desired !== undefined && (recorded === undefined || sources.identity === 'desired' || recorded.id === sources.desiredId);
+  const forms = codeManagesIt ? desired : recorded?.attributes;
+  return { address, resourceType, identity, desired: forms };
 }
 
 type ReadAnswer = { ok: true; raw: unknown; warnings: string[] } | { ok: false; message: string; error: ServiceClientError };

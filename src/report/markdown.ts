@@ -2,14 +2,15 @@ import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
 import {
-  ACTION_LABELS,
   actionableChanges,
+  actionLabel,
   attributeLineText,
   changeAttributeLines,
   changeHeadline,
   driftAttributeLines,
   driftDetailLine,
   driftHeadline,
+  movedFromNote,
   NOT_VERIFIABLE,
   planTotals,
   totalsPhrase,
@@ -73,7 +74,7 @@ function summaryTable(changes: readonly PlannedChange[]): MarkdownSection[] {
   return [
     {
       head,
-      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${ACTION_LABELS[c.action]} |`),
+      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${escapeInline(actionLabel(c))} |`),
       tail: '',
     },
   ];
@@ -99,10 +100,14 @@ function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
   const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
   for (const change of changes) {
     const attributeLines = changeAttributeLines(change);
-    const lines = [`# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
+    const moved = change.previousAddress === undefined ? [] : [`# ${change.previousAddress} has moved to ${change.address}`];
+    const lines = [...moved, `# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
     const unchanged = unchangedAttributeCount(change, attributeLines);
     if (unchanged > 0) lines.push(unchangedAttributesNote(unchanged));
-    sections.push(detailsWithDiff(change.address, change.type, changeHeadline(change), lines));
+    const headline = change.action === 'no-op' && change.previousAddress !== undefined
+      ? `has moved here from ${change.previousAddress}`
+      : [changeHeadline(change), movedFromNote(change)].filter((part) => part !== undefined).join(' ');
+    sections.push(detailsWithDiff(change.address, change.type, headline, lines));
   }
   return sections;
 }

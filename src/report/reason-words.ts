@@ -21,8 +21,6 @@ export function reasonText(reason: ActionReason): string {
       return `${reason.fields.join(', ')}, rotated by the service, changed in code: the new value is sent and the code manages it again`;
     case 'adopt':
       return 'exists on the service but not in state: apply adopts it';
-    case 'moved':
-      return `moved to ${reason.to} in code; apply renames it in state`;
     case 'forget_deleted':
       return 'already deleted outside secretform; apply removes it from state';
     case 'digest_guard':

@@ -81,12 +81,12 @@ test('what lives in a replaced object is replaced with it, even outside the sele
   ]);
 });
 
-test('an address renamed in code (same type and id) is a move: the old address is kept for apply to rename', async () => {
+test('an address renamed in code (same type and id) is a move: planned at the new address, from the old one', async () => {
   const mount = resource('test/people', 'auth_mount', { path: 'people', type: 'userpass' });
   const renamed = resource('test/users/bob', 'userpass_user', { mount: 'people', username: 'bob', token_ttl: 60 }, ['test/people']);
   const state = { ...emptyState('test'), resources: { 'test/people': recorded(mount), 'test/bob': recorded({ ...renamed, address: 'test/bob' }) } };
   const { plan, resources } = unwrap(await computePlan(input({ stack: 'test', resources: [mount, renamed] }, state)));
-  expect(plan.changes.find((c) => c.address === 'test/bob')).toMatchObject({ action: 'no-op', reasons: [{ kind: 'moved', to: 'test/users/bob' }] });
-  expect(plan.changes.find((c) => c.address === 'test/users/bob')?.action).toBe('no-op');
-  expect(resources.get('test/bob')?.movedTo).toBe('test/users/bob');
+  expect(plan.changes.find((c) => c.address === 'test/bob')).toBeUndefined();
+  expect(plan.changes.find((c) => c.address === 'test/users/bob')).toMatchObject({ action: 'no-op', previousAddress: 'test/bob' });
+  expect(resources.get('test/users/bob')?.movedFrom).toBe('test/bob');
 });

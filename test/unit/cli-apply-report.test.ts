@@ -8,7 +8,7 @@ import { change, emptyPlan } from './report-plan-fixture';
 const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
 
 function result(outcomes: OperationOutcome[], flags: Partial<ApplyResult> = {}): ApplyResult {
-  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, ...flags };
+  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, stateOnly: [], ...flags };
 }
 
 describe('apply report', () => {

@@ -176,7 +176,7 @@ describe('renderMarkdown', () => {
           type: 'ldap_library_set',
           id: 'ldap/library/x',
           action: 'delete',
-          reasons: [{ kind: 'moved', to: 'removed by <b>|someone|</b> *now*' }],
+          reasons: [{ kind: 'identity_changed', from: 'removed by <b>|someone|</b>', to: '*now*' }],
           before: { service_account_names: ['```', '</details>', 'a|b'] },
         }),
       ],
@@ -192,7 +192,7 @@ describe('renderMarkdown', () => {
     expect(text).toContain('| `` prod/a\\|b/<script>alert(1)</script>/`tick` `` | `ldap_library_set` | destroy |');
     // Warning list: reason escaped as text.
     expect(text).toContain(
-      '(`ldap_library_set`) will be destroyed (moved to removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; \\*now\\* in code; apply renames it in state)',
+      '(`ldap_library_set`) will be destroyed (its identity changed from removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; to \\*now\\*)',
     );
     // HTML summaries: entities.
     expect(text).toContain('<summary><code>prod/a|b/&lt;script&gt;alert(1)&lt;/script&gt;/`tick`</code>');
@@ -319,4 +319,40 @@ describe('renderMarkdown', () => {
     expect(parts).toHaveLength(1);
     expect(parts[0]).not.toContain('(part ');
   });
+
+  it('wraps a value longer than a whole part across lines instead of cutting it', () => {
+    const value = Array.from({ length: 900 }, (_, i) => `line-${i}`).join('|');
+    const plan = emptyPlan({ changes: [change({ address: 'prod/kv/huge', type: 'secrets_mount', id: 'sys/mounts/huge', action: 'create', after: { description: value } })] });
+    const parts = renderMarkdown(plan, { maxLength: 3000 });
+
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(3000);
+      expectBalanced(part);
+      expect(part).not.toContain('...');
+    }
+    // The pieces of the wrapped line, put back together, are the whole value.
+    const body = parts.map((part) => part.split('```diff\n')[1]?.split('\n```')[0] ?? '').join('\n');
+    const pieces = body.split('\n').filter((line) => line !== '' && !line.startsWith('# id:'));
+    expect(pieces.join('')).toBe(`+ description = ${JSON.stringify(value)}`);
+  });
+
+  it('says "has moved to" for a construct whose id changed, and "moved from" when it changes too', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({ address: 'prod/users/new', previousAddress: 'prod/users/old', type: 'userpass_user', id: 'auth/userpass/users/a', action: 'no-op', before: { token_ttl: 3600 }, after: { token_ttl: 3600 } }),
+        change({
+          address: 'prod/users/b2', previousAddress: 'prod/users/b', type: 'userpass_user', id: 'auth/userpass/users/b', action: 'update',
+          before: { token_ttl: 60 }, after: { token_ttl: 120 }, fieldChanges: [{ field: 'token_ttl', from: 60, to: 120, forcesReplacement: false }],
+        }),
+      ],
+    });
+    const text = single(renderMarkdown(plan));
+    expect(text).toContain('**Plan: 0 to add, 1 to change, 0 to destroy, 0 drifted**');
+    expect(text).toContain('| `prod/users/new` | `userpass_user` | move |');
+    expect(text).toContain('| `prod/users/b2` | `userpass_user` | update in-place (moved) |');
+    expect(text).toContain('# prod/users/old has moved to prod/users/new');
+    expect(text).toContain('<code>prod/users/b2</code> (userpass_user) will be updated in-place (moved from prod/users/b)');
+  });
 });
+

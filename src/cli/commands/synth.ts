@@ -4,9 +4,14 @@ import type { Command } from 'commander';
 import { synthesize } from '../../synthesize';
 import type { CommandOutcome } from '../main';
 
+export const SYNTH_ENV_OPTION = '--synth-env <name>';
+export const SYNTH_ENV_HELP = 'pass this environment variable (or every one starting with PREFIX, as PREFIX*) to the app (repeatable; see docs/cli.md)';
+export const collectNames = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 interface SynthFlags {
   app?: string;
   output?: string;
+  synthEnv?: string[];
 }
 
 export function registerSynthCommand(program: Command, outcome: CommandOutcome): void {
@@ -15,9 +20,10 @@ export function registerSynthCommand(program: Command, outcome: CommandOutcome):
     .description('run the cdktf app (cdktf.json) and write the synthesized stacks (like `cdktf synth`)')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option('--output <dir>', 'output directory (default: "output" of cdktf.json, else cdktf.out)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (flags: SynthFlags) => {
       try {
-        const result = await synthesize({ app: flags.app, output: flags.output });
+        const result = await synthesize({ app: flags.app, output: flags.output, passEnv: flags.synthEnv });
         const where = path.relative(process.cwd(), result.outdir) || '.';
         process.stdout.write(`synthesized ${result.stacks.length} stack${result.stacks.length === 1 ? '' : 's'} to ${where}: ${result.stacks.join(', ')}\n`);
         outcome.exitCode = 0;

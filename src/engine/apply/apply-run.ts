@@ -4,7 +4,8 @@
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
 import { runInDependencyOrder, type TaskOutcome } from '../dependency-scheduler';
-import type { ApplyOptions, ApplyResult, OperationOutcome } from '../engine-options';
+import { stableStringify } from '../diff/values';
+import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { planComputation, serverWarnings, type PlanComputation } from '../plan/compute-plan';
@@ -14,6 +15,7 @@ import type { ResolvedSecrets } from '../secret-resolution';
 import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { lockState } from '../state/state-lock';
+import { renameAddress } from '../state-moves';
 import type { RunMode } from '../targets';
 import { runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
@@ -47,7 +49,7 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
       ? guardByDigest(context.value, planned.value.computation, options.ifDigest)
       : planned.value.computation;
     if (options.confirm && !(await options.confirm(computation.plan))) {
-      return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
+      return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
     const writer = new StateWriter(context.value.statePath, state.value);
     return await execute(context.value, client, computation, secrets, writer);
@@ -91,15 +93,15 @@ async function execute(
 ): Promise<Result<ApplyResult>> {
   const { plan, resources } = computation;
   const refreshOnly = context.options.refreshOnly === true;
-  const housekept = housekeep(resources, writer, refreshOnly);
-  if (housekept) {
+  const stateOnly = housekeep(resources, writer, refreshOnly);
+  if (stateOnly.length > 0) {
     try {
       await writer.save();
     } catch {
       return fail(writer.failure!);
     }
   }
-  if (refreshOnly) return ok(result(plan, [], false));
+  if (refreshOnly) return ok(result(plan, [], false, stateOnly));
 
   const { operations, tasks } = buildOperations(resources.values());
   const signal = context.options.signal;
@@ -154,7 +156,7 @@ async function execute(
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
   const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
-  const done = result(plan, outcomes, interrupted);
+  const done = result(plan, outcomes, interrupted, stateOnly);
   if (runFailure) done.runFailure = runFailureMessage(runFailure);
   const warnings = applyWarnings(outcomes);
   if (warnings.length > 0) done.warnings = warnings;
@@ -169,32 +171,60 @@ function applyWarnings(outcomes: OperationOutcome[]): string[] {
 }
 
 /**
- * State changes that need no request: forget objects deleted outside secretform and removed from code, rename
- * moved addresses, and (refresh-only) record the live values of the fields secretform owns.
+ * State changes that need no request: rename moved addresses, forget objects deleted outside secretform and
+ * removed from code, and record the refreshed state of every object read: for a resource in code that needs no
+ * write, what the code says (it matches the live object, so drift the code now matches clears); with
+ * --refresh-only, the live values of the fields secretform owns.
  */
-function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): boolean {
-  const entries: Record<string, ResourceState> = { ...writer.state.resources };
-  let changed = false;
+function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
+  let entries: Record<string, ResourceState> = { ...writer.state.resources };
+  const changes: StateOnlyChange[] = [];
+  for (const resource of resources.values()) {
+    const from = resource.movedFrom;
+    if (from !== undefined && entries[from] && !entries[resource.address]) {
+      entries = renameAddress(entries, from, resource.address);
+      changes.push({ address: resource.address, change: 'moved', from });
+    }
+  }
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.movedTo) {
-      entries[resource.movedTo] = entry;
+    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
-      changed = true;
-    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
-      delete entries[resource.address];
-      changed = true;
+      changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
       const live = resource.live.attributes;
       const attributes: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = live[name] !== undefined ? live[name] : value;
       entries[resource.address] = { ...entry, attributes };
-      changed = true;
+      changes.push({ address: resource.address, change: 'refreshed' });
+    } else if (!refreshOnly) {
+      const refreshed = refreshedEntry(resource, entry);
+      if (refreshed) {
+        entries[resource.address] = refreshed;
+        changes.push({ address: resource.address, change: 'refreshed' });
+      }
     }
   }
-  if (changed) writer.replaceResources(entries);
-  return changed;
+  if (changes.length > 0) writer.replaceResources(entries);
+  return changes;
+}
+
+/**
+ * The state of a resource in code that apply leaves alone on the service (no-op): the code's canonical
+ * attributes, which equal the live ones field by field, with its current digest and dependencies. Undefined
+ * when nothing but the time would change. Create-only fields keep the value they were created with.
+ */
+function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceState | undefined {
+  const { desired, canonical } = resource;
+  if (resource.change.action !== 'no-op' || !desired || !canonical || resource.live.attributes === null || entry.id !== desired.id) return undefined;
+  const attributes: Record<string, unknown> = { ...canonical };
+  for (const field of resource.resourceType.fields) {
+    if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
+  }
+  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
+  return same ? undefined : refreshed;
 }
 
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
@@ -242,6 +272,6 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
   return { ...base, status: 'skipped', message: `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed` };
 }
 
-function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean): ApplyResult {
-  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded'), confirmed: true };
+function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean, stateOnly: StateOnlyChange[]): ApplyResult {
+  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded'), confirmed: true, stateOnly };
 }

@@ -50,8 +50,6 @@ export type ActionReason =
   | { readonly kind: 'root_credential_changed'; readonly fields: readonly string[] }
   /** update: the object exists on the service but not in state. */
   | { readonly kind: 'adopt' }
-  /** no-op: the address moved in code (same type and id); apply renames the state entry. */
-  | { readonly kind: 'moved'; readonly to: string }
   /** no-op: in state only, and already deleted on the service; apply forgets it. */
   | { readonly kind: 'forget_deleted' }
   /** no-op: the `--if-digest` guard of the cdktf deploy bridge did not pass. */
@@ -65,6 +63,8 @@ export interface PlannedChange {
   /** The object's identity on the service (its API path, e.g. `ldap/static-role/svc`). */
   readonly id: string;
   readonly action: PlanAction;
+  /** The address the object had in state when its construct id changed since (terraform's `previous_address`). */
+  readonly previousAddress?: string;
   /** Why, when it is not obvious; empty otherwise. Reports put these into words. */
   readonly reasons: readonly ActionReason[];
   /** Non-sensitive attributes of the live object (null when it does not exist). */
@@ -134,7 +134,12 @@ export function summarize(plan: Plan): PlanSummary {
   };
 }
 
+/** Whether apply has something to do: an operation on the service, or a move to record in state. */
+export function hasActions(plan: Plan): boolean {
+  return plan.changes.some((c) => c.action !== 'no-op' || c.previousAddress !== undefined);
+}
+
 /** Whether the plan has anything to apply or report (`--detailed-exitcode` 2). */
 export function hasChangesOrDrift(plan: Plan): boolean {
-  return plan.drift.length > 0 || plan.changes.some((c) => c.action !== 'no-op');
+  return plan.drift.length > 0 || plan.changes.some((c) => c.action !== 'no-op' || c.previousAddress !== undefined);
 }

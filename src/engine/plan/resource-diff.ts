@@ -3,7 +3,7 @@
  * field changes, its drift, and the secrets apply has to write. What is special about a type (a secret the
  * server can check, the health of a live object, a secret with an endpoint of its own) comes from its hooks.
  */
-import type { Attributes, ResourceType } from '../../resources/types';
+import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../desired';
 import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from '../diff/three-way';
 import type { LiveObject } from '../refresh';
@@ -89,12 +89,7 @@ function presentOnService(facts: InCode, liveAttributes: Attributes): ResourceDi
   const { input, desired, canonical, sameObject, identityChanged } = facts;
   const { resourceType, stateEntry } = input;
   const lastApplied = sameObject ? stateEntry!.attributes : undefined;
-  // Write-only fields are never read back: the last applied value stands in for the live one.
-  const liveForDiff: Attributes = { ...liveAttributes };
-  for (const field of resourceType.fields) {
-    if (field.writeOnly && lastApplied?.[field.api] !== undefined) liveForDiff[field.api] = lastApplied[field.api];
-  }
-  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, liveForDiff, diffTraits(resourceType));
+  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), diffTraits(resourceType));
   const fieldDriftEntry = sameObject && fieldDrift.length > 0
     ? driftEntry(input, desired.id, 'changed', stateEntry!.attributes, liveAttributes, fieldDrift)
     : undefined;
@@ -169,7 +164,7 @@ function updateInPlace(
   const { resourceType, stateEntry } = input;
   const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: false });
   const health = resourceType.health(liveAttributes);
-  const drift = driftOfLiveObject(facts, liveAttributes, secrets, fieldDriftEntry);
+  const drift = driftOfLiveObject(facts, liveAttributes, health, secrets, fieldDriftEntry);
   const repair = health?.repairedByWrite === true;
 
   const reasons: ActionReason[] = [];
@@ -223,9 +218,14 @@ function updateInPlace(
  * The drift of an object that exists: a health problem its type's hook reports (which wins, as it says more),
  * else the fields changed outside secretform; secrets the server shows to differ are added to either.
  */
-function driftOfLiveObject(facts: InCode, liveAttributes: Attributes, secrets: SecretComparison, fieldDriftEntry: DriftEntry | undefined): DriftEntry | undefined {
+function driftOfLiveObject(
+  facts: InCode,
+  liveAttributes: Attributes,
+  health: HealthProblem | undefined,
+  secrets: SecretComparison,
+  fieldDriftEntry: DriftEntry | undefined,
+): DriftEntry | undefined {
   const { input, desired, sameObject } = facts;
-  const health = input.resourceType.health(liveAttributes);
   let drift = health
     ? {
       ...driftEntry(input, desired.id, health.kind, input.stateEntry?.attributes ?? null, liveAttributes),
@@ -266,7 +266,8 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
   if (live.attributes === null) {
     drift = driftEntry(input, stateEntry.id, 'deleted', stateEntry.attributes, null);
   } else {
-    const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, live.attributes, diffTraits(resourceType));
+    const comparable = comparableLive(resourceType, live.attributes, stateEntry.attributes);
+    const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, comparable, diffTraits(resourceType));
     if (fieldDrift.length > 0) drift = driftEntry(input, stateEntry.id, 'changed', stateEntry.attributes, live.attributes, fieldDrift);
   }
   const gone = live.attributes === null;
@@ -299,6 +300,18 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
     },
     warnings: [],
   };
+}
+
+/**
+ * The live attributes as every diff compares them (in code or only in state alike): write-only fields are never
+ * read back, so the last applied value stands in for the live one.
+ */
+function comparableLive(resourceType: ResourceType, live: Attributes, lastApplied: Attributes | undefined): Attributes {
+  const comparable: Attributes = { ...live };
+  for (const field of resourceType.fields) {
+    if (field.writeOnly && lastApplied?.[field.api] !== undefined) comparable[field.api] = lastApplied[field.api];
+  }
+  return comparable;
 }
 
 /** The traits the three-way diff needs, for every non-secret field the code can set. */
