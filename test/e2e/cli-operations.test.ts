@@ -266,6 +266,13 @@ describe('exec', () => {
     expect(result.stdout).toBe('password:true token:false key:false\n');
   });
 
+  test('a userpass user: the command gets the login token from the password in code', async () => {
+    const script = `const e = process.env; console.log('token:' + (e.CLIENT_TOKEN || '').length + ' policies:' + e.POLICIES)`;
+    const result = await quietRun(['exec', 'ops/ci', '--no-synth', '--', process.execPath, '-e', script]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^token:[1-9]\d* policies:default\n$/);
+  });
+
   test('checks a library account back in after the command failed', async () => {
     const result = await quietRun(['exec', 'ops/pool', '--no-synth', '--ttl', '10m', '--', process.execPath, '-e', probe, '5']);
     expect(result.code).toBe(5);
@@ -309,7 +316,7 @@ describe('rotate-root', () => {
     expect(json.resource_changes.find((c: any) => c.address === 'ops/ldap')).toMatchObject({ actions: ['no-op'], managed_by_service: { bindpass: at } });
 
     const count = server.requestCount;
-    const update = await quietRun(['apply', '--auto-approve'], { OPS_TIMEOUT: '60s' });
+    const update = await quietRun(['apply', '--auto-approve', '--synth-env', 'OPS_TIMEOUT'], { OPS_TIMEOUT: '60s' });
     expect(update.code).toBe(0);
     const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === 'ldap/config');
     expect(writes).toHaveLength(1);
@@ -322,7 +329,7 @@ describe('rotate-root', () => {
 
   test('a new value in code is an intentional update, planned as a sensitive update with that reason, and hands the root back', async () => {
     const handBack = { OPS_TIMEOUT: '60s', OPS_BINDPASS: 'new-bindpass-from-code-3d1e' };
-    const plan = JSON.parse((await quietRun(['plan', '--format', 'json'], handBack)).stdout);
+    const plan = JSON.parse((await quietRun(['plan', '--format', 'json', '--synth-env', 'OPS_TIMEOUT'], handBack)).stdout);
     const change = plan.resource_changes.find((c: any) => c.address === 'ops/ldap');
     expect(change.actions).toEqual(['update']);
     expect(change.sensitive).toEqual(['bindpass']);

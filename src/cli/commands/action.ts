@@ -10,6 +10,7 @@ import type { OperationName } from '../../resources/types';
 import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 import { parseOperationFormat, renderAnswer } from '../operation-output';
 import { UsageError } from '../usage-error';
 
@@ -24,6 +25,7 @@ export interface ActionFlags {
   state?: string;
   synth: boolean;
   app?: string;
+  synthEnv?: string[];
   format: string;
   ttl?: string;
   account?: string[];
@@ -46,6 +48,7 @@ export function registerActionCommand(program: Command, outcome: CommandOutcome)
     .option('--force', 'check-in: use the manage path (accounts checked out by anyone)')
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (operation: string, address: string, flags: ActionFlags) => {
       outcome.exitCode = await runAction(operation, address, flags, processIo());
     });

@@ -15,6 +15,7 @@ import type { OperationName } from '../../resources/types';
 import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
 import { failWith, processIo, writeError, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 import { credentialEnvironment } from '../operation-output';
 import { UsageError } from '../usage-error';
 
@@ -33,6 +34,7 @@ export interface ExecFlags {
   state?: string;
   synth: boolean;
   app?: string;
+  synthEnv?: string[];
   ttl?: string;
 }
 
@@ -50,6 +52,7 @@ export function registerExecCommand(program: Command, outcome: CommandOutcome): 
     .option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)')
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (address: string, command: string[], flags: ExecFlags) => {
       outcome.exitCode = await runExec(address, command, flags, processIo());
     });
