@@ -35,6 +35,9 @@ export type { SynthOptions, SynthResult } from './synthesize';
 export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
 export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export { defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV } from './engine';
+// Operations on managed objects (what `secretform action` runs); over a synth output (EngineOptions.desired).
+export { runOperation, offeredOperations } from './engine';
+export type { OperationRequest, OperationAnswer } from './engine';
 export type {
   ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
