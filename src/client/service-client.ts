@@ -80,6 +80,8 @@ export interface RequestOptions {
    */
   idempotent?: boolean;
   contentType?: string;
+  /** Sent without the service token (userpass login is called without one). */
+  anonymous?: boolean;
 }
 
 export interface WriteOptions {
@@ -297,7 +299,7 @@ export class ServiceClient {
     const wirePath = this.#wirePath(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
     const token = this.#config.token?.reveal();
-    if (token !== undefined) headers['x-service-token'] = token;
+    if (token !== undefined && options.anonymous !== true) headers['x-service-token'] = token;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);

@@ -27,3 +27,5 @@ export type { ResourceState, StateFile } from './state/state-file';
 export { EngineError, ok, fail } from './errors';
 export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
+export { runOperation, offeredOperations } from './operation-run';
+export type { OperationRequest, OperationAnswer } from './operation-run';

@@ -1,7 +1,7 @@
 import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountPathFacts } from './field';
-import { rotateRoot } from './operation';
+import { rotateRoot, rotateRootAfterCreateField } from './operation';
 import { ImportIdError } from './types';
 
 /** The cloud credential engine's configuration (`<path>/config`). */
@@ -23,6 +23,7 @@ export const cloudSecretBackend = defineResourceType({
     field('identity_token_ttl', 'duration', '(Enterprise) Lifetime of generated identity tokens.', { serviceDefault: 3600 }),
     field('environment', 'string', 'Cloud environment.', { serviceDefault: '', emptyAllowed: true, defaultDoc: 'the public cloud' }),
     field('root_password_ttl', 'duration', 'Validity of the root client secret that rotate-root generates.', { serviceDefault: 15768000 }),
+    rotateRootAfterCreateField('client secret'),
   ],
   writeSemantics: 'merge',
   id: (spec) => `${spec.path}/config`,

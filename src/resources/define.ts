@@ -98,7 +98,7 @@ export function compareJson(a: unknown, b: unknown): number {
 export function canonicalAttributes(fields: readonly FieldSpec[], spec: Attributes): Attributes {
   const result: Attributes = {};
   for (const field of fields) {
-    if (field.sensitive || field.computed) continue;
+    if (field.sensitive || field.computed || field.local) continue;
     const value = spec[field.api];
     if (value === undefined || value === null) continue;
     result[field.api] = canonicalValue(field, value);
@@ -117,7 +117,7 @@ export function wireValue(field: FieldSpec, canonical: unknown): unknown {
 export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attributes, options: WriteBodyOptions): Attributes {
   const body: Attributes = {};
   for (const field of fields) {
-    if ((field.identity && !field.inBody) || field.computed) continue;
+    if ((field.identity && !field.inBody) || field.computed || field.local) continue;
     if (field.createOnly && !options.create) continue;
     if (field.sensitive) {
       const secret = options.secrets?.[field.api];
@@ -135,7 +135,7 @@ export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attribut
 
 /** Fields a read reports: everything except secrets and create-only fields. */
 export function readableFields(fields: readonly FieldSpec[]): FieldSpec[] {
-  return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly);
+  return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly && !field.local);
 }
 
 /** Identity fields of a spec (what `parseImportId` returns and `normaliseRead` copies into its result). */

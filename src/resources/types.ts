@@ -132,6 +132,11 @@ export interface FieldSpec {
   readonly maxLength?: number;
   /** Only with `kind: 'template'` or `'ldif'`: the fields and functions the template may use. */
   readonly template?: TemplateSyntaxFacts;
+  /**
+   * A setting of secretform itself, not of the service (e.g. `rotate_root_after_create`): a construct prop that
+   * is synthesized with the spec, but never sent, never read back, never diffed and never kept in state.
+   */
+  readonly local?: boolean;
 }
 
 /** One HTTP call of the service's API; `path` is relative to `/v1/`. */
@@ -226,6 +231,11 @@ export interface OperationSpec {
   readonly eventuallyConsistent?: boolean;
   /** After it, the type's root credential is known only to the service. */
   readonly rotatesRootCredential?: boolean;
+  /**
+   * The local bool field (`rotate_root_after_create`) that makes apply run this operation right after the object
+   * was created, so the value from code stops working at once.
+   */
+  readonly afterCreateSetting?: string;
 }
 
 /**
