@@ -1,5 +1,5 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
-import type { TerraformStack } from '../constructs/cdktf-adapter';
+import type { IConstruct } from 'constructs';
 import { findResourceType } from '../resources/registry';
 import { desiredFromStack, loadDesired, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
@@ -10,7 +10,7 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   let desired: DesiredStack;
   try {
     desired = options.desired.kind === 'stack'
-      ? desiredFromStack(options.desired.stack as TerraformStack)
+      ? desiredFromStack(options.desired.stack as IConstruct)
       : loadDesired(options.desired.outdir, stack);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

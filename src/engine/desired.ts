@@ -1,13 +1,14 @@
 /**
  * The desired state the engine works from, read either from a synth output directory
- * (`<outdir>/stacks/<stack>/cdk.tf.json`, each null_resource's `"//".secretform` object) or from an in-memory
+ * (`<outdir>/stacks/<stack>/cdk.tf.json`, the `"//".secretform` object of each construct's entry) or from an in-memory
  * stack (`desiredFromStack`, the only way `SecretValue.unsafePlainText` values reach the engine).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { analyseStack, StackSupport } from '../constructs/stack';
-import { isStack, type TerraformStack } from '../constructs/cdktf-adapter';
+import type { IConstruct } from 'constructs';
+import { isStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
 import { parseSecretReferenceJson, SecretValue } from '../secret-value';
@@ -90,18 +91,20 @@ const synthesizedSchema = z.object({
   digest: z.string(),
 });
 
-/** The object under `"//".secretform` of each synthesized null_resource (format version 1). */
+/** The object under `"//".secretform` of each construct's synthesized entry (format version 1). */
 export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
 
 /** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
 export function resourcesOfConfig(config: unknown, source: string): DesiredResource[] {
-  const nullResources = (config as { resource?: { null_resource?: Record<string, unknown> } })?.resource?.null_resource ?? {};
+  // The entry is a terraform_data (default bridge) or a null_resource (on request): read every resource block.
+  const blocksByType = (config as { resource?: Record<string, Record<string, unknown>> })?.resource ?? {};
   const resources: DesiredResource[] = [];
-  for (const [logicalId, block] of Object.entries(nullResources)) {
+  const blocks = Object.entries(blocksByType).flatMap(([terraformType, byId]) =>
+    Object.entries(byId ?? {}).map(([logicalId, block]) => ({ where: `${source}: ${terraformType}.${logicalId}`, block })));
+  for (const { where, block } of blocks) {
     const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
-    if (comment?.secretform === undefined) continue; // a null_resource of the user's own
+    if (comment?.secretform === undefined) continue; // a resource of the user's own
     const parsed = synthesizedSchema.safeParse(comment.secretform);
-    const where = `${source}: null_resource.${logicalId}`;
     if (!parsed.success) {
       throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
     }
@@ -128,7 +131,7 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
  * The desired resources of an in-memory stack, without synthesizing: plain-text secrets are kept (for tests
  * and the in-process engine API). Invalid props and stack-level problems throw one error listing them all.
  */
-export function desiredFromStack(stack: TerraformStack): DesiredStack {
+export function desiredFromStack(stack: IConstruct): DesiredStack {
   if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
   const all = StackSupport.existing(stack)?.resources() ?? [];
   const analysis = analyseStack(stack, all);

@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
-import type { TerraformStack as Stack } from '../../src/constructs/cdktf-adapter';
+import { App, TerraformStack } from 'cdktf';
+import type { TerraformStack as Stack } from 'cdktf';
 import {
   AuthMount, LdapSecretBackend, LdapStaticRole, SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, UserpassUser,
