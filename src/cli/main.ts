@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerApplyCommand } from './commands/apply';
 import { registerDestroyCommand } from './commands/destroy';
 import { registerDevServerCommand } from './commands/dev-server';
+import { registerGraphCommand } from './commands/graph';
 import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
 import { registerStateCommand } from './commands/state';
@@ -23,6 +24,7 @@ const COMMANDS: CommandRegistration[] = [
   registerImportCommand,
   registerStateCommand,
   registerDevServerCommand,
+  registerGraphCommand,
 ];
 
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
