@@ -42,7 +42,6 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     if (!planned.ok) return planned;
     client = planned.value.client;
     const { computation, secrets } = planned.value;
-    if (mode === 'destroy' && options.ifDigest !== undefined) guardByDigest(context.value, computation, options.ifDigest);
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
     }
@@ -52,32 +51,6 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     await client?.close();
     await lock.value();
   }
-}
-
-/**
- * The `cdktf deploy` bridge destroys through a destroy-time provisioner, which also runs when terraform replaces a
- * null_resource whose triggers changed. Delete only when state still holds what that null_resource applied
- * (same digest) and the address is not in code with another spec (then the replacement applies it).
- */
-function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): void {
-  const targets = context.options.targets ?? [];
-  const reasons: string[] = [];
-  for (const target of targets) {
-    const entry = computation.resources.get(target)?.stateEntry;
-    if (!entry) continue;
-    const inCode = context.desired.resources.find((resource) => resource.address === target);
-    if (entry.digest !== ifDigest) reasons.push(`${target}: state holds another version (digest ${entry.digest ?? 'none'}, not ${ifDigest}); nothing destroyed`);
-    else if (inCode && inCode.digest !== ifDigest) reasons.push(`${target}: still in code with a new spec; nothing destroyed (its replacement applies it)`);
-  }
-  if (reasons.length === 0) return;
-  for (const resource of computation.resources.values()) {
-    const planned = resource.change;
-    if (planned.action === 'no-op') continue;
-    planned.action = 'no-op';
-    planned.actionReason = 'kept: the --if-digest check did not pass';
-    planned.after = planned.before;
-  }
-  computation.plan.warnings.push(...reasons);
 }
 
 async function execute(
