@@ -87,6 +87,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   }
 
   const ordered = [...resources.values()].sort((a, b) => compare(a.address, b.address));
+  for (const resource of ordered) resource.change.dependsOn = [...resource.dependencies];
   const plan: Plan = {
     stack: input.stack,
     refreshOnly: input.refreshOnly,

@@ -39,6 +39,8 @@ export interface PlannedChange {
   fieldChanges: FieldChange[];
   /** Status of each secret field of the resource (for the reports' "not verifiable on the server" notes). */
   secrets: SecretFieldStatus[];
+  /** Addresses this resource depends on (desired, else as recorded in state): the reports' dependency picture. */
+  dependsOn?: string[];
 }
 
 export type DriftKind = 'changed' | 'deleted' | 'out_of_sync';
