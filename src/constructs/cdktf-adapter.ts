@@ -19,18 +19,15 @@ export interface TerraformElementLike extends IConstruct {
   addOverride(path: string, value: unknown): void;
 }
 
-interface ResourceConstructor {
-  new (scope: IConstruct, id: string, config: Record<string, unknown>): TerraformElementLike;
-}
-
 /** What secretform uses of a framework module (the same in cdktf 0.21 and cdktn 0.24). */
 interface FrameworkModule {
   App: { of(construct: IConstruct): { readonly outdir: string }; prototype: object };
   TerraformStack: { of(construct: IConstruct): IConstruct; isStack(x: unknown): boolean; prototype: object };
   Aspects: { of(construct: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
   Token: { isUnresolved(value: unknown): boolean };
-  DataResource: ResourceConstructor;
-  TerraformResource: { new (scope: IConstruct, id: string, config: { terraformResourceType: string }): TerraformElementLike };
+  TerraformResource: {
+    new (scope: IConstruct, id: string, config: { terraformResourceType: string; terraformGeneratorMetadata?: { providerName: string } }): TerraformElementLike;
+  };
 }
 
 export interface Framework {
@@ -54,7 +51,7 @@ function loadedFrameworks(): Framework[] {
     const match = /[\\/]node_modules[\\/](cdktf|cdktn)[\\/]lib[\\/]index\.js$/.exec(file);
     if (!match) continue;
     const loaded = require.cache[file]?.exports as FrameworkModule | undefined;
-    if (loaded && typeof loaded.DataResource === 'function') found.push({ name: match[1] as FrameworkName, file, module: loaded });
+    if (loaded && typeof loaded.TerraformResource === 'function') found.push({ name: match[1] as FrameworkName, file, module: loaded });
   }
   return found;
 }
@@ -147,9 +144,14 @@ export function addValidation(construct: IConstruct, validate: () => string[]): 
   construct.node.addValidation({ validate });
 }
 
-/** terraform's built-in `terraform_data` resource (no provider to download). */
-export function newTerraformData(scope: IConstruct, id: string, config: { input?: unknown; triggersReplace?: unknown; lifecycle?: { createBeforeDestroy?: boolean } }): TerraformElementLike {
-  return new (frameworkOf(scope).module.DataResource)(scope, id, config);
+/**
+ * terraform's built-in `terraform_data` resource (no provider to download; terraform >= 1.4). Made with the
+ * generic resource class, not the framework's `DataResource`: that one adds a validation that runs
+ * `terraform version` at every synth, which would make synth need terraform (secretform's own commands don't)
+ * and spawn it once per construct. Attributes are set with `addOverride`.
+ */
+export function newTerraformData(scope: IConstruct, id: string): TerraformElementLike {
+  return new (frameworkOf(scope).module.TerraformResource)(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
 }
 
 /**

@@ -10,7 +10,7 @@ import type { SecretValue } from '../secret-value';
 import { secretReferenceJson } from '../secret-value';
 import { appOutdir, newNullResource, newTerraformData, onStackSynth, type TerraformElementLike } from './cdktf-adapter';
 import {
-  BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, specDigest, SPEC_FORMAT_VERSION, type BridgeResourceType, type DeployBridgeOptions,
+  BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, SPEC_FORMAT_VERSION, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
 import type { SecretformResource } from './resource';
 
@@ -121,7 +121,8 @@ export class StackSupport {
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
-      const identity = { address: resource.address, type: resource.resourceType.type, id: entry?.id ?? '', digest: entry?.digest ?? '' };
+      // Terraform would interpolate `${` in these strings: escaped, they show as written.
+      const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
       carrier.addOverride(type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
       carrier.addOverride('//.secretform', synthesizedSpec(entry));
@@ -138,7 +139,7 @@ export class StackSupport {
       carrier = undefined;
     }
     if (!carrier) {
-      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource', {}) : newNullResource(resource, 'resource', {});
+      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource') : newNullResource(resource, 'resource', {});
       this.carriers.set(resource, carrier);
     }
     return carrier;
@@ -158,7 +159,7 @@ export class StackSupport {
     const { stored, provisioners } = bridgeStep({ stack: stackName, workdir, output, command: this.bridgeCommand() }, attribute);
     if (!this.step) {
       this.step = type === 'terraform_data'
-        ? newTerraformData(this.stack, BRIDGE_STEP_ID, {})
+        ? newTerraformData(this.stack, BRIDGE_STEP_ID)
         : newNullResource(this.stack, BRIDGE_STEP_ID, {});
     }
     // A new value on every plan: terraform replaces the step, so its create-time provisioner runs every deploy.

@@ -119,7 +119,7 @@ describe('cdktf synth (the real cdktf-cli command)', () => {
     const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'prod', 'cdk.tf.json'), 'utf8'));
     expect(config.provider).toBeUndefined();
     const entries = config.resource.terraform_data as Record<string, any>;
-    const block = Object.values(entries).find((candidate) => candidate['//']?.secretform.address === 'prod/svc-role');
+    const block = Object.values(entries).find((candidate) => candidate['//']?.secretform?.address === 'prod/svc-role');
     expect(block.input).toEqual({ address: 'prod/svc-role', type: 'ldap_static_role', id: 'ldap/static-role/svc', digest: byAddress.get('prod/svc-role')!.digest });
     expect(block.provisioner).toBeUndefined();
     const step = entries.secretform;
@@ -132,8 +132,8 @@ describe('cdktf synth (the real cdktf-cli command)', () => {
     expect(step.lifecycle).toEqual({ create_before_destroy: true });
     // Terraform runs in cdktf.out/stacks/prod: the bridge's working directory from there is the project.
     expect(path.resolve(outdir, 'stacks', 'prod', step.input.workdir)).toBe(project);
-    const ldapBlock = Object.values(entries).find((candidate) => candidate['//']?.secretform.address === 'prod/ldap');
-    const mountBlock = Object.entries(entries).find(([, candidate]) => candidate['//']?.secretform.address === 'prod/ldap/mount')!;
+    const ldapBlock = Object.values(entries).find((candidate) => candidate['//']?.secretform?.address === 'prod/ldap');
+    const mountBlock = Object.entries(entries).find(([, candidate]) => candidate['//']?.secretform?.address === 'prod/ldap/mount')!;
     expect(ldapBlock.depends_on).toEqual([`terraform_data.${mountBlock[0]}`]);
   });
 
