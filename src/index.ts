@@ -28,13 +28,13 @@ export type { SynthOptions, SynthResult } from './cli/commands/synth';
 
 // Engine API (plan / apply / destroy as functions).
 export {
-  plan, apply, destroy, importResource, stateList, stateShow, stateRm, resolveStack, defaultStatePath, summarize, hasChangesOrDrift,
+  plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack, defaultStatePath, summarize, hasChangesOrDrift, hasActions,
   EngineError, STATE_KEY_ENV,
 } from './engine';
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, Plan, PlannedChange, PlanAction, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
-  ImportedResource, StateListEntry,
+  ImportedResource, StateListEntry, StateMoved, StateOnlyChange,
 } from './engine';
 
 // The built-in dev server.

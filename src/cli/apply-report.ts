@@ -2,8 +2,8 @@
  * What apply and destroy print after the run: skipped operations, failures, and the terraform-style summary
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
  */
-import type { ApplyResult, OperationOutcome } from '../engine/engine-options';
-import { writeError, type CliIo } from './io';
+import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/engine-options';
+import { writeError, writeWarning, type CliIo } from './io';
 import { operationLine } from './progress';
 
 export type ChangeCommand = 'apply' | 'destroy';
@@ -40,18 +40,31 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
   const failed = result.outcomes.filter((o) => o.status === 'failed');
   const skipped = result.outcomes.filter((o) => o.status === 'skipped');
 
-  // After an interrupt every operation not started is skipped for the same reason: a count says it all.
-  if (!result.interrupted) {
+  for (const warning of result.warnings ?? []) writeWarning(io, warning);
+  // After an interrupt, or a failure that stopped the run, every operation not started is skipped for the same
+  // reason: a count says it all. Operations that failed with the run's failure are reported once, below.
+  const stopped = result.interrupted || result.runFailure !== undefined;
+  if (!stopped) {
     for (const outcome of skipped) io.stdout.write(`${operationLine(outcome.address, outcome.action, 'skipped', outcome.message)}\n`);
   }
-  for (const outcome of failed) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
+  for (const outcome of failed) {
+    if (!outcome.stoppedByRunFailure) writeError(io, operationLine(outcome.address, outcome.action, 'failed', outcome.message));
+  }
 
+  writeStateOnlyChanges(result, io);
   if (result.succeeded) {
     io.stdout.write(`\n${summaryLine(command, counts)}\n`);
     return 0;
   }
   const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
-  if (result.interrupted) {
+  if (result.runFailure !== undefined) {
+    const hit = failed.filter((o) => o.stoppedByRunFailure).length;
+    writeError(
+      io,
+      `${command} ${result.runFailure}\n${command} did not finish (${done}; ${hit} ${hit === 1 ? 'operation' : 'operations'} failed with this error, ` +
+        `${skipped.length} not started); state records exactly what succeeded. Fix the cause and run \`secretform ${command}\` again.`,
+    );
+  } else if (result.interrupted) {
     const notStarted = skipped.length === 1 ? '1 operation was not started' : `${skipped.length} operations were not started`;
     writeError(
       io,
@@ -67,4 +80,20 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     );
   }
   return 1;
+}
+
+/** One line per state entry the run changed without a request (a move, a forgotten object, refreshed state). */
+export function writeStateOnlyChanges(result: ApplyResult, io: CliIo): void {
+  for (const change of result.stateOnly) io.stdout.write(`${stateOnlyLine(change)}\n`);
+}
+
+export function stateOnlyLine(change: StateOnlyChange): string {
+  switch (change.change) {
+    case 'moved':
+      return `${change.from}: moved to ${change.address} in state`;
+    case 'forgotten':
+      return `${change.address}: removed from state (deleted outside secretform)`;
+    case 'refreshed':
+      return `${change.address}: refreshed state recorded`;
+  }
 }

@@ -6,13 +6,14 @@
 import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
-import type { Plan } from '../engine/plan/plan';
+import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, type ChangeCommand } from './apply-report';
+import { writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
+import { processOutputGuard, type OutputGuard } from './output-guard';
 import { createProgressReporter, type ProgressReporter } from './progress';
 
 export interface ChangeFlags extends EngineFlags {
@@ -23,9 +24,11 @@ export interface ChangeFlags extends EngineFlags {
 export interface ProcessHooks {
   signals: SignalSource;
   exit: (code: number) => void;
+  /** The output's state: once closed (EPIPE), the run stops as at a first interrupt. */
+  output?: OutputGuard;
 }
 
-export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code) });
+export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code), output: processOutputGuard() });
 
 export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
@@ -42,11 +45,19 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.
   let declined: 'nothing to do' | 'cancelled' | undefined;
+  let nothingToApply = false;
   const confirm = async (preview: Plan): Promise<boolean> => {
     progress.finish();
-    if (!showPreview(command, preview, io)) {
+    const shown = showPreview(command, preview, io);
+    if (shown === 'nothing to destroy') {
       declined = 'nothing to do';
       return false;
+    }
+    // Nothing to change on the service: the engine still records the refreshed state (drift the code now
+    // matches), which needs no approval.
+    if (shown === 'nothing to apply') {
+      nothingToApply = true;
+      return true;
     }
     if (!autoApprove && !(await askApproval(io))) {
       declined = 'cancelled';
@@ -68,22 +79,26 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
   }
+  if (nothingToApply && result.value.succeeded) {
+    writeStateOnlyChanges(result.value, io);
+    return 0;
+  }
   return writeApplyResult(command, result.value, io);
 }
 
-/** Prints what the run will do; false when there is nothing to do (said so, nothing to approve). */
-function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): boolean {
-  const actionable = preview.changes.some((change) => change.action !== 'no-op');
+/** Prints what the run will do, and whether there is anything to approve. */
+function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): 'nothing to destroy' | 'nothing to apply' | 'actions' {
+  const actionable = hasActions(preview);
   if (command === 'destroy' && !actionable) {
     io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);
-    return false;
+    return 'nothing to destroy';
   }
   io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
   if (!actionable) {
     io.stdout.write('\nNothing to apply.\n');
-    return false;
+    return 'nothing to apply';
   }
-  return true;
+  return 'actions';
 }
 
 async function runWithInterrupts(
@@ -93,7 +108,7 @@ async function runWithInterrupts(
   hooks: ProcessHooks,
   progress: ProgressReporter,
 ): Promise<Result<ApplyResult>> {
-  const watch = watchInterrupts(io, hooks.signals, hooks.exit);
+  const watch = watchInterrupts(io, hooks.signals, hooks.exit, hooks.output);
   try {
     return await (command === 'apply' ? apply : destroy)({ ...options, signal: watch.signal });
   } finally {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { EngineOptions } from '../engine/engine-options';
 import { DEFAULT_PARALLELISM } from '../engine/run-context';
-import { synthesize } from './commands/synth';
+import { collectNames, synthesize, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
 import { failWith, type CliIo } from './io';
 import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';
@@ -27,6 +27,8 @@ export interface EngineFlags {
   /** False with `--no-synth`. */
   synth: boolean;
   app?: string;
+  /** `--synth-env NAME`, repeatable. */
+  synthEnv?: string[];
 }
 
 /** The shared options once validated. */
@@ -39,6 +41,8 @@ export interface EngineSettings {
   parallelism: number;
   synth: boolean;
   app?: string;
+  /** Variables passed on to the app beyond the process basics. */
+  passEnv: string[];
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -56,7 +60,8 @@ export function addEngineOptions(command: Command): Command {
     .option('--target <address>', 'limit the run to this resource address (repeatable)', collect)
     .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
-    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)');
+    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames);
 }
 
 /** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
@@ -69,6 +74,7 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     parallelism: parseParallelism(flags.parallelism),
     synth: flags.synth,
     app: appFlag(flags),
+    passEnv: (flags.synthEnv ?? []).map((name) => nonEmptyFlag('--synth-env', name)!),
   };
 }
 
@@ -101,7 +107,7 @@ function appFlag(flags: EngineFlags): string | undefined {
  */
 export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): Promise<string> {
   if (!settings.synth) return path.resolve(io.cwd, settings.output ?? configuredOutputDir(io.cwd));
-  const result = await synthesize({ app: settings.app, output: settings.output, cwd: io.cwd, env: io.env, stdout: asWritable(io.stderr), stderr: asWritable(io.stderr) });
+  const result = await synthesize({ app: settings.app, output: settings.output, cwd: io.cwd, env: io.env, passEnv: settings.passEnv, stdout: asWritable(io.stderr), stderr: asWritable(io.stderr) });
   return result.outdir;
 }
 

@@ -2,9 +2,12 @@
  * Ctrl-C (SIGINT) or a termination request (SIGTERM, e.g. a cancelled CI job) during apply or destroy. The first
  * one aborts the engine's signal: nothing new starts, operations in flight finish and state is saved, so the
  * command ends with a consistent state and exit code 1. A second one means "now": the process exits at once with
- * 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as shells report an interrupted command.
+ * 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as shells report an interrupted command; a lock it
+ * holds is removed on the way out (see engine/exit-cleanup.ts). A closed output (EPIPE, see output-guard.ts)
+ * counts as a first interrupt.
  */
 import type { CliIo } from './io';
+import type { OutputGuard } from './output-guard';
 
 export const IMMEDIATE_EXIT_CODE = 130;
 
@@ -28,8 +31,11 @@ export function watchInterrupts(
   io: CliIo,
   source: SignalSource = process,
   exit: (code: number) => void = (code) => process.exit(code),
+  output?: OutputGuard,
 ): InterruptWatch {
   const controller = new AbortController();
+  // Nobody reads the output any more: stop as at a first Ctrl-C, without a message nobody would see.
+  const stopWatchingOutput = output?.onClosed(() => controller.abort()) ?? (() => undefined);
   const onSignal = (name: StopSignal) => () => {
     if (controller.signal.aborted) {
       io.stderr.write('\nSecond interrupt: exiting now. Operations in flight may not be recorded in state; run `secretform plan` to see where things stand.\n');
@@ -45,6 +51,7 @@ export function watchInterrupts(
   return {
     signal: controller.signal,
     dispose: () => {
+      stopWatchingOutput();
       source.off('SIGINT', listeners.SIGINT);
       source.off('SIGTERM', listeners.SIGTERM);
     },

@@ -7,6 +7,7 @@ import { registerImportCommand } from './commands/import';
 import { registerPlanCommand } from './commands/plan';
 import { registerStateCommand } from './commands/state';
 import { registerSynthCommand } from './commands/synth';
+import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './output-guard';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
 export interface CommandOutcome {
@@ -29,6 +30,12 @@ const COMMANDS: CommandRegistration[] = [
 
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  // Installed first, so a reader that goes away early (`| head`) never crashes the process with EPIPE.
+  const output = processOutputGuard();
+  // A write that fails after the command returned reports its EPIPE late: decide the exit code on the way out.
+  process.once('exit', () => {
+    if (output.closed) process.exitCode = OUTPUT_CLOSED_EXIT_CODE;
+  });
   const outcome: CommandOutcome = { exitCode: 0 };
   const program = new Command('secretform')
     .description('Infrastructure as code for the secrets service')
@@ -46,5 +53,5 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
     throw error;
   }
-  return outcome.exitCode;
+  return output.closed ? OUTPUT_CLOSED_EXIT_CODE : outcome.exitCode;
 }

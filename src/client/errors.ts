@@ -15,7 +15,23 @@ export type ServiceClientErrorCode =
   | 'connection' // refused, reset, closed, DNS failure
   | 'tls' // certificate verification or handshake failure
   | 'timeout' // no complete response within the request timeout
-  | 'invalid_response'; // a body that is not JSON or not the expected shape
+  | 'invalid_response' // a body that is not JSON or not the expected shape
+  | 'redirect' // a 3xx that is not followed (see redirects.ts), a redirect loop or too many hops
+  | 'invalid_path' // a path the client refuses to send (dot or empty segment, control character)
+  | 'not_tls' // SERVICE_ADDR says https, but the server answered in plain HTTP
+  | 'client_certificate_required'; // the server asked for a client certificate and none was configured
+
+/**
+ * Failures that concern the whole run rather than one request: every other request would fail the same way,
+ * so a run stops at the first one and reports it once.
+ */
+export type RunFailureCause =
+  | 'authentication' // the token is wrong, expired or revoked (or missing)
+  | 'unreachable' // connection refused, reset or closed, name not resolved
+  | 'certificate' // the server's certificate cannot be verified, or the TLS handshake failed
+  | 'client_certificate_required'
+  | 'not_tls'
+  | 'redirected'; // a redirect the client does not follow: SERVICE_ADDR points at a standby node or a proxy
 
 export interface ServiceClientErrorDetails {
   code: ServiceClientErrorCode;
@@ -30,6 +46,9 @@ export interface ServiceClientErrorDetails {
   attempts?: number;
   /** The low-level error code (ECONNREFUSED, UND_ERR_SOCKET, CERT_HAS_EXPIRED, ...), when there was one. */
   cause?: string;
+  /** The redirect target, as the server sent it (Location header). */
+  location?: string;
+  runFailure?: RunFailureCause;
 }
 
 export class ServiceClientError extends Error {
@@ -37,9 +56,12 @@ export class ServiceClientError extends Error {
   readonly method: string;
   readonly path: string;
   readonly status?: number;
-  readonly errors: string[];
+  errors: string[];
   readonly attempts: number;
   readonly causeCode?: string;
+  readonly location?: string;
+  /** Set when this failure concerns the whole run (see RunFailureCause). */
+  runFailure?: RunFailureCause;
 
   constructor(details: ServiceClientErrorDetails, message: string) {
     super(message);
@@ -51,7 +73,31 @@ export class ServiceClientError extends Error {
     this.errors = details.errors ?? [];
     this.attempts = details.attempts ?? 1;
     this.causeCode = details.cause;
+    this.location = details.location;
+    this.runFailure = details.runFailure;
   }
+}
+
+const RUN_FAILURE_HEADLINES: Record<RunFailureCause, string> = {
+  authentication: 'the service refused the token: SERVICE_TOKEN is probably wrong, expired or revoked',
+  unreachable: 'the service is down or unreachable at SERVICE_ADDR',
+  certificate: 'the TLS connection to the service failed: a certificate problem',
+  client_certificate_required:
+    'the service requires a client certificate: set SERVICE_CLIENT_CERT and SERVICE_CLIENT_KEY to your certificate and key (PEM files)',
+  not_tls: 'SERVICE_ADDR uses https, but the server speaks plain HTTP: use an http:// address or enable TLS on the server',
+  redirected:
+    'the server at SERVICE_ADDR redirects requests to where this client does not follow (another node, a proxy, or a method-changing redirect): point SERVICE_ADDR at the service itself',
+};
+
+/** One sentence naming the likely cause of a run-level failure, for the single report of a stopped run. */
+export function runFailureHeadline(cause: RunFailureCause): string {
+  return RUN_FAILURE_HEADLINES[cause];
+}
+
+/** The whole report of a run-level failure: the likely cause, then the request that showed it. */
+export function runFailureMessage(error: ServiceClientError): string {
+  const headline = error.runFailure === undefined ? 'the service failed' : runFailureHeadline(error.runFailure);
+  return `stopped: ${headline}. No further requests were sent. ${error.message}`;
 }
 
 export function codeForStatus(status: number): ServiceClientErrorCode {
@@ -113,6 +159,10 @@ export function statusError(method: string, path: string, status: number, errors
     tls: '',
     timeout: '',
     invalid_response: '',
+    redirect: '',
+    invalid_path: '',
+    not_tls: '',
+    client_certificate_required: '',
   };
   return new ServiceClientError({ code, method, path, status, errors, attempts }, `${head} ${hints[code]}`);
 }
@@ -130,14 +180,14 @@ const CONNECTION_HINTS: Record<string, string> = {
 export function connectionError(method: string, path: string, address: string, cause: string, attempts = 1): ServiceClientError {
   const hint = CONNECTION_HINTS[cause] ?? 'check SERVICE_ADDR, the network and that the service is running';
   return new ServiceClientError(
-    { code: 'connection', method, path, attempts, cause },
+    { code: 'connection', method, path, attempts, cause, runFailure: 'unreachable' },
     `${method} ${path} could not reach the service at ${address} (${cause})${retriesNote(attempts)}: ${hint}.`,
   );
 }
 
 export function tlsError(method: string, path: string, address: string, cause: string, detail: string): ServiceClientError {
   return new ServiceClientError(
-    { code: 'tls', method, path, cause },
+    { code: 'tls', method, path, cause, runFailure: 'certificate' },
     `${method} ${path}: TLS with ${address} failed (${cause}: ${detail}). If the service uses a private CA, set ` +
       `SERVICE_CACERT to its PEM file; if it asks for a client certificate, set SERVICE_CLIENT_CERT and ` +
       `SERVICE_CLIENT_KEY. SERVICE_SKIP_VERIFY=true turns verification off (testing only).`,
@@ -156,5 +206,37 @@ export function invalidResponseError(method: string, path: string, status: numbe
   return new ServiceClientError(
     { code: 'invalid_response', method, path, status },
     `${method} ${path} returned HTTP ${status} with ${detail}. Check that SERVICE_ADDR points at the secrets service and not at a proxy or another server.`,
+  );
+}
+
+export function redirectError(method: string, path: string, status: number, location: string | undefined, reason: string): ServiceClientError {
+  const where = location === undefined ? 'without a Location header' : `to ${JSON.stringify(location)}`;
+  return new ServiceClientError(
+    { code: 'redirect', method, path, status, location, runFailure: 'redirected' },
+    `${method} ${path} was answered with HTTP ${status} (redirect ${where}), which is not followed: ${reason}. ` +
+      `Nothing was recorded for this request. Point SERVICE_ADDR at the service itself (e.g. the active node, or its https address).`,
+  );
+}
+
+export function invalidPathError(method: string, path: string, reason: string): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'invalid_path', method, path },
+    `${method} ${JSON.stringify(path)} was not sent: the path ${reason}. Check the names in your code that make up this path.`,
+  );
+}
+
+export function notTlsError(method: string, path: string, address: string, cause: string): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'not_tls', method, path, cause, runFailure: 'not_tls' },
+    `${method} ${path}: ${address} does not speak TLS (${cause}); the server answered in plain HTTP. ` +
+      `Use ${address.replace(/^https:/, 'http:')} in SERVICE_ADDR, or enable TLS on the server.`,
+  );
+}
+
+export function clientCertificateError(method: string, path: string, address: string, cause: string): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'client_certificate_required', method, path, cause, runFailure: 'client_certificate_required' },
+    `${method} ${path}: ${address} requires a client certificate (mutual TLS) and none is configured (${cause}). ` +
+      `Set SERVICE_CLIENT_CERT and SERVICE_CLIENT_KEY to the PEM files of a certificate the service trusts.`,
   );
 }

@@ -1,8 +1,10 @@
 export { ServiceToken } from './token';
 export { loadClientConfig, DEFAULT_SERVICE_ADDR } from './config';
 export type { ClientConfig, ClientConfigError, ClientConfigErrorCode, ClientConfigResult, TlsSettings } from './config';
-export { ServiceClientError, codeForStatus } from './errors';
-export type { ServiceClientErrorCode } from './errors';
+export { ServiceClientError, codeForStatus, runFailureHeadline, runFailureMessage } from './errors';
+export type { ServiceClientErrorCode, RunFailureCause } from './errors';
+export { SecretScrubber, scrubSecrets } from './secret-scrubber';
+export { MAX_REDIRECTS } from './redirects';
 export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfterMs, backoffDelayMs, isRepeatable } from './retry';
 export type { RetryPolicy, RetryDecision } from './retry';
 export { isEnvelope, objectFromBody, listFromBody } from './response-shapes';

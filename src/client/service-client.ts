@@ -4,12 +4,20 @@ import type { ClientConfig, ClientConfigError } from './config';
 import { loadClientConfig } from './config';
 import {
   ServiceClientError,
+  clientCertificateError,
   connectionError,
+  invalidPathError,
   invalidResponseError,
+  notTlsError,
+  redirectError,
   statusError,
   timeoutError,
   tlsError,
 } from './errors';
+import { decideRedirect } from './redirects';
+import { encodePath, pathProblem } from './request-path';
+import { SecretScrubber } from './secret-scrubber';
+import { isClientCertificateAlert, probeClientCertificateRequired } from './tls-probe';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, decideRetry } from './retry';
 import {
   type JsonObject,
@@ -40,7 +48,18 @@ export interface ServiceClientOptions {
   /** [0, 1), for the backoff jitter. */
   random?: () => number;
   now?: () => number;
+  /**
+   * After a failure that concerns the whole run (wrong token, service unreachable, TLS; see RunFailureCause),
+   * send nothing more: every later call fails at once with that same error. Requests in flight finish.
+   * The engine sets it for a run; a long-lived client in other code would not want it.
+   */
+  stopAfterRunFailure?: boolean;
+  /** Secret values to remove from any server text this client returns (the token is always removed). */
+  secrets?: Iterable<string>;
 }
+
+/** Denials in a row, with no request ever accepted, after which a plain "permission denied" means a bad token. */
+export const DENIALS_BEFORE_AUTHENTICATION_FAILURE = 5;
 
 export type QueryValue = string | number | boolean;
 export type Query = Record<string, QueryValue | undefined>;
@@ -86,6 +105,11 @@ export interface ClientStats {
   retries: number;
 }
 
+/** What a TLS client reports when the server answered its handshake in plain HTTP. */
+const NOT_TLS_ERROR_CODES = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+/** The connection ended without an answer: on https without a client certificate, maybe the server wants one. */
+const CLOSED_ERROR_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 const TLS_ERROR_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT',
@@ -105,7 +129,8 @@ function isTlsErrorCode(code: string): boolean {
 }
 
 type Attempt =
-  | { kind: 'response'; status: number; retryAfter?: string; text: string }
+  | { kind: 'response'; status: number; retryAfter?: string; location?: string; text: string }
+  | { kind: 'redirect'; status: number; location?: string; reason: string }
   | { kind: 'timeout' }
   | { kind: 'error'; code: string; message: string };
 
@@ -117,8 +142,18 @@ type Attempt =
 export class ServiceClient {
   readonly address: string;
   readonly #config: ClientConfig;
-  readonly #pool: Pool;
+  readonly #url: URL;
+  readonly #maxConnections: number;
+  readonly #keepAliveTimeoutMs: number;
+  /** One pool per origin: SERVICE_ADDR's, and its https form if the server redirects there. */
+  readonly #pools = new Map<string, Pool>();
   readonly #basePath: string;
+  readonly #scrubber = new SecretScrubber();
+  readonly #stopAfterRunFailure: boolean;
+  #runFailure: ServiceClientError | undefined;
+  #accepted = 0;
+  #denied = 0;
+  #clientCertificateProbe: Promise<string | undefined> | undefined;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -130,6 +165,7 @@ export class ServiceClient {
     this.#config = config;
     this.address = config.address;
     const url = new URL(config.address);
+    this.#url = url;
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     if (!Number.isInteger(this.#retry.maxAttempts) || this.#retry.maxAttempts < 1) {
@@ -139,14 +175,42 @@ export class ServiceClient {
     this.#sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
-    const tls = url.protocol === 'https:'
-      ? { ca: config.tls.ca, cert: config.tls.cert, key: config.tls.key, rejectUnauthorized: config.tls.rejectUnauthorized }
-      : {};
-    this.#pool = new Pool(url.origin, {
-      connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-      connect: tls,
-    });
+    this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
+    this.#stopAfterRunFailure = options.stopAfterRunFailure === true;
+    const token = config.token?.reveal();
+    if (token !== undefined) this.#scrubber.add([token]);
+    this.#scrubber.add(options.secrets ?? []);
+    this.#poolFor(url.origin);
+  }
+
+  #poolFor(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      const { tls } = this.#config;
+      pool = new Pool(origin, {
+        connections: this.#maxConnections,
+        keepAliveTimeout: this.#keepAliveTimeoutMs,
+        connect: origin.startsWith('https:') ? { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {},
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  /** Adds secret values to remove from every server text (error messages, warnings) this client returns. */
+  addSecrets(values: Iterable<string>): void {
+    this.#scrubber.add(values);
+  }
+
+  /** The text with the token and every registered secret removed, in any encoding (see secret-scrubber.ts). */
+  scrub(text: string): string {
+    return this.#scrubber.scrub(text);
+  }
+
+  /** The failure that stopped this client (only with `stopAfterRunFailure`). */
+  runFailure(): ServiceClientError | undefined {
+    return this.#runFailure;
   }
 
   /** A client from SERVICE_* environment variables; a bad variable comes back as the config error. */
@@ -164,7 +228,7 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
-    await this.#pool.close();
+    await Promise.all([...this.#pools.values()].map((pool) => pool.close()));
   }
 
   get(path: string, query?: Query): Promise<ServiceResult> {
@@ -208,9 +272,12 @@ export class ServiceClient {
     return { ok: true, value: shape.value, warnings: result.warnings };
   }
 
-  /** Any method; retried per the retry policy (see retry.ts). */
+  /** Any method; retried per the retry policy (see retry.ts). Redirects: see redirects.ts. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ServiceResult> {
     const upperMethod = method.toUpperCase();
+    const problem = pathProblem(path);
+    if (problem !== undefined) return this.#finish({ ok: false, error: invalidPathError(upperMethod, path, problem) });
+    if (this.#runFailure) return { ok: false, error: this.#runFailure };
     const displayPath = this.#displayPath(path);
     const wirePath = this.#wirePath(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
@@ -223,15 +290,23 @@ export class ServiceClient {
     }
 
     for (let attempts = 1; ; attempts++) {
-      this.#stats.requests++;
+      // Another call found the run broken while this one waited to retry: stop here too.
+      if (attempts > 1 && this.#runFailure) return { ok: false, error: this.#runFailure };
       if (attempts > 1) this.#stats.retries++;
-      const attempt = await this.#attempt(upperMethod, wirePath, headers, body);
+      const attempt = await this.#follow(upperMethod, wirePath, headers, body);
 
-      if (attempt.kind === 'timeout') return { ok: false, error: timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts) };
-      if (attempt.kind === 'error' && isTlsErrorCode(attempt.code)) {
-        return { ok: false, error: tlsError(upperMethod, displayPath, this.address, attempt.code, attempt.message) };
+      if (attempt.kind === 'redirect') {
+        return this.#finish({ ok: false, error: redirectError(upperMethod, displayPath, attempt.status, attempt.location, attempt.reason) });
       }
-      if (attempt.kind === 'response' && attempt.status < 400) return this.#success(upperMethod, displayPath, attempt);
+      if (attempt.kind === 'timeout') return this.#finish({ ok: false, error: timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts) });
+      if (attempt.kind === 'error') {
+        const classified = await this.#classifyConnectionError(upperMethod, displayPath, attempt);
+        if (classified) return this.#finish({ ok: false, error: classified });
+      }
+      if (attempt.kind === 'response') {
+        if (attempt.status !== 401 && attempt.status !== 403) this.#accepted++;
+        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt));
+      }
 
       const decision = decideRetry(
         {
@@ -252,15 +327,72 @@ export class ServiceClient {
       }
 
       if (attempt.kind === 'error') {
-        return { ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) };
+        return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
       }
       const parsed = parseJsonText(attempt.text);
-      const serverErrors = parsed.ok ? errorsOf(parsed.value).map((message) => this.#redact(message)) : [];
+      const serverErrors = parsed.ok ? errorsOf(parsed.value) : [];
       const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts);
       if (decision.reason === 'retry_after_too_long' && decision.retryAfterMs !== undefined) {
         error.message += ` The server asked to wait ${Math.ceil(decision.retryAfterMs / 1000)} s before retrying, longer than the ${this.#retry.maxRetryAfterMs / 1000} s this client waits.`;
       }
-      return { ok: false, error };
+      this.#classifyDenial(error);
+      return this.#finish({ ok: false, error });
+    }
+  }
+
+  /**
+   * 401, a 403 that says "invalid token", or any 403 without a token, concern the whole run; so does a plain
+   * "permission denied" once several requests in a row got one and none was ever accepted (servers that do not
+   * say "invalid token"). A denial after accepted requests is about that path's policy: the resource's own error.
+   */
+  #classifyDenial(error: ServiceClientError): void {
+    if (error.code !== 'permission_denied') return;
+    this.#denied++;
+    const said = error.errors.join(' ').toLowerCase();
+    const badToken = error.status === 401 || this.#config.token === undefined || said.includes('invalid token') || said.includes('token expired');
+    if (badToken || (this.#accepted === 0 && this.#denied >= DENIALS_BEFORE_AUTHENTICATION_FAILURE)) error.runFailure = 'authentication';
+  }
+
+  /** TLS failures, https on a plain-http server, a missing client certificate; undefined for plain connection errors. */
+  async #classifyConnectionError(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'error' }>): Promise<ServiceClientError | undefined> {
+    const { code, message } = attempt;
+    if (NOT_TLS_ERROR_CODES.has(code) || /wrong version number/i.test(message)) return notTlsError(method, displayPath, this.address, code);
+    if (isClientCertificateAlert(code)) return clientCertificateError(method, displayPath, this.address, code);
+    if (isTlsErrorCode(code)) return tlsError(method, displayPath, this.address, code, message);
+    if (CLOSED_ERROR_CODES.has(code) && this.#url.protocol === 'https:' && this.#config.tls.cert === undefined) {
+      this.#clientCertificateProbe ??= probeClientCertificateRequired({
+        url: this.#url,
+        ca: this.#config.tls.ca,
+        rejectUnauthorized: this.#config.tls.rejectUnauthorized,
+      });
+      const alert = await this.#clientCertificateProbe;
+      if (alert !== undefined) return clientCertificateError(method, displayPath, this.address, alert);
+    }
+    return undefined;
+  }
+
+  /** Scrubs server text out of secrets, and latches a run-level failure. */
+  #finish(result: ServiceResult): ServiceResult {
+    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.scrub(warning)) };
+    const { error } = result;
+    error.message = this.scrub(error.message);
+    error.errors = error.errors.map((text) => this.scrub(text));
+    if (error.runFailure !== undefined && this.#stopAfterRunFailure && this.#runFailure === undefined) this.#runFailure = error;
+    return result;
+  }
+
+  /** Sends the request and follows the redirects redirects.ts allows; a refused one comes back as `redirect`. */
+  async #follow(method: string, wirePath: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+    let url = new URL(wirePath, this.#url.origin);
+    const visited = [url.href];
+    for (;;) {
+      const attempt = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
+      if (attempt.kind !== 'response' || attempt.status < 300 || attempt.status >= 400) return attempt;
+      const location = attempt.location === undefined ? undefined : this.scrub(attempt.location);
+      const decision = decideRedirect({ status: attempt.status, location: attempt.location, current: url, visited });
+      if (!decision.follow) return { kind: 'redirect', status: attempt.status, location, reason: decision.reason };
+      url = decision.url;
+      visited.push(url.href);
     }
   }
 
@@ -270,21 +402,20 @@ export class ServiceClient {
     return { ok: true, status: attempt.status, data: payloadOf(parsed.value), raw: parsed.value, warnings: warningsOf(parsed.value) };
   }
 
-  async #attempt(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+  async #attempt(origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+    this.#stats.requests++;
     const timedOut = new Error('request timeout');
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timedOut), this.#timeoutMs);
     try {
-      const response = await this.#pool.request({ method, path, headers, body, signal: controller.signal });
+      const response = await this.#poolFor(origin).request({ method, path, headers, body, signal: controller.signal });
       // Reading the whole body also hands the connection back to the pool for reuse.
       const text = await response.body.text();
-      const retryAfter = response.headers['retry-after'];
-      return {
-        kind: 'response',
-        status: response.statusCode,
-        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-        text,
+      const header = (name: string): string | undefined => {
+        const value = response.headers[name];
+        return Array.isArray(value) ? value[0] : value;
       };
+      return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
       if (error === timedOut || controller.signal.aborted) return { kind: 'timeout' };
       const failure = error as NodeJS.ErrnoException;
@@ -299,18 +430,12 @@ export class ServiceClient {
   }
 
   #wirePath(path: string, query: Query | undefined): string {
-    const encoded = path.replace(/^\/+/, '').split('/').map((segment) => encodeURIComponent(segment)).join('/');
+    const encoded = encodePath(path);
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) params.set(name, String(value));
     }
     const search = params.toString();
     return `${this.#basePath}/v1/${encoded}${search === '' ? '' : `?${search}`}`;
-  }
-
-  /** Servers do not echo the token, but a proxy or a faulty server might: never pass it on. */
-  #redact(message: string): string {
-    const token = this.#config.token?.reveal();
-    return token === undefined ? message : message.split(token).join('[redacted]');
   }
 }

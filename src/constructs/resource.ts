@@ -6,6 +6,7 @@
  */
 import { Construct } from 'constructs';
 import type { z } from 'zod';
+import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { SecretValue } from '../secret-value';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
@@ -46,13 +47,15 @@ export abstract class SecretformResource extends Construct {
     const { resourceType } = definition;
     this.resourceType = resourceType;
     const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
-    const issues = [...tokenIssues(props, this), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
+    const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
+    const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    const shapeIssues = [...tokenIssues(props, this), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
+    const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
     this.propIssues = issues.map((issue) =>
       issue.value !== undefined && namesAny(issue.prop, sensitiveProps) ? { ...issue, sensitive: true } : issue);
-    const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
-    this.spec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    this.spec = fullSpec;
     this.secrets = secrets;
     this.references = definition.references ?? [];
     const support = StackSupport.of(stackOf(this));
@@ -111,6 +114,37 @@ function tokenIssues(props: Record<string, unknown>, scope: Construct): PropIssu
       value,
       allowed: 'a plain value: cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform, which reads the synthesized values as they are',
     }));
+}
+
+/**
+ * Every field's value checked against the facts of the resource model (`fieldValueProblems`), for every
+ * construct alike. A value is reported under the prop it came from: the field's own prop, or the non-field
+ * prop that held it as a plain value (a role's `backend` given as a mount path). A value taken from another
+ * construct (a backend construct's path) is that construct's to report. A prop that already has a problem
+ * (wrong type, pattern) is not reported twice.
+ */
+function fieldFactIssues(
+  fields: readonly FieldSpec[],
+  spec: Attributes,
+  props: Record<string, unknown>,
+  nonFieldProps: readonly string[],
+  earlier: readonly PropIssue[],
+): PropIssue[] {
+  const reported = new Set(earlier.map((issue) => issue.prop));
+  const issues: PropIssue[] = [];
+  for (const field of fields) {
+    const value = spec[field.api];
+    if (value === undefined || field.sensitive) continue;
+    const source = props[field.prop] === value ? field.prop : nonFieldProps.find((prop) => isPlainValue(props[prop]) && props[prop] === value);
+    if (source === undefined || reported.has(source)) continue;
+    for (const allowed of fieldValueProblems(field, value)) issues.push({ prop: source, value, allowed });
+    reported.add(source);
+  }
+  return issues;
+}
+
+function isPlainValue(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 /** Whether a prop label (`clientSecret, identityTokenAudience`, `password | passwordHash`, `a[0].b`) names one of `props`. */

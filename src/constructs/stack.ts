@@ -129,6 +129,14 @@ export class StackSupport {
       const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
       if (dependsOn.length > 0) carrier.addOverride('depends_on', dependsOn);
     }
+    // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
+    // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
+    // absence as "removed from code" and deleting the live object.
+    for (const resource of resources) {
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      if (problems.length === 0) continue;
+      this.carrier(resource, type).addOverride('//.secretform', { version: SPEC_FORMAT_VERSION, type: resource.resourceType.type, address: resource.address, problems });
+    }
     this.addStep(type, resources);
   }
 

@@ -1,4 +1,6 @@
-import type { HttpRequest, HttpResponse } from './http/server';
+import { ClientGoneError, HttpProtocolError } from './http/request';
+import type { HttpRequestHead, HttpResponse } from './http/server';
+import { parseJsonBody } from './json-body';
 import type { FaultInjector } from './faults';
 import type { MountRegistry } from './mounts';
 import { okEnvelope, permissionDenied, ServiceError, unsupportedOperation, unsupportedPath } from './respond';
@@ -13,8 +15,11 @@ export interface RequestLogEntry {
   /** The query string without `?` ('' when none). */
   query: string;
   status: number;
-  /** The parsed request body (`{}` when empty; undefined when it was not JSON). */
-  body: unknown;
+  /**
+   * The names of the body's top-level fields, sorted (`[]` when there was no body or it was not read). The log
+   * never keeps a body or any value from one: bodies carry passwords, client secrets and keys.
+   */
+  fields: string[];
 }
 
 export interface RouterDeps {
@@ -36,12 +41,15 @@ const MERGE_PATCH = 'application/merge-patch+json';
 export class Router {
   constructor(private readonly deps: RouterDeps) {}
 
-  async handle(http: HttpRequest): Promise<HttpResponse> {
-    const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, body: undefined };
+  /** Answers one request; `readBody` is called only once the caller is authenticated (or logging in). */
+  async handle(http: HttpRequestHead, readBody: () => Promise<Buffer>): Promise<HttpResponse> {
+    const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, fields: [] };
     let response: DevResponse;
     try {
-      response = await this.route(http, entry);
+      response = await this.route(http, readBody, entry);
     } catch (error) {
+      // Nobody is left to answer; the HTTP layer drops the connection.
+      if (error instanceof ClientGoneError) throw error;
       response = errorResponse(error);
     }
     await this.deps.faults.delay();
@@ -50,7 +58,7 @@ export class Router {
     return response;
   }
 
-  private async route(http: HttpRequest, entry: RequestLogEntry): Promise<DevResponse> {
+  private async route(http: HttpRequestHead, readBody: () => Promise<Buffer>, entry: RequestLogEntry): Promise<DevResponse> {
     const target = splitTarget(http.target);
     entry.path = target.path;
     entry.query = target.query;
@@ -77,8 +85,12 @@ export class Router {
         throw new ServiceError(415, ['PATCH requires Content-Type application/merge-patch+json']);
       }
     }
-    const body = parseBody(http.body);
-    entry.body = body;
+
+    // The token is checked on the head alone: an unauthenticated request never has its body read.
+    const loginPath = this.isLogin(method, path.path);
+    const token = loginPath ? undefined : this.authenticate(http);
+    const body = parseJsonBody(await readBody());
+    entry.fields = Object.keys(body).sort();
 
     const now = this.deps.now();
     for (const area of [...this.deps.mounts.areas(), this.deps.sync]) area.tick?.(now);
@@ -91,21 +103,18 @@ export class Router {
       headers: { ...http.headers },
       body,
       remoteAddress: http.remoteAddress,
+      token,
     };
-
-    if (!this.isLogin(req)) {
-      req.token = this.authenticate(http);
-    }
     return this.dispatch(req);
   }
 
-  private isLogin(req: DevRequest): boolean {
-    if ((req.method !== 'POST' && req.method !== 'PUT') || !req.path.startsWith('auth/')) return false;
-    const resolved = this.deps.mounts.resolve(req.path.slice('auth/'.length), true);
+  private isLogin(method: string, path: string): boolean {
+    if ((method !== 'POST' && method !== 'PUT') || !path.startsWith('auth/')) return false;
+    const resolved = this.deps.mounts.resolve(path.slice('auth/'.length), true);
     return resolved !== undefined && resolved.entry.type === 'userpass' && resolved.subpath.startsWith('login/');
   }
 
-  private authenticate(http: HttpRequest): TokenInfo {
+  private authenticate(http: HttpRequestHead): TokenInfo {
     const check = this.deps.tokens.authenticate(http.headers[TOKEN_HEADER], http.remoteAddress);
     if (check.ok) return check.token;
     if (check.reason === 'invalid') throw new ServiceError(403, ['permission denied', 'invalid token']);
@@ -178,6 +187,7 @@ function errorResponse(error: unknown): DevResponse {
   if (error instanceof ServiceError) {
     return { status: error.status, body: { errors: [...error.errors] } };
   }
+  if (error instanceof HttpProtocolError) return { status: error.status, body: { errors: [error.message] } };
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, body: { errors: [`internal error: ${message}`] } };
 }
@@ -224,19 +234,4 @@ function decodePath(raw: string): { path: string; trailingSlash: boolean } {
 
 function isTrue(value: string | null): boolean {
   return value !== null && ['1', 't', 'true'].includes(value.toLowerCase());
-}
-
-function parseBody(raw: Buffer): Record<string, unknown> {
-  const text = raw.toString('utf8');
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ServiceError(400, [`failed to parse JSON input: ${(error as Error).message}`]);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ServiceError(400, ['failed to parse JSON input: the body must be a JSON object']);
-  }
-  return parsed as Record<string, unknown>;
 }

@@ -28,8 +28,10 @@ export interface DevServerOptions {
   latencyMs?: number;
   failureRate?: number;
   failureStatus?: number;
-  /** Largest accepted request body; default 32 MiB. */
+  /** Largest accepted request body; default 4 MiB (DEFAULT_MAX_REQUEST_BYTES). Larger bodies get 413. */
   maxRequestBytes?: number;
+  /** The request line and headers must arrive within this many ms, or 408 and the connection closes. Default 10 s. */
+  headersTimeoutMs?: number;
 }
 
 export interface DevServer {
@@ -38,7 +40,7 @@ export interface DevServer {
   port: number;
   rootToken: string;
   close(): Promise<void>;
-  /** Handled requests, oldest first (the latest 10,000). In-process only. */
+  /** Handled requests, oldest first (the latest 10,000): method, path, query, status, body field names; never a body. */
   requestLog: RequestLogEntry[];
   /** How many requests were handled since start (not capped like requestLog). */
   readonly requestCount: number;
@@ -61,6 +63,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (typeof rootToken !== 'string' || rootToken.trim() === '') throw new Error('rootToken must be a non-empty string');
   if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
     throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
+  }
+  if (options.headersTimeoutMs !== undefined && (!Number.isInteger(options.headersTimeoutMs) || options.headersTimeoutMs <= 0)) {
+    throw new Error(`headersTimeoutMs must be an integer > 0, got ${options.headersTimeoutMs}`);
   }
   validateFaultOptions(options);
   const seed = parseSeed(options.seed ?? DEFAULT_SEED);
@@ -117,7 +122,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       if (requestLog.length > REQUEST_LOG_CAP) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAP);
     },
   });
-  const http = new HttpServer((request) => router.handle(request), { maxRequestBytes: options.maxRequestBytes });
+  const http = new HttpServer((head, readBody) => router.handle(head, readBody), {
+    maxRequestBytes: options.maxRequestBytes,
+    headersTimeoutMs: options.headersTimeoutMs,
+  });
   const address = await http.listen(port, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
 

@@ -91,6 +91,14 @@ const synthesizedSchema = z.object({
   digest: z.string(),
 });
 
+/** What a construct whose props or stack rules failed is synthesized as when validation was skipped. */
+const invalidMarkerSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  problems: z.array(z.string()).min(1),
+});
+
 /** The object under `"//".secretform` of each construct's synthesized entry (format version 1). */
 export type SynthesizedSpec = z.infer<typeof synthesizedSchema>;
 
@@ -99,11 +107,17 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
   // The entry is a terraform_data (default bridge) or a null_resource (on request): read every resource block.
   const blocksByType = (config as { resource?: Record<string, Record<string, unknown>> })?.resource ?? {};
   const resources: DesiredResource[] = [];
+  const invalid: string[] = [];
   const blocks = Object.entries(blocksByType).flatMap(([terraformType, byId]) =>
     Object.entries(byId ?? {}).map(([logicalId, block]) => ({ where: `${source}: ${terraformType}.${logicalId}`, block })));
   for (const { where, block } of blocks) {
     const comment = (block as { '//'?: { secretform?: unknown } })?.['//'];
     if (comment?.secretform === undefined) continue; // a resource of the user's own
+    const marked = invalidMarkerSchema.safeParse(comment.secretform);
+    if (marked.success) {
+      invalid.push(...marked.data.problems.map((problem) => (problem.startsWith(`${marked.data.address}: `) ? problem : `${marked.data.address}: ${problem}`)));
+      continue;
+    }
     const parsed = synthesizedSchema.safeParse(comment.secretform);
     if (!parsed.success) {
       throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
@@ -117,6 +131,13 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
       secrets[field] = SecretValue.fromReference(reference);
     }
     resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
+  }
+  if (invalid.length > 0) {
+    throw new DesiredStateError(
+      `${source}: ${invalid.length} problem${invalid.length === 1 ? '' : 's'} in constructs synthesized without validation ` +
+        `(\`new App({ skipValidation: true })\`?); secretform never plans a construct whose spec is invalid. Fix them, ` +
+        `then synthesize again:\n  ${invalid.join('\n  ')}`,
+    );
   }
   const addresses = new Set(resources.map((resource) => resource.address));
   for (const resource of resources) {

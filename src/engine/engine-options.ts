@@ -52,6 +52,10 @@ export interface OperationOutcome {
   status: 'succeeded' | 'failed' | 'skipped';
   /** Why it failed or was skipped (never holds a secret value). */
   message?: string;
+  /** What the service warned about (envelope `warnings`), once each, secrets removed. */
+  warnings?: string[];
+  /** It failed with the run-level failure that stopped the run (reported once, in `ApplyResult.runFailure`). */
+  stoppedByRunFailure?: boolean;
 }
 
 export interface ApplyResult {
@@ -64,4 +68,20 @@ export interface ApplyResult {
   succeeded: boolean;
   /** False when `confirm` declined the plan (then nothing ran). */
   confirmed: boolean;
+  /**
+   * A failure that concerned the whole run (wrong token, service unreachable, TLS) and stopped it: no operation
+   * started after it. The message names the likely cause; it is the one report of that failure.
+   */
+  runFailure?: string;
+  /** The service's warnings during the run, `<address>: the service warned: <text>`, once per resource. */
+  warnings?: string[];
+  /** State entries changed without a request: moves recorded, objects forgotten, refreshed state recorded. */
+  stateOnly: StateOnlyChange[];
+}
+
+export interface StateOnlyChange {
+  address: string;
+  /** `moved` (from `from`), `forgotten` (deleted outside and not in code), `refreshed` (the live state recorded). */
+  change: 'moved' | 'forgotten' | 'refreshed';
+  from?: string;
 }

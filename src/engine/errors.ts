@@ -23,6 +23,8 @@ export type EngineErrorCode =
   /** SERVICE_ADDR / SERVICE_CACERT / ... cannot be used. */
   | 'service_config'
   | 'service_error'
+  /** A failure that concerns the whole run (wrong token, service unreachable, TLS): reported once, the run stopped. */
+  | 'service_unusable'
   | 'interrupted';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };

@@ -7,7 +7,7 @@ import { ImportIdError } from '../resources/types';
 import { getResourceType } from '../resources/registry';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
-import { refresh } from './refresh';
+import { refresh, refreshRequestFor } from './refresh';
 import { clientFor, prepareRun, readRunState } from './run-context';
 import { resolveSecrets } from './secret-resolution';
 import { fingerprintSecret } from './state/fingerprint';
@@ -45,7 +45,7 @@ export async function importResource(options: EngineOptions, address: string, id
 
   const lock = await lockState(context.value.statePath);
   if (!lock.ok) return lock;
-  const client = clientFor(context.value);
+  const client = clientFor(context.value, secrets.value);
   try {
     if (!client.ok) return client;
     const state = await readRunState(context.value);
@@ -53,7 +53,8 @@ export async function importResource(options: EngineOptions, address: string, id
     if (state.value.resources[address]) {
       return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.value.resources[address].id}); remove it with \`secretform state rm\` first`));
     }
-    const live = await refresh(client.value, [{ address, resourceType, identity: desired.spec, desired: desired.spec }], { parallelism: 1 });
+    const request = refreshRequestFor(address, resourceType, { desired: desired.spec, desiredId: desired.id, identity: 'desired' });
+    const live = await refresh(client.value, [request], { parallelism: 1 });
     if (!live.ok) return live;
     const attributes = live.value.get(address)?.attributes;
     if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));

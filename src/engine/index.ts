@@ -6,17 +6,17 @@ export { plan } from './plan-run';
 export { apply, destroy } from './apply/apply-run';
 export { importResource } from './import-resource';
 export type { ImportedResource } from './import-resource';
-export { stateList, stateShow, stateRm } from './state-commands';
-export type { StateListEntry } from './state-commands';
+export { stateList, stateShow, stateRm, stateMv } from './state-commands';
+export type { StateListEntry, StateMoved } from './state-commands';
 export { resolveStack, defaultStatePath } from './stack-name';
 
 export type {
-  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource,
+  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
 } from './engine-options';
 export type {
   Plan, PlannedChange, PlanAction, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
 } from './plan/plan';
-export { summarize, hasChangesOrDrift } from './plan/plan';
+export { summarize, hasChangesOrDrift, hasActions } from './plan/plan';
 export type { FieldChange, FieldDrift } from './diff/three-way';
 export type { ResourceState, StateFile } from './state/state-file';
 export { EngineError, ok, fail } from './errors';

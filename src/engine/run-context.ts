@@ -55,8 +55,13 @@ export function readRunState(context: RunContext): Promise<Result<StateFile>> {
 }
 
 /** A client from the run's environment (SERVICE_ADDR, SERVICE_TOKEN, TLS variables). */
-export function clientFor(context: RunContext): Result<ServiceClient> {
-  const created = ServiceClient.fromEnv(context.env, { maxConnections: context.parallelism });
+export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Result<ServiceClient> {
+  // A run stops at the first failure that concerns all of it; server text never shows a secret of the run.
+  const created = ServiceClient.fromEnv(context.env, {
+    maxConnections: context.parallelism,
+    stopAfterRunFailure: true,
+    secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
+  });
   if (!created.ok) return fail(new EngineError('service_config', `${created.error.variable}: ${created.error.message}`));
   return ok(created.client);
 }
@@ -77,7 +82,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     ? ok(new Map() as ResolvedSecrets)
     : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
   if (!secrets.ok) return secrets;
-  const client = clientFor(context);
+  const client = clientFor(context, secrets.value);
   if (!client.ok) return client;
   const computation = await computePlan({
     client: client.value,

@@ -13,6 +13,8 @@ export interface PlanJson {
 
 export interface ResourceChangeJson {
   address: string;
+  /** The address in state before the construct id changed (terraform's `previous_address`). */
+  previous_address?: string;
   type: string;
   id: string;
   actions: JsonAction[];
@@ -63,6 +65,7 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
   const hidden = secretFieldNames(change);
   return {
     address: change.address,
+    ...(change.previousAddress !== undefined ? { previous_address: change.previousAddress } : {}),
     type: change.type,
     id: change.id,
     actions: [...JSON_ACTIONS[change.action]],

@@ -26,7 +26,7 @@ const PART_MARKER_RESERVE = '(part 999999 of 999999)'.length + SECTION_SEPARATOR
 /** Less room than this for sections in a part cannot hold a resource's summary line and one attribute. */
 const MIN_SECTION_ROOM = 400;
 
-/** A line cut to fit keeps at least this much (it ends with `...`). */
+/** A line too long for a part is wrapped across lines of at least this much. */
 const MIN_LINE_ROOM = 40;
 
 export function renderSection(section: MarkdownSection): string {
@@ -84,12 +84,12 @@ function cutSection(section: MarkdownSection, room: number): Piece[] {
     length = frameLength(head, section.tail);
   };
 
-  for (const line of section.lines) {
+  // A line longer than a part can hold is wrapped, never cut: every character of every value is shown.
+  const maxLine = room - Math.max(frameLength(section.head, section.tail), frameLength(continuedHead, section.tail)) - 1;
+  for (const line of section.lines.flatMap((text) => wrapLine(text, maxLine))) {
     if (lines.length > 0 && length + 1 + line.length > room) flush();
-    const free = room - length - 1;
-    const fitted = line.length <= free ? line : `${line.slice(0, free - 3)}...`;
-    lines.push(fitted);
-    length += 1 + fitted.length;
+    lines.push(line);
+    length += 1 + line.length;
   }
   if (lines.length > 0) flush();
   if (keepWithNext) pieces[pieces.length - 1].keepWithNext = true;
@@ -135,4 +135,19 @@ function joinSectionText(head: string, lines: readonly string[], tail: string): 
 
 function frameLength(head: string, tail: string): number {
   return joinSectionText(head, [], tail).length;
+}
+
+/** `text` in pieces of at most `width` characters, never splitting a surrogate pair. */
+function wrapLine(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const pieces: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + width);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
 }

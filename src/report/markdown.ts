@@ -3,13 +3,14 @@ import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
 import {
-  ACTION_LABELS,
   actionableChanges,
+  actionLabel,
   attributeLineText,
   changeAttributeLines,
   changeHeadline,
   driftAttributeLines,
   driftHeadline,
+  movedFromNote,
   NOT_VERIFIABLE,
   planTotals,
   totalsPhrase,
@@ -70,7 +71,7 @@ function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
   return [
     {
       head,
-      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${ACTION_LABELS[c.action]} |`),
+      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${escapeInline(actionLabel(c))} |`),
       tail: '',
     },
   ];
@@ -112,10 +113,14 @@ function changeSections(changes: PlannedChange[]): MarkdownSection[] {
   const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
   for (const change of changes) {
     const attributeLines = changeAttributeLines(change);
-    const lines = [`# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
+    const moved = change.previousAddress === undefined ? [] : [`# ${change.previousAddress} has moved to ${change.address}`];
+    const lines = [...moved, `# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
     const unchanged = unchangedAttributeCount(change, attributeLines);
     if (unchanged > 0) lines.push(unchangedAttributesNote(unchanged));
-    sections.push(detailsWithDiff(change.address, change.type, changeHeadline(change), lines));
+    const headline = change.action === 'no-op' && change.previousAddress !== undefined
+      ? `has moved here from ${change.previousAddress}`
+      : [changeHeadline(change), movedFromNote(change)].filter((part) => part !== undefined).join(' ');
+    sections.push(detailsWithDiff(change.address, change.type, headline, lines));
   }
   return sections;
 }

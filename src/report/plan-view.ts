@@ -37,9 +37,30 @@ export function attributeLineText(line: AttributeLine): string {
   return text;
 }
 
-/** The changes a report lists as resource blocks: everything but no-ops. */
+/** The changes a report lists as resource blocks: everything but no-ops, and no-ops that moved. */
 export function actionableChanges(plan: Plan): PlannedChange[] {
-  return plan.changes.filter((change) => change.action !== 'no-op');
+  return plan.changes.filter((change) => change.action !== 'no-op' || change.previousAddress !== undefined);
+}
+
+/**
+ * The title of a resource block, as terraform words it: `<old> has moved to <new>` for an object whose
+ * construct id changed and nothing else, else `<address> will be ...`.
+ */
+export function changeTitle(change: PlannedChange): string {
+  if (change.action === 'no-op' && change.previousAddress !== undefined) return `${change.previousAddress} has moved to ${change.address}`;
+  return `${change.address} ${changeHeadline(change)}`;
+}
+
+/** terraform's `# (moved from <old>)` under the title of an object that moved and changes too. */
+export function movedFromNote(change: PlannedChange): string | undefined {
+  if (change.previousAddress === undefined || change.action === 'no-op') return undefined;
+  return `(moved from ${change.previousAddress})`;
+}
+
+/** The action in a word or two for tables: a move shows as such. */
+export function actionLabel(change: PlannedChange): string {
+  if (change.previousAddress === undefined) return ACTION_LABELS[change.action];
+  return change.action === 'no-op' ? 'move' : `${ACTION_LABELS[change.action]} (moved)`;
 }
 
 /** `will be created (deleted outside secretform)`. */
@@ -131,7 +152,8 @@ export function changeAttributeLines(change: PlannedChange): AttributeLine[] {
 
 /** How many attributes of an updated or replaced object stay as they are (terraform's "unchanged attributes hidden"). */
 export function unchangedAttributeCount(change: PlannedChange, lines: AttributeLine[]): number {
-  if (change.action !== 'update' && change.action !== 'replace') return 0;
+  const moved = change.action === 'no-op' && change.previousAddress !== undefined;
+  if (change.action !== 'update' && change.action !== 'replace' && !moved) return 0;
   const shown = new Set(lines.map((line) => line.name));
   const attributes = visibleAttributes(change.after, secretFieldNames(change));
   return Object.keys(attributes).filter((name) => !shown.has(name)).length;

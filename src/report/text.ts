@@ -3,9 +3,10 @@ import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan
 import {
   actionableChanges,
   changeAttributeLines,
-  changeHeadline,
+  changeTitle,
   driftAttributeLines,
   driftHeadline,
+  movedFromNote,
   NOT_VERIFIABLE,
   planTotals,
   totalsPhrase,
@@ -95,12 +96,11 @@ function actionsSection(plan: Plan, changes: PlannedChange[], colors: Colors): s
   ];
   for (const change of changes) {
     const lines = changeAttributeLines(change);
-    out.push(colors.bold(`  # ${change.address} ${changeHeadline(change)}`));
-    const action = change.action as Exclude<PlanAction, 'no-op'>;
-    out.push(
-      ...block(colorBlockSymbol(action, colors), change.type, change.id, lines, unchangedAttributeCount(change, lines), colors),
-      '',
-    );
+    out.push(colors.bold(`  # ${changeTitle(change)}`));
+    const note = movedFromNote(change);
+    if (note !== undefined) out.push(`  # ${note}`);
+    const opener = change.action === 'no-op' ? '   ' : colorBlockSymbol(change.action, colors);
+    out.push(...block(opener, change.type, change.id, lines, unchangedAttributeCount(change, lines), colors), '');
   }
   return out;
 }

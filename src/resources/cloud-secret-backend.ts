@@ -1,5 +1,5 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { ImportIdError } from './types';
 
 /** The cloud credential engine's configuration (`<path>/config`). */
@@ -8,7 +8,7 @@ export const cloudSecretBackend = defineResourceType({
   construct: 'CloudSecretBackend',
   doc: "The cloud credential engine's root credentials and settings.",
   fields: [
-    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true }),
+    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true, ...mountPathFacts('secrets') }),
     field('subscription_id', 'string', 'Subscription id.'),
     field('tenant_id', 'string', 'Tenant id.'),
     field('client_id', 'string', 'OAuth2 client id.', { serviceDefault: '' }),

@@ -9,7 +9,7 @@ export const cloudSecretRole = defineResourceType({
   doc: 'A role that issues cloud service principals.',
   fields: [
     mountField('Mount path of the cloud engine.'),
-    field('name', 'string', 'Role name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
+    field('name', 'string', 'Role name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'single' }),
     field('cloud_roles', 'objectList', 'Roles assigned to generated principals: {scope, role_name | role_id}.', {
       wire: 'json-string', unordered: true, elementKeys: ['role_id', 'role_name', 'scope'], serviceDefault: [],
     }),

@@ -43,7 +43,7 @@ export function canonicalValue(field: FieldSpec, value: unknown): unknown {
       else if (Array.isArray(value)) list = value;
       else return value;
       let strings = list.map((item) => (typeof item === 'string' && field.caseInsensitive ? item.toLowerCase() : item));
-      if (field.unordered) strings = [...strings].sort(compareJson);
+      if (field.unordered) strings = uniqueSorted(strings);
       return strings;
     }
     case 'stringMap': {
@@ -63,7 +63,7 @@ export function canonicalValue(field: FieldSpec, value: unknown): unknown {
       }
       if (!Array.isArray(list)) return value;
       let elements = list.map((element) => (isPlainObject(element) ? canonicalElement(element, field.elementKeys) : element));
-      if (field.unordered) elements = [...elements].sort(compareJson);
+      if (field.unordered) elements = uniqueSorted(elements);
       return elements;
     }
     case 'ldif':
@@ -79,6 +79,12 @@ function canonicalElement(element: Record<string, unknown>, keys: readonly strin
     if (value !== undefined && value !== null && value !== '') result[key] = value;
   }
   return result;
+}
+
+/** An unordered list is a set to the service (it may drop repeats): sorted, each value once. */
+function uniqueSorted(items: readonly unknown[]): unknown[] {
+  const sorted = [...items].sort(compareJson);
+  return sorted.filter((item, index) => index === 0 || compareJson(item, sorted[index - 1]) !== 0);
 }
 
 export function compareJson(a: unknown, b: unknown): number {

@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { LDIF_TEMPLATE, USERNAME_TEMPLATE } from './template';
 import { ImportIdError } from './types';
 
 /** A dynamic role: entries created and deleted from templated LDIF (`<mount>/role/<name>`). */
@@ -9,11 +10,11 @@ export const ldapDynamicRole = defineResourceType({
   doc: 'Creates and deletes directory entries from templated LDIF.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
-    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account.'),
-    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.'),
-    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails.', { serviceDefault: '' }),
-    field('username_template', 'template', 'Template that produces .Username.', { serviceDefault: '' }),
+    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
+    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account.', { template: LDIF_TEMPLATE }),
+    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { template: LDIF_TEMPLATE }),
+    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails.', { serviceDefault: '', template: LDIF_TEMPLATE }),
+    field('username_template', 'template', 'Template that produces .Username.', { serviceDefault: '', template: USERNAME_TEMPLATE }),
     field('default_ttl', 'duration', 'Lease TTL (0: engine default).', { serviceDefault: 0 }),
     field('max_ttl', 'duration', 'Maximum lease TTL (0: engine default).', { serviceDefault: 0 }),
   ],

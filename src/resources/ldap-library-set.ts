@@ -9,7 +9,7 @@ export const ldapLibrarySet = defineResourceType({
   doc: 'Service accounts that can be checked out and in.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Set name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
+    field('name', 'string', 'Set name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
     field('service_account_names', 'stringList', 'Accounts that can be checked out; each in at most one set.', { unordered: true }),
     field('ttl', 'duration', 'Maximum length of one check-out; 0 is unlimited.', { serviceDefault: 86400 }),
     field('max_ttl', 'duration', 'Maximum length of a check-out with renewals; 0 is unlimited.', { serviceDefault: 86400 }),

@@ -1,5 +1,5 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { ImportIdError } from './types';
 
 export const LDAP_SCHEMAS = ['openldap', 'ad', 'racf'] as const;
@@ -10,7 +10,7 @@ export const ldapSecretBackend = defineResourceType({
   construct: 'LdapSecretBackend',
   doc: "The directory engine's connection settings.",
   fields: [
-    field('path', 'string', 'Mount path of the directory engine.', { identity: true, immutable: true }),
+    field('path', 'string', 'Mount path of the directory engine.', { identity: true, immutable: true, ...mountPathFacts('secrets') }),
     field('binddn', 'string', 'DN used to bind for managing entries.'),
     field('bindpass', 'string', 'Password of binddn.', { sensitive: true, rootCredential: true }),
     field('url', 'string', 'Server URL, or a comma-separated list tried in order.', { serviceDefault: 'ldap://127.0.0.1' }),

@@ -11,7 +11,7 @@ export const ldapStaticRole = defineResourceType({
   doc: 'An existing directory entry whose password the engine rotates.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
+    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
     field('username', 'string', 'Existing entry, searched under userdn with userattr.', { immutable: true }),
     field('dn', 'string', 'DN of the entry; takes precedence over username for the search.', { immutable: true }),
     field('rotation_period', 'duration', 'How often the password rotates; at least 5 seconds.'),

@@ -6,7 +6,7 @@ import { ImportIdError } from './types';
 export function mountBehaviour(
   type: string,
   base: 'sys/mounts' | 'sys/auth',
-): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'writeBody'> {
+): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'alignWithDesired' | 'writeBody'> {
   const pattern = new RegExp(`^${base}/(.+)$`);
   return {
     writeSemantics: 'create-only',
@@ -25,6 +25,9 @@ export function mountBehaviour(
       extra: {},
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
+    // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.
+    alignWithDesired: (read, desired) =>
+      read.options === undefined && isPlainObject(desired.options) && Object.keys(desired.options).length === 0 ? { ...read, options: {} } : read,
     writeBody(desired, options) {
       if (!options.create) return desired.description === undefined ? {} : { description: desired.description };
       const body: Record<string, unknown> = { type: desired.type };

@@ -1,5 +1,5 @@
 import { defineResourceType, isPlainObject, matchPath } from './define';
-import { field } from './field';
+import { field, mountPathFacts } from './field';
 import { ImportIdError } from './types';
 
 /** The link of one KV-v2 secret to one sync destination. */
@@ -10,8 +10,8 @@ export const syncAssociation = defineResourceType({
   fields: [
     field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', { identity: true, immutable: true, prop: 'destination' }),
     field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination' }),
-    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true }),
-    field('secret_name', 'string', 'Path of the secret in the mount.', { identity: true, immutable: true, inBody: true }),
+    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, ...mountPathFacts('secrets') }),
+    field('secret_name', 'string', 'Path of the secret in the mount.', { identity: true, immutable: true, inBody: true, segment: 'hierarchical' }),
     field('sync_status', 'string', 'Sync status reported by the server; anything but SYNCED is drift.', { computed: true }),
   ],
   // Setting an association again refreshes it; there is nothing else to update.

@@ -8,7 +8,7 @@ export const syncDestinationRepohost = defineDestinationType({
   doc: 'A repository-host action-secrets sync destination.',
   connection: [
     field('access_token', 'string', 'Fine-grained or personal access token; alternative to an app.', { sensitive: true }),
-    field('app_name', 'string', 'Name of a custom app stored under sys/sync/github-apps.', { prop: 'app' }),
+    field('app_name', 'string', 'Name of a custom app stored under sys/sync/github-apps.', { prop: 'app', segment: 'single' }),
     field('installation_id', 'string', 'Installation id of the app; required with app_name.'),
     field('repository_owner', 'string', 'Organization or user owning the repository.', { immutable: true }),
     field('repository_name', 'string', 'Repository name.', { immutable: true }),

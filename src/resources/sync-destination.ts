@@ -1,6 +1,7 @@
 /** What the five sync destination types share: identity, options, read shape and API paths. */
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
+import { SECRET_NAME_TEMPLATE } from './template';
 import { ImportIdError, type FieldSpec, type ResourceType } from './types';
 
 export interface DestinationDefinition {
@@ -29,6 +30,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     }),
     field('secret_name_template', 'template', 'Template for names generated in the external system.', {
       serviceDefault: definition.defaultNameTemplate,
+      template: SECRET_NAME_TEMPLATE,
     }),
   ];
   if (definition.customTags) {
@@ -39,7 +41,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     type: definition.type,
     construct: definition.construct,
     doc: definition.doc,
-    fields: [field('name', 'string', 'Destination name.', { identity: true, immutable: true }), ...definition.connection, ...optionFields],
+    fields: [field('name', 'string', 'Destination name.', { identity: true, immutable: true, segment: 'single' }), ...definition.connection, ...optionFields],
     // The document gives one POST for create and update, without saying it merges: send the whole object.
     writeSemantics: 'replace',
     id: (spec) => `${basePath}/${spec.name}`,

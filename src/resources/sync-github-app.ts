@@ -8,7 +8,7 @@ export const syncGithubApp = defineResourceType({
   construct: 'SyncGithubApp',
   doc: 'A custom repository-host app for repohost destinations.',
   fields: [
-    field('name', 'string', 'App name.', { identity: true, immutable: true }),
+    field('name', 'string', 'App name.', { identity: true, immutable: true, segment: 'single' }),
     // Sent as a string, read back as an integer: the canonical form is the string.
     field('app_id', 'string', 'App id at the repository host.'),
     field('private_key', 'string', 'Private key of the app (PEM).', { sensitive: true }),
@@ -22,4 +22,9 @@ export const syncGithubApp = defineResourceType({
     return { name: match[1] };
   },
   api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
+  // The service reads app_id back as an integer: "007" in code is stored and read as 7.
+  alignWithDesired: (read, desired) =>
+    typeof desired.app_id === 'string' && /^\d+$/.test(desired.app_id) && read.app_id === BigInt(desired.app_id).toString()
+      ? { ...read, app_id: desired.app_id }
+      : read,
 });

@@ -1,3 +1,5 @@
+import type { TemplateSyntaxFacts } from './types';
+
 /**
  * A syntax check of the service's Go-template language (LDIF, username and secret name templates), so a
  * template that the server would reject fails at synth. It checks what can go wrong in practice: unclosed
@@ -18,20 +20,24 @@ const BUILTIN_FUNCTIONS = [
 const BLOCK_OPENERS = new Set(['if', 'range', 'with', 'block', 'define']);
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'block', 'define', 'template', 'break', 'continue', 'nil', 'true', 'false']);
 
-export interface TemplateSyntax {
-  /** Field names allowed after the leading period (`Username` for `{{.Username}}`); undefined = any. */
-  readonly fields?: readonly string[];
-  /** Functions available besides the service's and the built-in ones (LDIF templates add `utf16le`). */
-  readonly extraFunctions?: readonly string[];
-}
+export type TemplateSyntax = TemplateSyntaxFacts;
+
+/**
+ * Largest N of `random N`: the server builds the N characters in memory on every credential request, so a
+ * huge N is a denial of service rather than a name (`random 100000000` blocked a server for 18 s at 3.3 GB).
+ */
+export const TEMPLATE_RANDOM_MAX = 1024;
 
 export const LDIF_TEMPLATE: TemplateSyntax = {
   fields: ['Username', 'Password', 'RoleName', 'DisplayName', 'IssueTime', 'IssueTimeSeconds', 'ExpirationTime', 'ExpirationTimeSeconds'],
   extraFunctions: ['utf16le'],
 };
 export const USERNAME_TEMPLATE: TemplateSyntax = { fields: ['RoleName', 'DisplayName'] };
-/** Secret name templates: the document lists `.MountAccessor` and `.SecretPath` among others, so any field. */
-export const SECRET_NAME_TEMPLATE: TemplateSyntax = {};
+/**
+ * Secret name templates are rendered over a fixed structure: the document names `.MountAccessor` and
+ * `.SecretPath`, and `.SecretKey` is the key under secret-key granularity; any other field fails every sync.
+ */
+export const SECRET_NAME_TEMPLATE: TemplateSyntax = { fields: ['MountAccessor', 'SecretPath', 'SecretKey'] };
 
 /** The problems of a template, each a short sentence; empty when it parses. */
 export function templateProblems(text: string, syntax: TemplateSyntax): string[] {
@@ -116,6 +122,7 @@ function checkAction(body: string, functions: Set<string>, fields: Set<string> |
 }
 
 function checkPipeline(tokens: Token[], functions: Set<string>, fields: Set<string> | undefined, problems: string[], body: string): void {
+  checkRandomLengths(tokens, problems, body);
   let depth = 0;
   let stageLength = 0;
   for (const token of tokens) {
@@ -153,6 +160,21 @@ function checkPipeline(tokens: Token[], functions: Set<string>, fields: Set<stri
   }
   if (depth > 0) problems.push(`unbalanced "(" in {{${body}}}`);
   if (stageLength === 0 && tokens.length > 0) problems.push(`empty pipeline stage in {{${body}}}`);
+}
+
+/** `random N` (or `N | random`) with a literal N outside 0..TEMPLATE_RANDOM_MAX. */
+function checkRandomLengths(tokens: Token[], problems: string[], body: string): void {
+  tokens.forEach((token, index) => {
+    if (token.kind !== 'word' || token.text !== 'random') return;
+    const argument = tokens[index + 1]?.kind === 'number'
+      ? tokens[index + 1]
+      : tokens[index - 1]?.kind === 'pipe' && tokens[index - 2]?.kind === 'number' ? tokens[index - 2] : undefined;
+    if (!argument) return;
+    const n = Number(argument.text);
+    if (!Number.isSafeInteger(n) || n < 0 || n > TEMPLATE_RANDOM_MAX) {
+      problems.push(`"random N" takes an integer N from 0 to ${TEMPLATE_RANDOM_MAX}, not ${argument.text}, in {{${body}}}`);
+    }
+  });
 }
 
 function tokenize(body: string, problems: string[]): Token[] | undefined {

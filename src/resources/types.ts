@@ -33,6 +33,21 @@ export type FieldKind =
 /** How a field is put on the wire when it differs from its canonical form. */
 export type WireFormat = 'json-string' | 'comma-string';
 
+/**
+ * How a value that becomes part of an API path may be shaped (rules in names.ts):
+ * - `single`: exactly one path segment (no `/`);
+ * - `hierarchical`: one or more segments separated by `/` (roles and sets that form a hierarchy, mount paths).
+ */
+export type PathSegmentKind = 'single' | 'hierarchical';
+
+/** The fields and extra functions a template field may use (see template.ts). */
+export interface TemplateSyntaxFacts {
+  /** Field names allowed after the leading period (`Username` for `{{.Username}}`); undefined = any. */
+  readonly fields?: readonly string[];
+  /** Functions available besides the service's and the built-in ones (LDIF templates add `utf16le`). */
+  readonly extraFunctions?: readonly string[];
+}
+
 export interface FieldSpec {
   /** The service's field name (snake_case), used in specs, plan output and request bodies. */
   readonly api: string;
@@ -73,6 +88,14 @@ export interface FieldSpec {
   readonly writeOnly?: boolean;
   /** Reported by the server, never set in code (e.g. an association's `sync_status`). */
   readonly computed?: boolean;
+  /** The value becomes part of an API path; names.ts says what such a value may hold. */
+  readonly segment?: PathSegmentKind;
+  /** Values whose first path segment is one of these are refused (the server's own paths, e.g. `sys`). */
+  readonly reservedFirstSegments?: readonly string[];
+  /** Maximum length in characters (path values default to `NAME_MAX_LENGTH`, names.ts). */
+  readonly maxLength?: number;
+  /** Only with `kind: 'template'` or `'ldif'`: the fields and functions the template may use. */
+  readonly template?: TemplateSyntaxFacts;
 }
 
 /** One HTTP call of the service's API; `path` is relative to `/v1/`. */

@@ -8,8 +8,8 @@ export const userpassUser = defineResourceType({
   construct: 'UserpassUser',
   doc: 'A user of the userpass auth method.',
   fields: [
-    mountField('Mount path of the userpass auth method (without "auth/").'),
-    field('username', 'string', 'User name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true }),
+    mountField('Mount path of the userpass auth method (without "auth/").', 'auth'),
+    field('username', 'string', 'User name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'single' }),
     field('password', 'string', 'Password; set on creation, changed through the password endpoint.', { sensitive: true }),
     field('password_hash', 'string', 'Pre-hashed password in bcrypt format.', { sensitive: true }),
     field('token_ttl', 'duration', 'Incremental lifetime of generated tokens.', { serviceDefault: 0 }),

@@ -165,7 +165,7 @@ describe('login-token restrictions in the router', () => {
     const mounts = new MountRegistry({ kv: factory, cloud: factory, ldap: factory, userpass: createUserpassArea }, () => ({}) as ServerContext);
     mounts.enable({ path: 'engine', type: 'cloud', auth: false });
     const router = new Router({ mounts, tokens, sync: { handle: () => ({ status: 204 }) }, faults: new FaultInjector(), now: Date.now, log: () => undefined });
-    const http = new HttpServer((request) => router.handle(request));
+    const http = new HttpServer((head, readBody) => router.handle(head, readBody));
     const { port } = await http.listen(0, '127.0.0.1');
     const login = tokens.issue(LOGIN_INPUT);
     const send = (method: string, path: string, token: string) =>

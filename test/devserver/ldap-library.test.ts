@@ -118,13 +118,23 @@ describe('library check-out and check-in', () => {
     expect((await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: 0 }, alice)).body.lease_duration).toBe(3600);
   });
 
-  it('gives an unlimited check-out when the set ttl is 0', async () => {
-    await writeSet('open', { service_account_names: 'carol', ttl: 0 });
+  it('gives an unlimited check-out when the set ttl and max_ttl are 0', async () => {
+    await writeSet('open', { service_account_names: 'carol', ttl: 0, max_ttl: 0 });
     const out = await fixture.request('POST', 'ldap/library/open/check-out', { ttl: 0 }, alice);
     expect(out.body.lease_duration).toBe(0);
     fixture.clock.advance(1000 * 86400 * 30);
     const status = await fixture.request('GET', 'ldap/library/open/status');
     expect(status.body.data.carol.available).toBe(false);
+  });
+
+  it('caps a check-out at the set max_ttl, also when ttl is 0, and checks it in when that elapses', async () => {
+    await writeSet('capped', { service_account_names: 'carol', ttl: 0, max_ttl: '2h' });
+    const out = await fixture.request('POST', 'ldap/library/capped/check-out', { ttl: 0 }, alice);
+    expect(out.body.lease_duration).toBe(7200);
+    fixture.clock.advance(7200 * 1000 - 1000);
+    expect((await fixture.request('GET', 'ldap/library/capped/status')).body.data.carol.available).toBe(false);
+    fixture.clock.advance(1000);
+    expect((await fixture.request('GET', 'ldap/library/capped/status')).body.data.carol).toEqual({ available: true });
   });
 
   it('answers check-out of an unknown set with 400', async () => {

@@ -2,68 +2,8 @@
 // path", "no handler" or 405), and each one except userpass login refuses a request without a token or with
 // an unknown one with 403 before it changes anything. The areas' own tests cover what each endpoint does.
 import type { DevServer } from '../../src/devserver/server';
+import { ENDPOINTS } from './endpoints';
 import { call, enableAuth, mount, startTestServer } from './http';
-
-const DESTINATION_TYPES = ['cloud1-sm', 'cloud2-kv', 'cloud3-sm', 'repohost', 'webhost-project'];
-
-/** [method, path] of each row of the document's endpoint tables, with sample names. */
-const ENDPOINTS: [string, string][] = [
-  ['POST', 'cloud/config'],
-  ['GET', 'cloud/config'],
-  ['DELETE', 'cloud/config'],
-  ['POST', 'cloud/rotate-root'],
-  ['POST', 'cloud/roles/r1'],
-  ['LIST', 'cloud/roles'],
-  ['GET', 'cloud/creds/r1'],
-
-  ['POST', 'auth/userpass/users/u1'],
-  ['GET', 'auth/userpass/users/u1'],
-  ['DELETE', 'auth/userpass/users/u1'],
-  ['POST', 'auth/userpass/users/u1/password'],
-  ['POST', 'auth/userpass/users/u1/policies'],
-  ['LIST', 'auth/userpass/users'],
-
-  ['PATCH', 'sys/sync/config'],
-  ['LIST', 'sys/sync/destinations'],
-  ['LIST', 'sys/sync/destinations/cloud1-sm'],
-  ['GET', 'sys/sync/destinations/cloud1-sm/d1'],
-  ['DELETE', 'sys/sync/destinations/cloud1-sm/d1?purge=true'],
-  ...DESTINATION_TYPES.map((type): [string, string] => ['POST', `sys/sync/destinations/${type}/d1`]),
-  ['GET', 'sys/sync/destinations/cloud1-sm/d1/associations'],
-  ['POST', 'sys/sync/destinations/cloud1-sm/d1/associations/set'],
-  ['POST', 'sys/sync/destinations/cloud1-sm/d1/associations/remove'],
-  ['LIST', 'sys/sync/associations'],
-  ['GET', 'sys/sync/associations/secret/s1'],
-  ['GET', 'sys/sync/associations/destinations?mount=secret&secret_name=s1'],
-  ['POST', 'sys/sync/github-apps/a1'],
-  ['GET', 'sys/sync/github-apps/a1'],
-  ['DELETE', 'sys/sync/github-apps/a1'],
-
-  ['POST', 'ldap/config'],
-  ['GET', 'ldap/config'],
-  ['DELETE', 'ldap/config'],
-  ['POST', 'ldap/rotate-root'],
-  ['GET', 'ldap/static-role'],
-  ['LIST', 'ldap/static-role/team'],
-  ['GET', 'ldap/static-role/r1'],
-  ['POST', 'ldap/static-role/r1'],
-  ['DELETE', 'ldap/static-role/r1'],
-  ['GET', 'ldap/static-cred/r1'],
-  ['POST', 'ldap/rotate-role/r1'],
-  ['GET', 'ldap/role/r1'],
-  ['POST', 'ldap/role/r1'],
-  ['DELETE', 'ldap/role/r1'],
-  ['GET', 'ldap/creds/r1'],
-  ['LIST', 'ldap/library'],
-  ['LIST', 'ldap/library/team'],
-  ['POST', 'ldap/library/s1'],
-  ['GET', 'ldap/library/s1'],
-  ['DELETE', 'ldap/library/s1'],
-  ['GET', 'ldap/library/s1/status'],
-  ['POST', 'ldap/library/s1/check-out'],
-  ['POST', 'ldap/library/s1/check-in'],
-  ['POST', 'ldap/library/manage/s1/check-in'],
-];
 
 const bodyFor = (method: string) => (method === 'POST' || method === 'PATCH' ? {} : undefined);
 

@@ -47,7 +47,7 @@ export function cliEnv(server: { url: string; rootToken: string }, extra: Record
   for (const name of Object.keys(env)) {
     if (name.startsWith('SERVICE_') || name === 'FORCE_COLOR' || name === 'NO_COLOR' || name.startsWith('SF_E2E_')) delete env[name];
   }
-  Object.assign(env, { SERVICE_ADDR: server.url, SERVICE_TOKEN: server.rootToken, SF_E2E_ALICE_PASSWORD: ALICE_PASSWORD, SECRETFORM_STATE_KEY: 'e2e-state-key' });
+  Object.assign(env, { SERVICE_ADDR: server.url, SERVICE_TOKEN: server.rootToken, SF_E2E_ALICE_PASSWORD: ALICE_PASSWORD, SECRETFORM_STATE_KEY: 'e2e-state-key', SECRETFORM_SYNTH_ENV: 'SF_E2E_USERS,SF_E2E_TTL' });
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;

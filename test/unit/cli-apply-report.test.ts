@@ -8,7 +8,7 @@ import { change, emptyPlan } from './report-plan-fixture';
 const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
 
 function result(outcomes: OperationOutcome[], flags: Partial<ApplyResult> = {}): ApplyResult {
-  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, ...flags };
+  return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, stateOnly: [], ...flags };
 }
 
 describe('apply report', () => {
@@ -68,5 +68,27 @@ describe('apply report', () => {
     expect(writeApplyResult('destroy', result(outcomes, { interrupted: true, succeeded: false }), io)).toBe(1);
     expect(io.stderr.text).toContain('Error: destroy was interrupted before it finished (0 added, 0 changed, 1 destroyed; 2 operations were not started)');
     expect(io.stdout.text).toBe('');
+  });
+
+  test('a run stopped by a failure of the whole run reports it once, not per operation', () => {
+    const io = fakeIo();
+    const stopped = (address: string): OperationOutcome => ({ ...outcome(address, 'create', 'failed', 'not done: the service is down'), stoppedByRunFailure: true });
+    const outcomes = [outcome('prod/a', 'create', 'succeeded'), stopped('prod/b'), stopped('prod/c'), outcome('prod/d', 'create', 'skipped', 'not started: the run stopped')];
+    const code = writeApplyResult('apply', result(outcomes, { succeeded: false, runFailure: 'stopped: the service is down or unreachable at SERVICE_ADDR. POST ... (ECONNREFUSED)' }), io);
+    expect(code).toBe(1);
+    expect(io.stderr.text).toBe(
+      'Error: apply stopped: the service is down or unreachable at SERVICE_ADDR. POST ... (ECONNREFUSED)\n' +
+        'apply did not finish (1 added, 0 changed, 0 destroyed; 2 operations failed with this error, 1 not started); state records exactly what succeeded. ' +
+        'Fix the cause and run `secretform apply` again.\n',
+    );
+    expect(io.stdout.text).toBe('');
+  });
+
+  test("the service's warnings go to stderr, before the summary", () => {
+    const io = fakeIo();
+    const warnings = ['prod/a: the service warned: Endpoint ignored these unrecognized parameters: [x]'];
+    expect(writeApplyResult('apply', result([outcome('prod/a', 'create', 'succeeded')], { warnings }), io)).toBe(0);
+    expect(io.stderr.text).toBe('Warning: prod/a: the service warned: Endpoint ignored these unrecognized parameters: [x]\n');
+    expect(io.stdout.text).toContain('Apply complete!');
   });
 });

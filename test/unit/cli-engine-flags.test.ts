@@ -24,8 +24,8 @@ describe('parseParallelism', () => {
 
 describe('parseEngineFlags', () => {
   test('keeps every flag and collects repeated targets', () => {
-    const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js' });
-    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js' });
+    const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js', synthEnv: ['STAGE', 'APP_*'] });
+    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
   });
 
   test('rejects --app together with --no-synth', () => {

@@ -143,4 +143,17 @@ describe('renderJson', () => {
       summary: { create: 0, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 },
     });
   });
+
+  it('gives previous_address to a resource whose construct id changed, and only to it', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({ address: 'prod/users/new', previousAddress: 'prod/users/old', type: 'userpass_user', id: 'auth/userpass/users/a', action: 'no-op', before: { token_ttl: 3600 }, after: { token_ttl: 3600 } }),
+        userpassUserCreate(),
+      ],
+    });
+    const json = parse(renderJson(plan));
+    expect(json.resource_changes[0]).toMatchObject({ address: 'prod/users/new', previous_address: 'prod/users/old', actions: ['no-op'] });
+    expect(json.resource_changes[1].previous_address).toBeUndefined();
+  });
 });
+

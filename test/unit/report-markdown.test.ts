@@ -320,6 +320,41 @@ describe('renderMarkdown', () => {
     expect(parts).toHaveLength(1);
     expect(parts[0]).not.toContain('(part ');
   });
+
+  it('wraps a value longer than a whole part across lines instead of cutting it', () => {
+    const value = Array.from({ length: 900 }, (_, i) => `line-${i}`).join('|');
+    const plan = emptyPlan({ changes: [change({ address: 'prod/kv/huge', type: 'secrets_mount', id: 'sys/mounts/huge', action: 'create', after: { description: value } })] });
+    const parts = renderMarkdown(plan, { maxLength: 3000 });
+
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(3000);
+      expectBalanced(part);
+      expect(part).not.toContain('...');
+    }
+    // The pieces of the wrapped line, put back together, are the whole value.
+    const body = parts.map((part) => part.split('```diff\n')[1]?.split('\n```')[0] ?? '').join('\n');
+    const pieces = body.split('\n').filter((line) => line !== '' && !line.startsWith('# id:'));
+    expect(pieces.join('')).toBe(`+ description = ${JSON.stringify(value)}`);
+  });
+
+  it('says "has moved to" for a construct whose id changed, and "moved from" when it changes too', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({ address: 'prod/users/new', previousAddress: 'prod/users/old', type: 'userpass_user', id: 'auth/userpass/users/a', action: 'no-op', before: { token_ttl: 3600 }, after: { token_ttl: 3600 } }),
+        change({
+          address: 'prod/users/b2', previousAddress: 'prod/users/b', type: 'userpass_user', id: 'auth/userpass/users/b', action: 'update',
+          before: { token_ttl: 60 }, after: { token_ttl: 120 }, fieldChanges: [{ field: 'token_ttl', from: 60, to: 120, forcesReplacement: false }],
+        }),
+      ],
+    });
+    const text = single(renderMarkdown(plan));
+    expect(text).toContain('**Plan: 0 to add, 1 to change, 0 to destroy, 0 drifted**');
+    expect(text).toContain('| `prod/users/new` | `userpass_user` | move |');
+    expect(text).toContain('| `prod/users/b2` | `userpass_user` | update in-place (moved) |');
+    expect(text).toContain('# prod/users/old has moved to prod/users/new');
+    expect(text).toContain('<code>prod/users/b2</code> (userpass_user) will be updated in-place (moved from prod/users/b)');
+  });
 });
 
 describe('the dependency picture', () => {

@@ -9,6 +9,7 @@ import {
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 
 export interface ImportFlags {
   stack?: string;
@@ -16,6 +17,7 @@ export interface ImportFlags {
   state?: string;
   synth: boolean;
   app?: string;
+  synthEnv?: string[];
 }
 
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
@@ -28,6 +30,7 @@ export function registerImportCommand(program: Command, outcome: CommandOutcome)
   )
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (address: string, id: string, flags: ImportFlags) => {
       outcome.exitCode = await runImport(address, id, flags, processIo());
     });

@@ -1,12 +1,12 @@
 /**
- * `secretform state list | show ADDRESS | rm ADDRESS`: reads and edits the state file; never talks to the
+ * `secretform state list | show ADDRESS | rm ADDRESS | mv FROM TO`: reads and edits the state file; never talks to the
  * service. State holds no secret values (only keyed fingerprints), and `show` prints not even those.
  */
 import type { Command } from 'commander';
-import { stateList, stateRm, stateShow } from '../../engine';
+import { stateList, stateMv, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/engine-options';
 import { addStateLocationOptions, configuredOutputDir, nonEmptyFlag } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
+import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import * as path from 'node:path';
 
@@ -29,6 +29,15 @@ export function registerStateCommand(program: Command, outcome: CommandOutcome):
     state.command('rm').description('forget a resource (the object on the service is left alone)').argument('<address>', 'resource address'),
   ).action(async (address: string, flags: StateFlags) => {
     outcome.exitCode = await runStateRm(address, flags, processIo());
+  });
+  addStateLocationOptions(
+    state
+      .command('mv')
+      .description('rename a resource in state, e.g. after its construct id changed (the object on the service is left alone)')
+      .argument('<from>', 'address in state')
+      .argument('<to>', 'new address (not in state yet)'),
+  ).action(async (from: string, to: string, flags: StateFlags) => {
+    outcome.exitCode = await runStateMv(from, to, flags, processIo());
   });
 }
 
@@ -94,5 +103,20 @@ export async function runStateRm(address: string, flags: StateFlags, io: CliIo):
   const removed = await stateRm(options, address);
   if (!removed.ok) return failWith(io, removed.error);
   io.stdout.write(`Removed ${address} from state. The object on the service is untouched; secretform no longer manages it.\n`);
+  return 0;
+}
+
+export async function runStateMv(from: string, to: string, flags: StateFlags, io: CliIo): Promise<number> {
+  let options: EngineOptions;
+  try {
+    options = stateOptions(flags, io);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const moved = await stateMv(options, from, to);
+  if (!moved.ok) return failWith(io, moved.error);
+  for (const warning of moved.value.warnings) writeWarning(io, warning);
+  const dependents = moved.value.dependents.length > 0 ? ` Dependencies updated in: ${moved.value.dependents.join(', ')}.` : '';
+  io.stdout.write(`Moved ${from} to ${to} in state. The object on the service is untouched.${dependents}\n`);
   return 0;
 }

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandOutcome } from '../main';
+import { secretVariablesOfOutput, synthEnvironment } from '../synth-environment';
 
 export interface SynthOptions {
   /** Command that runs the app; default: `app` of cdktf.json. */
@@ -16,8 +17,13 @@ export interface SynthOptions {
   readonly output?: string;
   /** Project directory (where cdktf.json is); default: the current directory. */
   readonly cwd?: string;
-  /** Extra environment for the app. */
+  /**
+   * The environment the app's variables are chosen from (default: this process's); the app gets only what
+   * `synthEnvironment` allows (process basics and `passEnv`, never SERVICE_*, SECRETFORM_* or a secret's variable).
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Variables (or `PREFIX*`) the app gets on top of the process basics (`--synth-env`). */
+  readonly passEnv?: readonly string[];
   /** Where the app's output goes; default: this process's stdout and stderr. */
   readonly stdout?: NodeJS.WritableStream;
   readonly stderr?: NodeJS.WritableStream;
@@ -68,13 +74,14 @@ export async function synthesize(options: SynthOptions = {}): Promise<SynthResul
   if (!app) throw new SynthError(`no app to run: pass --app "<command>" or set "app" in ${path.join(cwd, 'cdktf.json')}`);
   const outdir = path.resolve(cwd, options.output ?? config.output ?? 'cdktf.out');
   fs.mkdirSync(outdir, { recursive: true });
+  // Read before the app rewrites the output: the variables its secrets came from last time.
+  const secretVariables = secretVariablesOfOutput(outdir);
   const manifestPath = path.join(outdir, 'manifest.json');
   // A manifest left from an earlier run must not pass for this run's output.
   fs.rmSync(manifestPath, { force: true });
 
   const code = await runApp(app, cwd, {
-    ...process.env,
-    ...options.env,
+    ...synthEnvironment({ source: options.env ?? process.env, passEnv: options.passEnv, secretVariables }),
     CDKTF_OUTDIR: outdir,
     CDKTF_CONTEXT_JSON: JSON.stringify(config.context ?? {}),
     CHECKPOINT_DISABLE: '1',
@@ -105,6 +112,10 @@ function runApp(
   });
 }
 
+export const SYNTH_ENV_OPTION = '--synth-env <name>';
+export const SYNTH_ENV_HELP = 'pass this environment variable (or every one starting with PREFIX, as PREFIX*) to the app (repeatable; see docs/cli.md)';
+export const collectNames = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 /** Stack directories of earlier runs whose stack the app no longer defines (as `cdktf synth` does). */
 function removeStaleStacks(outdir: string, stacks: string[]): void {
   const stacksDir = path.join(outdir, 'stacks');
@@ -117,6 +128,7 @@ function removeStaleStacks(outdir: string, stacks: string[]): void {
 interface SynthFlags {
   app?: string;
   output?: string;
+  synthEnv?: string[];
 }
 
 export function registerSynthCommand(program: Command, outcome: CommandOutcome): void {
@@ -125,9 +137,10 @@ export function registerSynthCommand(program: Command, outcome: CommandOutcome):
     .description('run the cdktf app (cdktf.json) and write the synthesized stacks (like `cdktf synth`)')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option('--output <dir>', 'output directory (default: "output" of cdktf.json, else cdktf.out)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (flags: SynthFlags) => {
       try {
-        const result = await synthesize({ app: flags.app, output: flags.output });
+        const result = await synthesize({ app: flags.app, output: flags.output, passEnv: flags.synthEnv });
         const where = path.relative(process.cwd(), result.outdir) || '.';
         process.stdout.write(`synthesized ${result.stacks.length} stack${result.stacks.length === 1 ? '' : 's'} to ${where}: ${result.stacks.join(', ')}\n`);
         outcome.exitCode = 0;

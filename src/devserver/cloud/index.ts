@@ -113,7 +113,7 @@ export const createCloudArea: AreaFactory = (mount, ctx) => {
       }
       case 'POST':
       case 'PUT':
-        roles.set(name, applyRoleWrite(roles.get(name), req.body, requireConfig(), provider));
+        roles.set(name, applyRoleWrite(roles.get(name), req.body, requireConfig, provider));
         return noContent();
       case 'DELETE': {
         roles.delete(name);

@@ -54,9 +54,11 @@ const EMPTY_ROLE: CloudRole = {
 export function applyRoleWrite(
   existing: CloudRole | undefined,
   body: Record<string, unknown>,
-  config: CloudConfig,
+  requireConfig: () => CloudConfig,
   provider: EmulatedCloudProvider,
 ): CloudRole {
+  // Every field's type is checked before the configuration is needed: like the service's request framework,
+  // a body of the wrong types is a 400 whether or not the engine is configured yet.
   const role: CloudRole = { ...(existing ?? EMPTY_ROLE) };
   role.ttlSeconds = optionalDurationSeconds(body.ttl, 'ttl') ?? role.ttlSeconds;
   role.maxTtlSeconds = optionalDurationSeconds(body.max_ttl, 'max_ttl') ?? role.maxTtlSeconds;
@@ -65,13 +67,13 @@ export function applyRoleWrite(
   role.persistApp = optionalBool(body, 'persist_app') ?? role.persistApp;
   role.signInAudience = optionalString(body, 'sign_in_audience') ?? role.signInAudience;
   role.tags = optionalStringList(body, 'tags') ?? role.tags;
-
   const cloudRoles = parseJsonList(body, 'cloud_roles');
-  if (cloudRoles !== undefined) role.cloudRoles = resolveRoleAssignments(cloudRoles, config, provider);
   const cloudGroups = parseJsonList(body, 'cloud_groups');
-  if (cloudGroups !== undefined) role.cloudGroups = resolveGroupMemberships(cloudGroups, provider);
-
   const applicationObjectId = optionalString(body, 'application_object_id');
+
+  const config = requireConfig();
+  if (cloudRoles !== undefined) role.cloudRoles = resolveRoleAssignments(cloudRoles, config, provider);
+  if (cloudGroups !== undefined) role.cloudGroups = resolveGroupMemberships(cloudGroups, provider);
   if (applicationObjectId !== undefined) {
     role.applicationObjectId = applicationObjectId.trim();
     role.applicationClientId = '';

@@ -1,14 +1,23 @@
 import { LineTooLongError, type SocketReader } from './socket-reader';
 
-/** A request as read off the wire, before any routing. */
-export interface HttpRequest {
+/** How the request says its body is framed (RFC 9112 section 6). */
+export type BodyFraming = { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' };
+
+/**
+ * A request head as read off the wire, before any routing. The body is not read yet: the handler decides
+ * (after checking the token) whether it is read at all.
+ */
+export interface HttpRequestHead {
   method: string;
   /** The request target as sent (path and query). */
   target: string;
   httpVersion: '1.0' | '1.1';
-  /** Header names lower-cased; repeated headers joined with ", ". */
+  /**
+   * Header names lower-cased; repeated headers joined with ", ". A null-prototype object, so a header named
+   * `__proto__` or `constructor` is an ordinary entry.
+   */
   headers: Record<string, string>;
-  body: Buffer;
+  framing: BodyFraming;
   remoteAddress: string;
 }
 
@@ -22,6 +31,13 @@ export class HttpProtocolError extends Error {
   }
 }
 
+/** The peer closed the connection in the middle of a request: nothing to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('client closed the connection mid-request');
+  }
+}
+
 export interface ReadLimits {
   maxRequestBytes: number;
   maxHeaderBytes: number;
@@ -29,25 +45,20 @@ export interface ReadLimits {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_HEADER_COUNT = 200;
+export const BODY_TOO_LARGE = 'http: request body too large';
 
 /**
- * Reads one request (head and body) from the connection. Returns undefined when the peer closed the
- * connection before a new request began; throws HttpProtocolError for malformed or oversized requests.
- * `onContinue` is called when the client waits for `100 Continue` before sending its body.
+ * Reads one request head (request line and header fields) and checks its body framing. Returns undefined when
+ * the peer closed the connection before a new request began; throws HttpProtocolError for a malformed head.
  */
-export async function readRequest(
-  reader: SocketReader,
-  remoteAddress: string,
-  limits: ReadLimits,
-  onContinue: () => void,
-): Promise<HttpRequest | undefined> {
+export async function readRequestHead(reader: SocketReader, remoteAddress: string, limits: ReadLimits): Promise<HttpRequestHead | undefined> {
   let requestLine = await readHeadLine(reader, limits.maxHeaderBytes);
   // RFC 9112: ignore empty lines before a request line (some clients send a CRLF after a body).
   while (requestLine === '') requestLine = await readHeadLine(reader, limits.maxHeaderBytes);
   if (requestLine === undefined) return undefined;
 
   const parts = requestLine.split(' ');
-  if (parts.length !== 3 || !TOKEN.test(parts[0]) || parts[1] === '') {
+  if (parts.length !== 3 || !TOKEN.test(parts[0]) || parts[1] === '' || /[\x00-\x20\x7f]/.test(parts[1])) {
     throw new HttpProtocolError(400, 'malformed request line');
   }
   const [method, target, version] = parts;
@@ -56,8 +67,29 @@ export async function readRequest(
   }
 
   const headers = await readHeaders(reader, limits.maxHeaderBytes);
-  const body = await readBody(reader, headers, limits, onContinue);
-  return { method, target, httpVersion: version === 'HTTP/1.0' ? '1.0' : '1.1', headers, body, remoteAddress };
+  const framing = bodyFraming(headers);
+  return { method, target, httpVersion: version === 'HTTP/1.0' ? '1.0' : '1.1', headers, framing, remoteAddress };
+}
+
+/**
+ * Reads the body the head announced, refusing (413) one larger than `maxRequestBytes` before reading it.
+ * `onContinue` is called when the client waits for `100 Continue` before sending its body.
+ */
+export async function readRequestBody(
+  reader: SocketReader,
+  head: HttpRequestHead,
+  limits: ReadLimits,
+  onContinue: () => void,
+): Promise<Buffer> {
+  const { framing } = head;
+  if (framing.kind === 'none') return Buffer.alloc(0);
+  if (framing.kind === 'length' && framing.length > limits.maxRequestBytes) throw new HttpProtocolError(413, BODY_TOO_LARGE);
+  if (framing.kind === 'length' && framing.length === 0) return Buffer.alloc(0);
+  if ((head.headers['expect'] ?? '').toLowerCase() === '100-continue') onContinue();
+  if (framing.kind === 'chunked') return readChunkedBody(reader, limits);
+  const body = await reader.readBytes(framing.length);
+  if (body === undefined) throw new ClientGoneError();
+  return body;
 }
 
 async function readHeadLine(reader: SocketReader, maxBytes: number): Promise<string | undefined> {
@@ -70,7 +102,7 @@ async function readHeadLine(reader: SocketReader, maxBytes: number): Promise<str
 }
 
 async function readHeaders(reader: SocketReader, maxBytes: number): Promise<Record<string, string>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null);
   let total = 0;
   let count = 0;
   for (;;) {
@@ -85,6 +117,7 @@ async function readHeaders(reader: SocketReader, maxBytes: number): Promise<Reco
     // A name must be a token: this also refuses obsolete line folding (a line starting with whitespace).
     if (!TOKEN.test(name)) throw new HttpProtocolError(400, 'malformed header line');
     const value = line.slice(colon + 1).trim();
+    if (/[\x00\r\n]/.test(value)) throw new HttpProtocolError(400, 'malformed header line');
     const key = name.toLowerCase();
     if (key === 'content-length' && key in headers && headers[key] !== value) {
       throw new HttpProtocolError(400, 'conflicting Content-Length headers');
@@ -93,43 +126,22 @@ async function readHeaders(reader: SocketReader, maxBytes: number): Promise<Reco
   }
 }
 
-/** The peer closed the connection in the middle of a request: nothing to answer. */
-export class ClientGoneError extends Error {
-  constructor() {
-    super('client closed the connection mid-request');
-  }
-}
-
-async function readBody(
-  reader: SocketReader,
-  headers: Record<string, string>,
-  limits: ReadLimits,
-  onContinue: () => void,
-): Promise<Buffer> {
+function bodyFraming(headers: Record<string, string>): BodyFraming {
   const transferEncoding = headers['transfer-encoding'];
   const contentLength = headers['content-length'];
   if (transferEncoding !== undefined && contentLength !== undefined) {
     throw new HttpProtocolError(400, 'both Transfer-Encoding and Content-Length given');
   }
-  const expectsContinue = (headers['expect'] ?? '').toLowerCase() === '100-continue';
-
   if (transferEncoding !== undefined) {
     if (transferEncoding.toLowerCase() !== 'chunked') {
       throw new HttpProtocolError(501, `unsupported Transfer-Encoding "${transferEncoding}"`);
     }
-    if (expectsContinue) onContinue();
-    return readChunkedBody(reader, limits);
+    return { kind: 'chunked' };
   }
-
-  if (contentLength === undefined) return Buffer.alloc(0);
-  if (!/^\d+$/.test(contentLength)) throw new HttpProtocolError(400, `invalid Content-Length "${contentLength}"`);
-  const length = Number(contentLength);
-  if (length > limits.maxRequestBytes) throw new HttpProtocolError(413, 'http: request body too large');
-  if (length === 0) return Buffer.alloc(0);
-  if (expectsContinue) onContinue();
-  const body = await reader.readBytes(length);
-  if (body === undefined) throw new ClientGoneError();
-  return body;
+  if (contentLength === undefined) return { kind: 'none' };
+  // At most 15 digits keeps the number exact (below 2^53); anything that large is refused with 413 anyway.
+  if (!/^\d{1,15}$/.test(contentLength)) throw new HttpProtocolError(400, `invalid Content-Length "${contentLength.slice(0, 40)}"`);
+  return { kind: 'length', length: Number(contentLength) };
 }
 
 async function readChunkedBody(reader: SocketReader, limits: ReadLimits): Promise<Buffer> {
@@ -143,7 +155,7 @@ async function readChunkedBody(reader: SocketReader, limits: ReadLimits): Promis
     const size = parseInt(sizeText, 16);
     if (size === 0) break;
     total += size;
-    if (total > limits.maxRequestBytes) throw new HttpProtocolError(413, 'http: request body too large');
+    if (total > limits.maxRequestBytes) throw new HttpProtocolError(413, BODY_TOO_LARGE);
     const data = await reader.readBytes(size);
     if (data === undefined) throw new ClientGoneError();
     chunks.push(data);
@@ -151,11 +163,14 @@ async function readChunkedBody(reader: SocketReader, limits: ReadLimits): Promis
     if (terminator === undefined) throw new ClientGoneError();
     if (terminator !== '') throw new HttpProtocolError(400, 'malformed chunk terminator');
   }
-  // Trailer fields are read and ignored.
+  // Trailer fields are read and ignored (bounded like the head).
+  let trailerBytes = 0;
   for (;;) {
     const trailer = await readHeadLine(reader, limits.maxHeaderBytes);
     if (trailer === undefined) throw new ClientGoneError();
     if (trailer === '') break;
+    trailerBytes += trailer.length;
+    if (trailerBytes > limits.maxHeaderBytes) throw new HttpProtocolError(431, 'request header too large');
   }
   return Buffer.concat(chunks, total);
 }

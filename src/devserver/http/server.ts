@@ -1,23 +1,37 @@
 import net from 'node:net';
 import { SocketReader } from './socket-reader';
-import { HttpProtocolError, readRequest, type HttpRequest } from './request';
+import { ClientGoneError, HttpProtocolError, readRequestBody, readRequestHead, type HttpRequestHead } from './request';
 import { serializeResponse, type HttpResponse } from './response';
 
-export type { HttpRequest } from './request';
+export type { HttpRequestHead } from './request';
+export { HttpProtocolError } from './request';
 export type { HttpResponse } from './response';
 
-export type HttpHandler = (request: HttpRequest) => Promise<HttpResponse>;
+/**
+ * Answers one request. The body is not read until the handler calls `readBody` (after it has checked the
+ * token, say); a handler that answers without reading it makes the server drop the body and close the
+ * connection. `readBody` throws HttpProtocolError (413 for a body over the limit, 400 for bad framing): the
+ * handler may turn it into a response, and the connection is closed after that response.
+ */
+export type HttpHandler = (head: HttpRequestHead, readBody: () => Promise<Buffer>) => Promise<HttpResponse>;
 
 export interface HttpServerOptions {
-  /** Largest accepted request body (default 32 MiB); larger -> 413. */
+  /** Largest accepted request body (default DEFAULT_MAX_REQUEST_BYTES); larger -> 413. */
   maxRequestBytes?: number;
   /** Largest request line or header block (default 64 KiB); larger -> 431. */
   maxHeaderBytes?: number;
   /** Idle keep-alive connections are closed after this long (default 60 s). */
   idleTimeoutMs?: number;
+  /**
+   * The whole request head must arrive within this long (default 10 s), counted from the connection's start
+   * for its first request and from the first byte for later ones; otherwise 408 and the connection is closed.
+   */
+  headersTimeoutMs?: number;
 }
 
-const DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+/** 4 MiB: far above any configuration object of the service, small enough that a body never matters. */
+export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** After an error response that ends the connection, keep draining the client's upload this long. */
@@ -35,6 +49,7 @@ export class HttpServer {
   private readonly maxRequestBytes: number;
   private readonly maxHeaderBytes: number;
   private readonly idleTimeoutMs: number;
+  private readonly headersTimeoutMs: number;
 
   constructor(
     private readonly handler: HttpHandler,
@@ -43,6 +58,7 @@ export class HttpServer {
     this.maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
     this.server = net.createServer((socket) => this.serve(socket));
   }
 
@@ -86,12 +102,18 @@ export class HttpServer {
     const reader = new SocketReader(socket);
     const remoteAddress = normalizeAddress(socket.remoteAddress);
     const limits = { maxRequestBytes: this.maxRequestBytes, maxHeaderBytes: this.maxHeaderBytes };
+    let first = true;
     while (!socket.destroyed && !this.closing) {
-      let request: HttpRequest | undefined;
+      // Later requests on a kept-alive connection: the idle timeout covers the wait for their first byte.
+      if (!first && !(await reader.waitForByte())) break;
+      first = false;
+
+      let head: HttpRequestHead | undefined;
+      const deadline = setTimeout(() => {
+        this.answerAndClose(socket, reader, { status: 408, body: { errors: ['request header not received in time'] } });
+      }, this.headersTimeoutMs);
       try {
-        request = await readRequest(reader, remoteAddress, limits, () => {
-          socket.write('HTTP/1.1 100 Continue\r\n\r\n');
-        });
+        head = await readRequestHead(reader, remoteAddress, limits);
       } catch (error) {
         if (error instanceof HttpProtocolError) {
           this.answerAndClose(socket, reader, { status: error.status, body: { errors: [error.message] } });
@@ -99,48 +121,79 @@ export class HttpServer {
           socket.destroy();
         }
         return;
+      } finally {
+        clearTimeout(deadline);
       }
-      if (request === undefined) {
-        socket.end();
+      if (head === undefined || socket.destroyed || socket.writableEnded) {
+        if (!socket.writableEnded) socket.end();
         return;
       }
+
+      const request = head;
+      let body: 'unread' | 'read' | 'failed' = request.framing.kind === 'none' ? 'read' : 'unread';
+      let clientGone = false;
+      const readBody = async (): Promise<Buffer> => {
+        if (body !== 'unread') {
+          if (body === 'read' && request.framing.kind === 'none') return Buffer.alloc(0);
+          throw new Error('HttpServer: the request body can be read once');
+        }
+        try {
+          const bytes = await readRequestBody(reader, request, limits, () => socket.write('HTTP/1.1 100 Continue\r\n\r\n'));
+          body = 'read';
+          return bytes;
+        } catch (error) {
+          body = 'failed';
+          if (error instanceof ClientGoneError) clientGone = true;
+          throw error;
+        }
+      };
 
       state.busy = true;
       let response: HttpResponse;
       try {
-        response = await this.handler(request);
+        response = await this.handler(request, readBody);
       } catch (error) {
-        response = internalError(error);
+        response = error instanceof HttpProtocolError ? { status: error.status, body: { errors: [error.message] } } : internalError(error);
       }
       state.busy = false;
-      if (socket.destroyed) return;
+      if (socket.destroyed || clientGone) {
+        socket.destroy();
+        return;
+      }
+      if (body !== 'read') {
+        // The body was refused (no token, too large, bad framing): answer, drop whatever still arrives, close.
+        this.answerAndClose(socket, reader, response, request.method === 'HEAD');
+        return;
+      }
 
       const keepAlive = wantsKeepAlive(request) && !this.closing;
-      let bytes: Buffer;
-      try {
-        bytes = serializeResponse(response, keepAlive, request.method === 'HEAD');
-      } catch (error) {
-        bytes = serializeResponse(internalError(error), keepAlive, request.method === 'HEAD');
-      }
-      socket.write(bytes);
+      socket.write(serialize(response, keepAlive, request.method === 'HEAD'));
       if (!keepAlive) {
         socket.end();
         return;
       }
     }
-    if (!socket.destroyed) socket.end();
+    if (!socket.destroyed && !socket.writableEnded) socket.end();
   }
 
   /** Sends an error response and closes, reading (and dropping) what the client still uploads meanwhile. */
-  private answerAndClose(socket: net.Socket, reader: SocketReader, response: HttpResponse): void {
-    if (socket.destroyed) return;
+  private answerAndClose(socket: net.Socket, reader: SocketReader, response: HttpResponse, omitBody = false): void {
+    if (socket.destroyed || socket.writableEnded) return;
     reader.discardAll();
-    socket.end(serializeResponse(response, false, false));
+    socket.end(serialize(response, false, omitBody));
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   }
 }
 
-function wantsKeepAlive(request: HttpRequest): boolean {
+function serialize(response: HttpResponse, keepAlive: boolean, omitBody: boolean): Buffer {
+  try {
+    return serializeResponse(response, keepAlive, omitBody);
+  } catch (error) {
+    return serializeResponse(internalError(error), keepAlive, omitBody);
+  }
+}
+
+function wantsKeepAlive(request: HttpRequestHead): boolean {
   const connection = (request.headers['connection'] ?? '').toLowerCase();
   const tokens = connection.split(',').map((t) => t.trim());
   if (tokens.includes('close')) return false;

@@ -36,6 +36,14 @@ export class SocketReader {
     return this.buffered > 0;
   }
 
+  /** Waits until at least one unread byte is buffered (true) or the peer closed the connection (false). */
+  async waitForByte(): Promise<boolean> {
+    while (this.buffered === 0) {
+      if (!(await this.waitForData())) return false;
+    }
+    return true;
+  }
+
   /** Reads through the next CRLF (or bare LF) and returns the line without it. */
   async readLine(maxBytes: number): Promise<string | undefined> {
     for (;;) {

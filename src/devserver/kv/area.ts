@@ -330,7 +330,8 @@ function mergePatch(target: Record<string, unknown>, patch: Record<string, unkno
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete target[key];
     else if (typeof value === 'object' && !Array.isArray(value)) {
-      const current = target[key];
+      // Own properties only: an inherited one (`constructor`) must never become the merge base.
+      const current = Object.prototype.hasOwnProperty.call(target, key) ? target[key] : undefined;
       const base = current && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
       target[key] = mergePatch(base, value as Record<string, unknown>);
     } else target[key] = structuredClone(value);

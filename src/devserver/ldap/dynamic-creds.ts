@@ -4,7 +4,7 @@ import type { DevRequest, DevResponse } from '../types';
 import { applyLdif, parseLdif, type LdifRecord } from '../directory/ldif';
 import { bindAsConfigured } from './connection';
 import { generatePassword } from './passwords';
-import { renderLdif, renderUsername, type LdifTemplateValues } from './templates';
+import { renderLdif, renderUsername, templateFailure, type LdifTemplateValues } from './templates';
 import { type DynamicLease, type DynamicRole, type LdapEngine, recordBackgroundError } from './state';
 
 const DEFAULT_LEASE_SECONDS = 3600;
@@ -110,6 +110,6 @@ function withTemplateError<T>(field: string, render: () => T): T {
   try {
     return render();
   } catch (error) {
-    throw multiError(`failed to render ${field}: ${(error as Error).message}`);
+    throw templateFailure(`failed to render ${field}`, error);
   }
 }

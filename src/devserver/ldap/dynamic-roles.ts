@@ -5,7 +5,7 @@ import { checkTemplate } from '../template';
 import { isLikelyBase64Ldif, parseLdif } from '../directory/ldif';
 import { optionalString } from '../body-fields';
 import { hierarchicalKeys } from './names';
-import { renderLdif, renderUsername } from './templates';
+import { renderLdif, renderUsername, templateFailure } from './templates';
 import type { DynamicRole, LdapEngine } from './state';
 
 /** The longest lease the emulated server grants (the service's system default maximum, 768h). */
@@ -59,7 +59,7 @@ export function writeDynamicRole(engine: LdapEngine, name: string, req: DevReque
     try {
       checkTemplate(role.usernameTemplate);
     } catch (error) {
-      throw multiError(`invalid username_template: ${(error as Error).message}`);
+      throw templateFailure('invalid username_template', error);
     }
   }
   engine.state.dynamicRoles.set(name, role);
@@ -109,7 +109,7 @@ function checkLdifTemplate(engine: LdapEngine, field: LdifField, text: string): 
       expiresMs: engine.ctx.now() + 3600_000,
     });
   } catch (error) {
-    throw multiError(`invalid ${field} template: ${(error as Error).message}`);
+    throw templateFailure(`invalid ${field} template`, error);
   }
   try {
     parseLdif(rendered);

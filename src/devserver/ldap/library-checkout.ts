@@ -11,12 +11,14 @@ import { findAccountEntry } from './accounts';
 
 /**
  * `POST library/:name/check-out`: lends the first free account with a fresh password. The check-out lasts
- * the requested ttl capped at the set's ttl (0 = unlimited, itself capped when the set has a ttl).
+ * the requested ttl capped at the set's ttl (0 = unlimited, itself capped when the set has a ttl), and never
+ * longer than the set's max_ttl ("maximum length of a check-out including renewals"; 0 = unlimited).
  */
 export function checkOut(engine: LdapEngine, name: string, req: DevRequest): DevResponse {
   const set = requireLibrarySet(engine, name);
   const requested = optionalDurationSeconds(req.body.ttl, 'ttl') ?? set.ttlSeconds;
-  const ttlSeconds = set.ttlSeconds === 0 ? requested : requested === 0 ? set.ttlSeconds : Math.min(requested, set.ttlSeconds);
+  const capped = set.ttlSeconds === 0 ? requested : requested === 0 ? set.ttlSeconds : Math.min(requested, set.ttlSeconds);
+  const ttlSeconds = set.maxTtlSeconds > 0 && (capped === 0 || capped > set.maxTtlSeconds) ? set.maxTtlSeconds : capped;
   const account = set.serviceAccountNames.find((candidate) => !engine.state.checkOuts.has(candidate));
   if (account === undefined) throw badRequest('No service accounts available for check-out.');
 

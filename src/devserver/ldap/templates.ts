@@ -1,4 +1,5 @@
-import { renderTemplate } from '../template';
+import { badRequest, multiError, type ServiceError } from '../respond';
+import { renderTemplate, TemplateLimitError } from '../template';
 import type { LdapEngine } from './state';
 
 export const DEFAULT_USERNAME_TEMPLATE = 'v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}';
@@ -40,4 +41,13 @@ export function renderLdif(engine: LdapEngine, template: string, values: LdifTem
     },
     { ldif: true, now: () => engine.ctx.now(), missingKey: 'error' },
   );
+}
+
+/**
+ * The response for a template that failed: the engine's plain 500 for a broken template (as deployed servers
+ * answer), but 400 for one over the dev server's template limits, since the request asked for too much.
+ */
+export function templateFailure(message: string, error: unknown): ServiceError {
+  const detail = `${message}: ${error instanceof Error ? error.message : String(error)}`;
+  return error instanceof TemplateLimitError ? badRequest(detail) : multiError(detail);
 }

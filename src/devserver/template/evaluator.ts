@@ -1,6 +1,7 @@
 import { TemplateError } from './errors';
 import { FunctionCallError, type FunctionContext, type ParamType, type TemplateFunction } from './functions';
 import type { Position } from './lexer';
+import { RenderBudget, TEMPLATE_LIMITS, TemplateLimitError } from './limits';
 import type { Command, ControlNode, Operand, Pipeline, TemplateNode } from './parser';
 import { goTypeName, isPlainObject, isTruthy, NO_VALUE, printValue, TemplateBytes, type TemplateValue } from './values';
 
@@ -19,6 +20,8 @@ export function evaluateTemplate(nodes: TemplateNode[], data: TemplateValue, opt
 }
 
 class Evaluator {
+  private readonly budget = new RenderBudget();
+
   constructor(
     private readonly root: TemplateValue,
     private readonly options: EvaluationOptions,
@@ -27,6 +30,7 @@ class Evaluator {
   run(nodes: TemplateNode[], dot: TemplateValue): string {
     let out = '';
     for (const node of nodes) {
+      this.budget.step();
       switch (node.kind) {
         case 'text':
           out += node.text;
@@ -48,6 +52,7 @@ class Evaluator {
           out += this.range(node, dot);
           break;
       }
+      this.budget.checkSize(out.length);
     }
     return out;
   }
@@ -57,11 +62,22 @@ class Evaluator {
     let items: TemplateValue[];
     if (Array.isArray(value)) items = value;
     else if (isPlainObject(value)) items = Object.keys(value).sort().map((k) => value[k]);
-    else if (typeof value === 'number' && Number.isInteger(value)) items = Array.from({ length: Math.max(0, value) }, (_, i) => i);
+    else if (typeof value === 'number' && Number.isInteger(value)) {
+      if (value > TEMPLATE_LIMITS.maxSteps) {
+        throw new TemplateLimitError(`template: range over ${value} items; at most ${TEMPLATE_LIMITS.maxSteps} steps are allowed`);
+      }
+      items = Array.from({ length: Math.max(0, value) }, (_, i) => i);
+    }
     else if (value === NO_VALUE || value === null) items = [];
     else this.fail(node.pos, node.pipeline, `range can't iterate over ${printValue(value)}`);
     if (items.length === 0) return this.run(node.elseBody, dot);
-    return items.map((item) => this.run(node.body, item)).join('');
+    let out = '';
+    for (const item of items) {
+      this.budget.step();
+      out += this.run(node.body, item);
+      this.budget.checkSize(out.length);
+    }
+    return out;
   }
 
   private fail(pos: Position, pipeline: Pipeline, message: string): never {
@@ -148,8 +164,12 @@ class Evaluator {
       if (result instanceof ArgumentMismatch) this.fail(pos, pipeline, result.message);
       return result;
     });
+    this.budget.step();
     try {
-      return fn.call(converted, this.options);
+      const result = fn.call(converted, this.options);
+      if (typeof result === 'string') this.budget.checkSize(result.length);
+      else if (result instanceof TemplateBytes) this.budget.checkSize(result.bytes.length);
+      return result;
     } catch (error) {
       if (error instanceof FunctionCallError) this.fail(pos, pipeline, `error calling ${name}: ${error.message}`);
       throw error;

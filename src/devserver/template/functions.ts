@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID } from 'crypto';
 import { formatGoTime } from './go-time';
+import { checkOutputSize, TEMPLATE_LIMITS, TemplateLimitError } from './limits';
 import { goSprintf } from './printf';
 import { formatValue, isPlainObject, isTruthy, NO_VALUE, TemplateBytes, type TemplateValue } from './values';
 
@@ -44,6 +45,9 @@ const random: TemplateFunction = {
   call: ([length]) => {
     const n = length as number;
     if (n < 0) throw new FunctionCallError(`length must be >= 0 but was ${n}`);
+    if (n > TEMPLATE_LIMITS.maxRandomLength) {
+      throw new TemplateLimitError(`template: random ${n}: the length may be at most ${TEMPLATE_LIMITS.maxRandomLength}`);
+    }
     let out = '';
     for (let i = 0; i < n; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
     return out;
@@ -105,7 +109,12 @@ const SERVICE_FUNCTIONS: Record<string, TemplateFunction> = {
   // Go-style: `{{ .X | replace "-" "_" }}` passes the piped value last.
   replace: {
     params: ['string', 'string', 'string'],
-    call: ([find, replacement, text]) => (text as string).split(find as string).join(replacement as string),
+    call: ([find, replacement, text]) => {
+      const parts = (text as string).split(find as string);
+      // Measured before joining: `replace "" "<long>"` multiplies the text's length.
+      checkOutputSize((text as string).length + (parts.length - 1) * ((replacement as string).length - (find as string).length));
+      return parts.join(replacement as string);
+    },
   },
   sha256: unaryBytes((bytes) => sha256Hex(bytes)),
   base64: unaryBytes((bytes) => bytes.toString('base64')),

@@ -3,5 +3,6 @@
  * (secret_name_template). See service-api.md "Template language".
  */
 export { TemplateError } from './errors';
+export { TEMPLATE_LIMITS, TemplateLimitError } from './limits';
 export { renderTemplate, checkTemplate } from './render';
 export type { TemplateOptions } from './render';

@@ -1,5 +1,6 @@
 import { TemplateError } from './errors';
 import { lexTemplate, type Position, type Token } from './lexer';
+import { checkSourceSize, TEMPLATE_LIMITS, TemplateLimitError } from './limits';
 
 /** An operand of a command: a value, a function name, or a parenthesized pipeline. */
 export type Operand =
@@ -47,11 +48,14 @@ const UNSUPPORTED_ACTIONS = new Set(['define', 'template', 'block', 'break', 'co
  * error (`function "x" not defined`).
  */
 export function parseTemplate(source: string, functionNames: ReadonlySet<string>): TemplateNode[] {
+  checkSourceSize(source);
   return new Parser(lexTemplate(source), functionNames).parseRoot();
 }
 
 class Parser {
   private index = 0;
+  /** Open control blocks and parentheses, bounded so a deep template cannot exhaust the stack. */
+  private depth = 0;
 
   constructor(
     private readonly tokens: Token[],
@@ -121,6 +125,20 @@ class Parser {
 
   /** After `{{if`/`{{with`/`{{range`: pipeline, body, optional else (or `else if`), end. */
   private parseControl(kind: 'if' | 'with' | 'range', pos: Position): TemplateNode {
+    this.enter(pos);
+    const node = this.parseControlBody(kind, pos);
+    this.depth -= 1;
+    return node;
+  }
+
+  private enter(pos: Position): void {
+    this.depth += 1;
+    if (this.depth > TEMPLATE_LIMITS.maxNesting) {
+      throw new TemplateLimitError(`template: ${pos.line}:${pos.col}: nested deeper than ${TEMPLATE_LIMITS.maxNesting} levels`);
+    }
+  }
+
+  private parseControlBody(kind: 'if' | 'with' | 'range', pos: Position): TemplateNode {
     const pipeline = this.parsePipeline(kind, 'close');
     this.next();
     const body = this.parseList();
@@ -190,7 +208,9 @@ class Parser {
       case 'number':
         return parseNumber(token, (message) => this.fail(pos, message));
       case 'lparen': {
+        this.enter(pos);
         const pipeline = this.parsePipeline('parenthesized pipeline', 'rparen');
+        this.depth -= 1;
         this.next();
         return { kind: 'pipeline', pipeline, pos };
       }

@@ -1,3 +1,4 @@
+import { TEMPLATE_LIMITS } from './limits';
 import { formatNumber, formatValue, goTypeName, NO_VALUE, TemplateBytes, type TemplateValue } from './values';
 
 /** Go's fmt.Sprintf for the verbs templates use: %v %s %d %q %x %X %f %t %c and %%, with flags and width. */
@@ -28,12 +29,23 @@ export function goSprintf(format: string, args: TemplateValue[]): string {
       out += `%!${verb}(MISSING)`;
       continue;
     }
+    let width = widthText ? Number(widthText) : 0;
+    let precision = precisionText === undefined ? undefined : Number(precisionText || '0');
+    // Go's fmt refuses widths and precisions over 1e6 the same way; here it also bounds the padding made.
+    if (width > TEMPLATE_LIMITS.maxPrintfWidth) {
+      out += '%!(BADWIDTH)';
+      width = 0;
+    }
+    if (precision !== undefined && precision > TEMPLATE_LIMITS.maxPrintfWidth) {
+      out += '%!(BADPREC)';
+      precision = undefined;
+    }
     const options: VerbOptions = {
       leftAlign: flags.includes('-'),
       zeroPad: flags.includes('0') && !flags.includes('-'),
       plus: flags.includes('+'),
-      width: widthText ? Number(widthText) : 0,
-      precision: precisionText === undefined ? undefined : Number(precisionText || '0'),
+      width,
+      precision,
     };
     out += formatVerb(verb, normalize(args[argIndex++]), options);
   }
@@ -95,7 +107,7 @@ function formatVerb(verb: string, value: TemplateValue, options: VerbOptions): s
     case 'q':
       if (isText(value)) return pad(goQuote(value.toString()), options, false);
       if (typeof value === 'number' && Number.isInteger(value)) {
-        return pad(`'${String.fromCodePoint(value)}'`, options, false);
+        return pad(`'${rune(value)}'`, options, false);
       }
       return badVerb(verb, value);
     case 'x':
@@ -111,16 +123,27 @@ function formatVerb(verb: string, value: TemplateValue, options: VerbOptions): s
     case 'f':
     case 'F':
       if (typeof value !== 'number') return badVerb(verb, value);
-      return pad(signed(value.toFixed(options.precision ?? 6), value, options), options, true);
+      return pad(signed(fixed(value, options.precision ?? 6), value, options), options, true);
     case 't':
       if (typeof value !== 'boolean') return badVerb(verb, value);
       return pad(String(value), options, false);
     case 'c':
       if (typeof value !== 'number' || !Number.isInteger(value)) return badVerb(verb, value);
-      return pad(String.fromCodePoint(value), options, false);
+      return pad(rune(value), options, false);
     default:
       return badVerb(verb, value);
   }
+}
+
+/** Go prints an invalid code point as U+FFFD; JavaScript would throw. */
+function rune(code: number): string {
+  return code >= 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
+}
+
+/** toFixed stops at 100 digits (it throws beyond); further digits are printed as zeros. */
+function fixed(value: number, precision: number): string {
+  if (precision <= 100 || !Number.isFinite(value)) return value.toFixed(Math.min(precision, 100));
+  return value.toFixed(100) + '0'.repeat(precision - 100);
 }
 
 function signed(text: string, value: number, options: VerbOptions): string {

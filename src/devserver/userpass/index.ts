@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, listResponse, multiError, noContent, notFound, okEnvelope, unsupportedOperation, unsupportedPath } from '../respond';
 import type { AreaFactory, AreaHandler, DevRequest, DevResponse } from '../types';
-import { optionalString } from '../body-fields';
+import { optionalString, optionalStringList } from '../body-fields';
 import { login } from './login';
 import { applyPolicies, applyUserWrite, hashPassword, userReadData, type UserEntry } from './user';
 
@@ -53,14 +53,18 @@ export const createUserpassArea: AreaFactory = (mount, ctx) => {
   }
 
   async function handlePasswordUpdate(req: DevRequest, username: string): Promise<DevResponse> {
-    const user = existingUser(username);
+    // The field's type first, then the user, as the service's request framework does.
     const password = optionalString(req.body, 'password');
+    const user = existingUser(username);
     if (!password) throw badRequest('missing password');
     users.set(username, { ...user, passwordHash: await hashPassword(password) });
     return noContent();
   }
 
   function handlePoliciesUpdate(req: DevRequest, username: string): DevResponse {
+    // The fields' types first, then the user, as the service's request framework does.
+    optionalStringList(req.body, 'token_policies');
+    optionalStringList(req.body, 'policies');
     const user = { ...existingUser(username) };
     applyPolicies(user, req.body);
     users.set(username, user);

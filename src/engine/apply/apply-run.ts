@@ -2,18 +2,20 @@
  * apply and destroy: plan under the state lock, then carry the plan out in dependency order, saving state after
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
-import type { ServiceClient } from '../../client';
+import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
 import { runInDependencyOrder, type TaskOutcome } from '../dependency-scheduler';
-import type { ApplyOptions, ApplyResult, OperationOutcome } from '../engine-options';
+import { stableStringify } from '../diff/values';
+import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import type { PlanComputation } from '../plan/compute-plan';
+import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { lockState } from '../state/state-lock';
+import { renameAddress } from '../state-moves';
 import type { RunMode } from '../targets';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -43,7 +45,7 @@ async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyRe
     client = planned.value.client;
     const { computation, secrets } = planned.value;
     if (options.confirm && !(await options.confirm(computation.plan))) {
-      return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false });
+      return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
     const writer = new StateWriter(context.value.statePath, state.value);
     return await execute(context.value, client, computation, secrets, writer);
@@ -62,30 +64,32 @@ async function execute(
 ): Promise<Result<ApplyResult>> {
   const { plan, resources } = computation;
   const refreshOnly = context.options.refreshOnly === true;
-  const housekept = housekeep(resources, writer, refreshOnly);
-  if (housekept) {
+  const stateOnly = housekeep(resources, writer, refreshOnly);
+  if (stateOnly.length > 0) {
     try {
       await writer.save();
     } catch {
       return fail(writer.failure!);
     }
   }
-  if (refreshOnly) return ok(result(plan, [], false));
+  if (refreshOnly) return ok(result(plan, [], false, stateOnly));
 
   const { operations, tasks } = buildOperations(resources.values());
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
+  const warningsByKey = new Map<string, string[]>();
   const runOperation = async (key: string): Promise<void> => {
     const operation = operations.get(key)!;
     const resource = resources.get(operation.address)!;
     onProgress?.({ kind: 'operation-start', address: operation.address, action: operation.label });
     try {
+      // State changes only after the service answered 2xx (the client turns anything else into an error).
       if (operation.kind === 'delete') {
-        await deleteObject(client, resource);
+        warningsByKey.set(key, await deleteObject(client, resource));
         await writer.set(operation.address, undefined);
       } else {
         const values = secrets.get(operation.address) ?? {};
-        await writeObject(client, resource, values, operation.kind === 'create');
+        warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
         await writer.set(operation.address, stateEntryAfterWrite(resource, values, context.fingerprintKey, operation.kind === 'create'));
       }
     } catch (error) {
@@ -95,11 +99,17 @@ async function execute(
     onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'succeeded' });
   };
 
+  // A failure that concerns the whole run (the client latches it) stops it like Ctrl-C: nothing new starts.
   const taskOutcomes = await runInDependencyOrder(tasks, runOperation, {
     parallelism: context.parallelism,
-    shouldStop: () => signal?.aborted === true,
+    shouldStop: () => signal?.aborted === true || client.runFailure() !== undefined,
   });
-  const outcomes = taskOutcomes.map((outcome) => toOutcome(outcome, operations.get(outcome.key)!));
+  const runFailure = client.runFailure();
+  const outcomes = taskOutcomes.map((outcome) => {
+    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true);
+    const warnings = [...new Set(warningsByKey.get(outcome.key) ?? [])];
+    return warnings.length > 0 ? { ...converted, warnings } : converted;
+  });
   for (const outcome of outcomes) {
     if (outcome.status === 'skipped') {
       onProgress?.({ kind: 'operation-done', address: outcome.address, action: outcome.action, status: 'skipped', message: outcome.message });
@@ -110,38 +120,77 @@ async function execute(
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
   const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason === STOPPED);
-  return ok(result(plan, outcomes, interrupted));
+  const done = result(plan, outcomes, interrupted, stateOnly);
+  if (runFailure) done.runFailure = runFailureMessage(runFailure);
+  const warnings = applyWarnings(outcomes);
+  if (warnings.length > 0) done.warnings = warnings;
+  return ok(done);
+}
+
+/** The service's warnings of every operation, once per resource (a replacement's two steps are one resource). */
+function applyWarnings(outcomes: OperationOutcome[]): string[] {
+  const byAddress = new Map<string, string[]>();
+  for (const outcome of outcomes) byAddress.set(outcome.address, [...(byAddress.get(outcome.address) ?? []), ...(outcome.warnings ?? [])]);
+  return [...byAddress].flatMap(([address, warnings]) => serverWarnings(address, warnings));
 }
 
 const STOPPED = 'the run was stopped';
 
 /**
- * State changes that need no request: forget objects deleted outside secretform and removed from code, rename
- * moved addresses, and (refresh-only) record the live values of the fields secretform owns.
+ * State changes that need no request: rename moved addresses, forget objects deleted outside secretform and
+ * removed from code, and record the refreshed state of every object read: for a resource in code that needs no
+ * write, what the code says (it matches the live object, so drift the code now matches clears); with
+ * --refresh-only, the live values of the fields secretform owns.
  */
-function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): boolean {
-  const entries: Record<string, ResourceState> = { ...writer.state.resources };
-  let changed = false;
+function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
+  let entries: Record<string, ResourceState> = { ...writer.state.resources };
+  const changes: StateOnlyChange[] = [];
+  for (const resource of resources.values()) {
+    const from = resource.movedFrom;
+    if (from !== undefined && entries[from] && !entries[resource.address]) {
+      entries = renameAddress(entries, from, resource.address);
+      changes.push({ address: resource.address, change: 'moved', from });
+    }
+  }
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.movedTo) {
-      entries[resource.movedTo] = entry;
+    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
-      changed = true;
-    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
-      delete entries[resource.address];
-      changed = true;
+      changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
       const live = resource.live.attributes;
       const attributes: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = live[name] !== undefined ? live[name] : value;
       entries[resource.address] = { ...entry, attributes };
-      changed = true;
+      changes.push({ address: resource.address, change: 'refreshed' });
+    } else if (!refreshOnly) {
+      const refreshed = refreshedEntry(resource, entry);
+      if (refreshed) {
+        entries[resource.address] = refreshed;
+        changes.push({ address: resource.address, change: 'refreshed' });
+      }
     }
   }
-  if (changed) writer.replaceResources(entries);
-  return changed;
+  if (changes.length > 0) writer.replaceResources(entries);
+  return changes;
+}
+
+/**
+ * The state of a resource in code that apply leaves alone on the service (no-op): the code's canonical
+ * attributes, which equal the live ones field by field, with its current digest and dependencies. Undefined
+ * when nothing but the time would change. Create-only fields keep the value they were created with.
+ */
+function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceState | undefined {
+  const { desired, canonical } = resource;
+  if (resource.change.action !== 'no-op' || !desired || !canonical || resource.live.attributes === null || entry.id !== desired.id) return undefined;
+  const attributes: Record<string, unknown> = { ...canonical };
+  for (const field of resource.resourceType.fields) {
+    if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
+  }
+  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
+  return same ? undefined : refreshed;
 }
 
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
@@ -165,13 +214,22 @@ function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<st
   };
 }
 
-function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }): OperationOutcome {
+function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean): OperationOutcome {
   const base = { address: operation.address, action: operation.label };
   if (outcome.status === 'succeeded') return { ...base, status: 'succeeded' };
-  if (outcome.status === 'failed') return { ...base, status: 'failed', message: outcome.error.message };
-  return { ...base, status: 'skipped', message: outcome.reason === STOPPED ? 'not started: the run was interrupted' : `not started: ${outcome.reason.replace(/^(write|delete):/, '')}` };
+  if (outcome.status === 'failed') {
+    const { error } = outcome;
+    if (error instanceof ServiceClientError && error.runFailure !== undefined) {
+      return { ...base, status: 'failed', message: `not done: ${runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
+    }
+    return { ...base, status: 'failed', message: error.message };
+  }
+  if (outcome.reason === STOPPED) {
+    return { ...base, status: 'skipped', message: aborted ? 'not started: the run was interrupted' : 'not started: the run stopped (see the error)' };
+  }
+  return { ...base, status: 'skipped', message: `not started: ${outcome.reason.replace(/^(write|delete):/, '')}` };
 }
 
-function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean): ApplyResult {
-  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded'), confirmed: true };
+function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean, stateOnly: StateOnlyChange[]): ApplyResult {
+  return { plan, outcomes, interrupted, succeeded: !interrupted && outcomes.every((o) => o.status === 'succeeded'), confirmed: true, stateOnly };
 }

@@ -1,6 +1,6 @@
 /** The requests that create, update and delete one object, built from the resource model. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceClient } from '../../client';
+import { SecretScrubber, type ServiceClient } from '../../client';
 import type { ApiCall, Attributes } from '../../resources/types';
 import type { ResourcePlan } from '../plan/resource-plan';
 
@@ -11,8 +11,10 @@ export const PURGE_WAIT_LIMIT_MS = 60_000;
 /**
  * Creates the object (every field and every desired secret in the body) or updates it: the write call when a
  * field or a body secret changed, then the own call of each secret that has one (userpass `password`).
+ * Returns the service's warnings (secrets removed); a failed request throws its ServiceClientError.
  */
-export async function writeObject(client: ServiceClient, resource: ResourcePlan, secrets: Readonly<Record<string, string>>, create: boolean): Promise<void> {
+export async function writeObject(client: ServiceClient, resource: ResourcePlan, secrets: Readonly<Record<string, string>>, create: boolean): Promise<string[]> {
+  const warnings: string[] = [];
   const { resourceType } = resource;
   const canonical = resource.canonical!;
   const api = resourceType.api(canonical);
@@ -22,20 +24,21 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
   if (create) {
     const sent = secretsFor(resource.writeSecrets);
     const body = resourceType.writeBody(canonical, { create: true, secrets: sent });
-    await send(client, api.create, body, { secrets: Object.values(sent) });
-    return;
+    warnings.push(...(await send(client, api.create, body, { secrets: Object.values(sent) })));
+    return warnings;
   }
   const ownCall = resource.writeSecrets.filter((field) => api.extra[field] !== undefined);
   const inBody = resource.writeSecrets.filter((field) => api.extra[field] === undefined);
   if (resource.writeCall) {
     const sent = secretsFor(inBody);
     const body = resourceType.writeBody(resource.writeAttributes, { create: false, secrets: sent, clear: resource.clear });
-    await send(client, api.update, body, { secrets: Object.values(sent) });
+    warnings.push(...(await send(client, api.update, body, { secrets: Object.values(sent) })));
   }
   for (const field of ownCall) {
     if (secrets[field] === undefined) continue;
-    await send(client, api.extra[field], { [field]: secrets[field] }, { secrets: [secrets[field]] });
+    warnings.push(...(await send(client, api.extra[field], { [field]: secrets[field] }, { secrets: [secrets[field]] })));
   }
+  return warnings;
 }
 
 /**
@@ -43,20 +46,20 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
  * associations (not ours: ours were removed first) is deleted with `purge=true`, and apply waits until the
  * service has finished the purge, so what depended on it (its GitHub app) can go next.
  */
-export async function deleteObject(client: ServiceClient, resource: ResourcePlan): Promise<void> {
+export async function deleteObject(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
   const api = resource.resourceType.api(resource.deleteIdentity);
   const purgeDelete = api.extra.purgeDelete;
   const associations = api.extra.associations;
   if (purgeDelete && associations) {
     const read = await client.request(associations.method, associations.path, { query: associations.query });
-    if (!read.ok && read.error.status !== 404) throw new Error(read.error.message);
+    if (!read.ok && read.error.status !== 404) throw read.error;
     if (read.ok && hasAssociations(read.data)) {
-      await send(client, purgeDelete, undefined, { absentIsDone: true });
+      const warnings = await send(client, purgeDelete, undefined, { absentIsDone: true });
       await waitUntilGone(client, api.read, resource.address);
-      return;
+      return warnings;
     }
   }
-  await send(client, api.delete, api.delete.body, { absentIsDone: true });
+  return send(client, api.delete, api.delete.body, { absentIsDone: true });
 }
 
 interface SendOptions {
@@ -66,7 +69,12 @@ interface SendOptions {
   secrets?: readonly string[];
 }
 
-async function send(client: ServiceClient, call: ApiCall, body: Attributes | undefined, options: SendOptions = {}): Promise<void> {
+/**
+ * The service's warnings on success; throws the client's error otherwise. The run's client already removes every
+ * secret of the run from server text; the secrets of this body are removed again here, whatever client it was.
+ */
+async function send(client: ServiceClient, call: ApiCall, body: Attributes | undefined, options: SendOptions = {}): Promise<string[]> {
+  const scrubber = new SecretScrubber(options.secrets ?? []);
   const result = await client.request(call.method, call.path, {
     body: call.method === 'GET' || call.method === 'DELETE' ? undefined : body ?? call.body ?? {},
     query: call.query,
@@ -74,13 +82,11 @@ async function send(client: ServiceClient, call: ApiCall, body: Attributes | und
     // Every write secretform makes is a "set": repeating it leaves the same object.
     idempotent: true,
   });
-  if (result.ok) return;
-  if (options.absentIsDone && result.error.status === 404) return;
-  throw new Error(withoutSecrets(result.error.message, options.secrets ?? []));
-}
-
-function withoutSecrets(message: string, secrets: readonly string[]): string {
-  return secrets.reduce((text, secret) => (secret === '' ? text : text.split(secret).join('[redacted]')), message);
+  if (result.ok) return result.warnings.map((warning) => scrubber.scrub(warning));
+  if (options.absentIsDone && result.error.status === 404) return [];
+  result.error.message = scrubber.scrub(result.error.message);
+  result.error.errors = result.error.errors.map((text) => scrubber.scrub(text));
+  throw result.error;
 }
 
 function hasAssociations(data: unknown): boolean {
@@ -93,7 +99,7 @@ async function waitUntilGone(client: ServiceClient, read: ApiCall, address: stri
   for (;;) {
     const result = await client.request(read.method, read.path, { query: read.query });
     if (!result.ok && result.error.status === 404) return;
-    if (!result.ok) throw new Error(result.error.message);
+    if (!result.ok) throw result.error;
     if (Date.now() >= deadline) {
       throw new Error(`${address}: the service is still purging the destination after ${PURGE_WAIT_LIMIT_MS / 1000} s; run again once it is gone`);
     }

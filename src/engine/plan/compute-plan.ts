@@ -4,7 +4,7 @@ import { getResourceType } from '../../resources/registry';
 import type { DesiredResource, DesiredStack } from '../desired';
 import type { ProgressEvent } from '../engine-options';
 import { ok, type Result } from '../errors';
-import { refresh, type RefreshRequest } from '../refresh';
+import { refresh, refreshRequestFor } from '../refresh';
 import type { ResolvedSecrets } from '../secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
@@ -36,14 +36,24 @@ export interface PlanComputation {
 }
 
 export async function computePlan(input: ComputePlanInput): Promise<Result<PlanComputation>> {
-  const desiredByAddress = new Map(input.mode === 'destroy' ? [] : input.desired.resources.map((r) => [r.address, r] as const));
+  const allDesired = new Map(input.desired.resources.map((r) => [r.address, r] as const));
+  const desiredByAddress = input.mode === 'destroy' ? new Map<string, DesiredResource>() : allDesired;
   const warnings = [...input.warnings];
   const resources = new Map<string, ResourcePlan>();
   const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, input.state);
   const stateEntryOf = (address: string) => input.state.resources[address] ?? input.state.resources[moves.get(address) ?? ''];
 
   const diffAll = async (addresses: string[]): Promise<Result<void>> => {
-    const requests = addresses.map((address) => refreshRequest(address, desiredByAddress.get(address), input.state));
+    const requests = addresses.map((address) => {
+      const inCode = allDesired.get(address);
+      const recorded = stateEntryOf(address);
+      return refreshRequestFor(address, getResourceType(inCode?.type ?? recorded!.type), {
+        desired: inCode?.spec,
+        desiredId: inCode?.id,
+        recorded,
+        identity: desiredByAddress.has(address) ? 'desired' : 'recorded',
+      });
+    });
     const live = await refresh(input.client, requests, { parallelism: input.parallelism, onProgress: input.onProgress });
     if (!live.ok) return live;
     for (const request of requests) {
@@ -57,8 +67,14 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         fingerprintKey: input.fingerprintKey,
         refreshOnly: input.refreshOnly,
       });
+      const from = moves.get(request.address);
+      if (from !== undefined) {
+        diff.plan.movedFrom = from;
+        diff.plan.change.previousAddress = from;
+      }
       resources.set(request.address, diff.plan);
       warnings.push(...diff.warnings);
+      warnings.push(...serverWarnings(request.address, live.value.get(request.address)!.warnings));
     }
     return ok(undefined);
   };
@@ -66,9 +82,6 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   const movedFrom = new Set(moves.values());
   const first = await diffAll([...input.selected].filter((address) => !movedFrom.has(address)).sort());
   if (!first.ok) return first;
-  for (const [to, from] of moves) {
-    if (resources.has(to)) resources.set(from, movedPlan(from, to, input.state));
-  }
 
   if (input.mode === 'apply' && !input.refreshOnly) {
     // What lives inside a replaced object (associations of a destination, roles of a mount) goes with it, and
@@ -115,34 +128,6 @@ function findMoves(desired: DesiredStack, state: StateFile): Map<string, string>
   return moves;
 }
 
-function movedPlan(from: string, to: string, state: StateFile): ResourcePlan {
-  const entry = state.resources[from];
-  const resourceType = getResourceType(entry.type);
-  return {
-    address: from,
-    resourceType,
-    change: {
-      address: from, type: entry.type, id: entry.id, action: 'no-op', actionReason: `moved to ${to} in code; apply renames it in state`,
-      before: null, after: null, sensitive: [], replacePaths: [], fieldChanges: [], secrets: [],
-    },
-    stateEntry: entry,
-    live: { attributes: null, data: null },
-    deleteIdentity: entry.attributes,
-    writeAttributes: {},
-    clear: [],
-    writeCall: false,
-    writeSecrets: [],
-    dependencies: [...entry.dependencies],
-    movedTo: to,
-  };
-}
-
-function refreshRequest(address: string, desired: DesiredResource | undefined, state: StateFile): RefreshRequest {
-  if (desired) return { address, resourceType: getResourceType(desired.type), identity: desired.spec, desired: desired.spec };
-  const entry = state.resources[address];
-  return { address, resourceType: getResourceType(entry.type), identity: entry.attributes };
-}
-
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */
 function dependentsOfReplaced(resources: Map<string, ResourcePlan>, desired: DesiredStack): Set<string> {
   const replaced = new Set([...resources.values()].filter((r) => r.change.action === 'replace').map((r) => r.address));
@@ -176,6 +161,11 @@ function cascadeReplace(resource: ResourcePlan, because: string[]): void {
   resource.clear = [];
   resource.writeCall = true;
   resource.writeSecrets = secretFields;
+}
+
+/** What the service warned about while reading a resource, once each, named by the resource. */
+export function serverWarnings(address: string, warnings: readonly string[] | undefined): string[] {
+  return [...new Set(warnings ?? [])].map((warning) => `${address}: the service warned: ${warning}`);
 }
 
 function compare(a: string, b: string): number {

@@ -25,6 +25,8 @@ export interface PlannedChange {
   /** The object's identity on the service (its API path, e.g. `ldap/static-role/svc`). */
   id: string;
   action: PlanAction;
+  /** The address the object had in state when its construct id changed since (terraform's `previous_address`). */
+  previousAddress?: string;
   /** Why, in words, when it is not obvious (e.g. "deleted outside secretform", "username cannot change"). */
   actionReason?: string;
   /** Non-sensitive attributes of the live object (null when it does not exist). */
@@ -92,7 +94,12 @@ export function summarize(plan: Plan): PlanSummary {
   };
 }
 
+/** Whether apply has something to do: an operation on the service, or a move to record in state. */
+export function hasActions(plan: Plan): boolean {
+  return plan.changes.some((c) => c.action !== 'no-op' || c.previousAddress !== undefined);
+}
+
 /** Whether the plan has anything to apply or report (`--detailed-exitcode` 2). */
 export function hasChangesOrDrift(plan: Plan): boolean {
-  return plan.drift.length > 0 || plan.changes.some((c) => c.action !== 'no-op');
+  return plan.drift.length > 0 || plan.changes.some((c) => c.action !== 'no-op' || c.previousAddress !== undefined);
 }

@@ -100,12 +100,7 @@ function diffInCode(input: ResourceDiffInput, desired: DesiredResource): Resourc
 
   const liveAttributes = live.attributes;
   const traits = diffTraits(resourceType);
-  // Write-only fields are never read back: the last applied value stands in for the live one.
-  const liveForDiff: Attributes = { ...liveAttributes };
-  for (const field of resourceType.fields) {
-    if (field.writeOnly && lastApplied?.[field.api] !== undefined) liveForDiff[field.api] = lastApplied[field.api];
-  }
-  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, liveForDiff, traits);
+  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), traits);
   const forcing = changes.filter((c) => c.forcesReplacement);
   const identityChanged = stateEntry !== undefined && !sameObject;
 
@@ -228,7 +223,8 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
       warnings: [],
     };
   }
-  const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, live.attributes, diffTraits(resourceType));
+  const comparable = comparableLive(resourceType, live.attributes, stateEntry.attributes);
+  const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, comparable, diffTraits(resourceType));
   return {
     plan: {
       ...base,
@@ -244,6 +240,18 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
     },
     warnings: [],
   };
+}
+
+/**
+ * The live attributes as every diff compares them (in code or only in state alike): write-only fields are never
+ * read back, so the last applied value stands in for the live one.
+ */
+function comparableLive(resourceType: ResourceType, live: Attributes, lastApplied: Attributes | undefined): Attributes {
+  const comparable: Attributes = { ...live };
+  for (const field of resourceType.fields) {
+    if (field.writeOnly && lastApplied?.[field.api] !== undefined) comparable[field.api] = lastApplied[field.api];
+  }
+  return comparable;
 }
 
 /** The traits the three-way diff needs, for every non-secret field the code can set. */

@@ -32,8 +32,8 @@ export interface ResourcePlan {
   /** Addresses this resource needs first (from code, else from state). */
   dependencies: string[];
   /**
-   * The object moved to another address in code (same type and id): apply renames its state entry instead of
-   * deleting the object the other address now manages.
+   * The address the object had in state before its construct id changed (same type and id): apply renames its
+   * state entry to this resource's address instead of deleting and re-creating the object.
    */
-  movedTo?: string;
+  movedFrom?: string;
 }

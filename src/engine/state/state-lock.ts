@@ -1,7 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { EngineError, fail, ok, type Result } from '../errors';
+import { onProcessExit } from '../exit-cleanup';
 
 export type ReleaseLock = () => Promise<void>;
 
@@ -19,8 +20,12 @@ export async function lockState(statePath: string): Promise<Result<ReleaseLock>>
       update: 5_000,
       retries: 0,
     });
+    // A process that exits while holding the lock (second Ctrl-C, crash) still removes it.
+    const lockDir = `${statePath}.lock`;
+    const forget = onProcessExit(() => rmdirSync(lockDir));
     return ok(async () => {
       await release().catch(() => undefined);
+      forget();
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {

@@ -1,0 +1,107 @@
+/**
+ * The environment of the synth child process (the user's cdktf app). The app needs the basics of a process and
+ * the settings the user chooses to give it; it never needs the service token, the state key or location, a
+ * client key, nor the variables that hold the secret values the engine resolves later. So the child gets:
+ *
+ * 1. the process basics of ALLOWED_NAMES and ALLOWED_PREFIXES (a prefixed name that looks like a credential,
+ *    e.g. `NODE_AUTH_TOKEN`, `npm_config__authToken`, is left out);
+ * 2. the variables the user names with `--synth-env NAME` (repeatable) or `SECRETFORM_SYNTH_ENV` (comma- or
+ *    space-separated); a name ending in `*` takes every variable with that prefix;
+ * 3. minus the denylist, which always wins: `SERVICE_*`, `SECRETFORM_*`, and every variable a
+ *    `SecretValue.fromEnv` reference of the previous synth output names.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseSecretReferenceJson } from '../secret-value';
+
+/** The user's list of extra variables for the app, read by secretform itself (it is never passed on). */
+export const SYNTH_ENV_VARIABLE = 'SECRETFORM_SYNTH_ENV';
+
+const ALLOWED_NAMES = new Set([
+  'PATH', 'PATHEXT', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'COLORTERM',
+  'TMPDIR', 'TMP', 'TEMP', 'CI', 'NO_COLOR', 'FORCE_COLOR', 'PWD',
+  // Windows process basics.
+  'SYSTEMROOT', 'SystemRoot', 'SYSTEMDRIVE', 'COMSPEC', 'ComSpec', 'WINDIR', 'APPDATA', 'LOCALAPPDATA',
+  'USERPROFILE', 'HOMEDRIVE', 'HOMEPATH', 'PROGRAMDATA', 'ProgramData', 'ProgramFiles',
+]);
+
+const ALLOWED_PREFIXES = ['LC_', 'NODE_', 'npm_', 'CDKTF_', 'JSII_', 'XDG_'];
+
+/** Names under an allowed prefix that look like they carry a credential. */
+const CREDENTIAL_LIKE = /TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|AUTH|(^|_)KEY($|_)|PRIVATE/i;
+
+const DENIED_PREFIXES = ['SERVICE_', 'SECRETFORM_'];
+
+export interface SynthEnvironmentInput {
+  /** The environment to take variables from (the command's). */
+  source: Readonly<Record<string, string | undefined>>;
+  /** Names (or `PREFIX*`) the user passes on with `--synth-env`. */
+  passEnv?: readonly string[];
+  /** Variables that hold secrets (names of `SecretValue.fromEnv` references): never passed on. */
+  secretVariables?: ReadonlySet<string>;
+}
+
+/** The variables the synth child gets, by the rule above. */
+export function synthEnvironment(input: SynthEnvironmentInput): Record<string, string> {
+  const requested = [...(input.passEnv ?? []), ...splitList(input.source[SYNTH_ENV_VARIABLE])];
+  const secretVariables = input.secretVariables ?? new Set<string>();
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.source)) {
+    if (value === undefined) continue;
+    if (isDenied(name, secretVariables)) continue;
+    if (isProcessBasic(name) || requested.some((pattern) => matches(pattern, name))) env[name] = value;
+  }
+  return env;
+}
+
+function isDenied(name: string, secretVariables: ReadonlySet<string>): boolean {
+  const upper = name.toUpperCase();
+  return DENIED_PREFIXES.some((prefix) => upper.startsWith(prefix)) || secretVariables.has(name);
+}
+
+function isProcessBasic(name: string): boolean {
+  if (ALLOWED_NAMES.has(name)) return true;
+  return ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix)) && !CREDENTIAL_LIKE.test(name);
+}
+
+function matches(pattern: string, name: string): boolean {
+  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(/[\s,]+/).filter((name) => name !== '');
+}
+
+/**
+ * Names of the variables the `SecretValue.fromEnv` references of a synth output read (every stack of it). An
+ * output that does not exist or cannot be read names none: the denylist's prefixes still apply.
+ */
+export function secretVariablesOfOutput(outdir: string): Set<string> {
+  const names = new Set<string>();
+  const stacksDir = path.join(outdir, 'stacks');
+  let stacks: string[];
+  try {
+    stacks = fs.readdirSync(stacksDir);
+  } catch {
+    return names;
+  }
+  for (const stack of stacks) {
+    let config: unknown;
+    try {
+      config = JSON.parse(fs.readFileSync(path.join(stacksDir, stack, 'cdk.tf.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    // Each construct's entry is a terraform_data (default bridge) or a null_resource (on request).
+    const byType = (config as { resource?: Record<string, Record<string, unknown> | null> } | null)?.resource ?? {};
+    for (const block of Object.values(byType).flatMap((blocks) => Object.values(blocks ?? {}))) {
+      const secrets = (block as { '//'?: { secretform?: { secrets?: unknown } } } | null)?.['//']?.secretform?.secrets;
+      if (typeof secrets !== 'object' || secrets === null) continue;
+      for (const value of Object.values(secrets)) {
+        const reference = parseSecretReferenceJson(value);
+        if (reference && 'env' in reference) names.add(reference.env);
+      }
+    }
+  }
+  return names;
+}

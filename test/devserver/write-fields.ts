@@ -1,0 +1,130 @@
+// The request fields of each write endpoint of service-api.md (and of the mount and KV endpoints from
+// behaviour-notes.md), with the JSON kinds the service accepts: the fuzzer sends each field every other kind.
+
+/**
+ * `string` text (the service also takes numbers and booleans as their text); `bool` true/false or their text;
+ * `int` a number or its text; `duration` seconds or a suffixed string; `list` a comma-separated string or an
+ * array of strings; `object` a JSON object.
+ */
+export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'list' | 'object';
+
+const COMMON_DESTINATION: Record<string, FieldKind> = { granularity: 'string', secret_name_template: 'string' };
+const TAGGED_DESTINATION: Record<string, FieldKind> = { ...COMMON_DESTINATION, custom_tags: 'object' };
+
+/** `METHOD path` (sample names as in endpoints.ts) to the fields of its body. */
+export const WRITE_FIELDS: Record<string, Record<string, FieldKind>> = {
+  'POST cloud/config': {
+    subscription_id: 'string',
+    tenant_id: 'string',
+    client_id: 'string',
+    client_secret: 'string',
+    identity_token_audience: 'string',
+    identity_token_ttl: 'duration',
+    environment: 'string',
+    root_password_ttl: 'duration',
+  },
+  'POST cloud/rotate-root': {},
+  'POST cloud/roles/r1': {
+    cloud_roles: 'string',
+    cloud_groups: 'string',
+    application_object_id: 'string',
+    persist_app: 'bool',
+    ttl: 'duration',
+    max_ttl: 'duration',
+    explicit_max_ttl: 'duration',
+    permanently_delete: 'bool',
+    sign_in_audience: 'string',
+    tags: 'list',
+  },
+  'POST auth/userpass/users/u1': {
+    password: 'string',
+    password_hash: 'string',
+    token_ttl: 'duration',
+    token_max_ttl: 'duration',
+    token_policies: 'list',
+    policies: 'list',
+    token_bound_cidrs: 'list',
+    token_explicit_max_ttl: 'duration',
+    token_no_default_policy: 'bool',
+    token_num_uses: 'int',
+    token_period: 'duration',
+    token_type: 'string',
+  },
+  'POST auth/userpass/users/u1/password': { password: 'string' },
+  'POST auth/userpass/users/u1/policies': { token_policies: 'list' },
+  'POST auth/userpass/login/u1': { password: 'string' },
+  'PATCH sys/sync/config': { disabled: 'bool', queue_capacity: 'int' },
+  'POST sys/sync/destinations/cloud1-sm/d1': {
+    ...TAGGED_DESTINATION,
+    access_key_id: 'string',
+    secret_access_key: 'string',
+    role_arn: 'string',
+    external_id: 'string',
+    region: 'string',
+  },
+  'POST sys/sync/destinations/cloud2-kv/d2': {
+    ...TAGGED_DESTINATION,
+    key_vault_uri: 'string',
+    client_id: 'string',
+    client_secret: 'string',
+    tenant_id: 'string',
+    cloud: 'string',
+  },
+  'POST sys/sync/destinations/cloud3-sm/d3': { ...TAGGED_DESTINATION, credentials: 'string', project_id: 'string' },
+  'POST sys/sync/destinations/repohost/d4': {
+    ...COMMON_DESTINATION,
+    access_token: 'string',
+    app_name: 'string',
+    installation_id: 'string',
+    repository_owner: 'string',
+    repository_name: 'string',
+  },
+  'POST sys/sync/destinations/webhost-project/d5': {
+    ...COMMON_DESTINATION,
+    access_token: 'string',
+    project_id: 'string',
+    team_id: 'string',
+    deployment_environments: 'list',
+  },
+  'POST sys/sync/destinations/cloud1-sm/d1/associations/set': { mount: 'string', secret_name: 'string' },
+  'POST sys/sync/destinations/cloud1-sm/d1/associations/remove': { mount: 'string', secret_name: 'string' },
+  'POST sys/sync/github-apps/a1': { app_id: 'string', private_key: 'string' },
+  'POST ldap/config': {
+    binddn: 'string',
+    bindpass: 'string',
+    url: 'string',
+    password_policy: 'string',
+    schema: 'string',
+    userdn: 'string',
+    userattr: 'string',
+    upndomain: 'string',
+    request_timeout: 'duration',
+    starttls: 'bool',
+    insecure_tls: 'bool',
+    certificate: 'string',
+    client_tls_cert: 'string',
+    client_tls_key: 'string',
+    skip_static_role_import_rotation: 'bool',
+    length: 'int',
+    connection_timeout: 'duration',
+  },
+  'POST ldap/rotate-root': {},
+  'POST ldap/static-role/r1': { username: 'string', dn: 'string', rotation_period: 'duration', skip_import_rotation: 'bool' },
+  'POST ldap/rotate-role/r1': {},
+  'POST ldap/role/r1': {
+    creation_ldif: 'string',
+    deletion_ldif: 'string',
+    rollback_ldif: 'string',
+    username_template: 'string',
+    default_ttl: 'duration',
+    max_ttl: 'duration',
+  },
+  'POST ldap/library/s1': { service_account_names: 'list', ttl: 'duration', max_ttl: 'duration', disable_check_in_enforcement: 'bool' },
+  'POST ldap/library/s1/check-out': { ttl: 'duration' },
+  'POST ldap/library/s1/check-in': { service_account_names: 'list' },
+  'POST ldap/library/manage/s1/check-in': { service_account_names: 'list' },
+  'POST sys/mounts/m1': { type: 'string', description: 'string', options: 'object' },
+  'POST sys/auth/a1': { type: 'string', description: 'string' },
+  'POST secret/data/s1': { data: 'object', options: 'object' },
+  'PATCH secret/data/s1': { data: 'object', options: 'object' },
+};
