@@ -27,11 +27,13 @@ jest.setTimeout(180_000);
 const APP = `
 const { App, TerraformStack } = require('cdktf');
 const sf = require('secretform');
+// The code of each step: which users, which TTL (a file, since synth passes the app only chosen variables).
+const code = require('./code.json');
 const app = new App();
 const stack = new TerraformStack(app, 'web');
 const userpass = new sf.AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
-for (const name of (process.env.BRIDGE_USERS || 'alice').split(',').filter(Boolean)) {
-  new sf.UserpassUser(stack, name, { mount: userpass, username: name, password: sf.SecretValue.fromEnv('BRIDGE_PASSWORD'), tokenTtl: process.env.BRIDGE_TTL || '1h' });
+for (const name of code.users) {
+  new sf.UserpassUser(stack, name, { mount: userpass, username: name, password: sf.SecretValue.fromEnv('BRIDGE_PASSWORD'), tokenTtl: code.ttl });
 }
 app.synth();
 `;
@@ -74,8 +76,15 @@ function run(command: string, args: string[], cwd: string, extra: Record<string,
 
 let initialised = false;
 
+/** Writes the app's code settings: users from BRIDGE_USERS (default alice,bob), TTL from BRIDGE_TTL (default 1h). */
+function writeCode(extra: Record<string, string>): void {
+  const users = (extra.BRIDGE_USERS ?? 'alice,bob').split(',').filter(Boolean);
+  fs.writeFileSync(path.join(project, 'code.json'), JSON.stringify({ users, ttl: extra.BRIDGE_TTL ?? '1h' }));
+}
+
 /** What `cdktf deploy` does: synthesize, then terraform init (once is enough here) and apply in the stack's directory. */
 async function deploy(extra: Record<string, string> = {}): Promise<string> {
+  writeCode(extra);
   await run(process.execPath, [BIN, 'synth'], project, extra);
   if (!initialised) await run(TERRAFORM, ['init', '-input=false', '-no-color'], stackDir, extra);
   initialised = true;
@@ -106,7 +115,6 @@ describeWithTerraform('cdktf deploy bridge through terraform (terraform_data, on
       CHECKPOINT_DISABLE: '1',
       TF_IN_AUTOMATION: '1',
       BRIDGE_PASSWORD: 'bridge-password-one-7f3a',
-      BRIDGE_USERS: 'alice,bob',
     };
   });
 
@@ -150,6 +158,7 @@ describeWithTerraform('cdktf deploy bridge through terraform (terraform_data, on
 
   test('destroy: terraform destroy deletes every object of the stack', async () => {
     const extra = { BRIDGE_TTL: '2h', BRIDGE_PASSWORD: 'bridge-password-two-91cc', BRIDGE_USERS: 'alice' };
+    writeCode(extra);
     await run(process.execPath, [BIN, 'synth'], project, extra);
     await run(TERRAFORM, ['destroy', '-auto-approve', '-input=false', '-no-color'], stackDir, extra);
     expect(await user('alice')).toBeUndefined();
