@@ -6,6 +6,7 @@ module.exports = {
   // Transpile only (each file on its own, fast); `npm test` type-checks the whole project with tsc first.
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
   globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -1,192 +1,77 @@
-// `npm run bench`: plans 1,000 resources of mixed types against the dev server with 10 ms added latency, and
-// prints the wall time (median of three plans), the requests sent, peak memory, and two baselines measured in
-// the same run:
-// - the floor: requests x latency / parallelism (what the latency alone costs with perfect parallelism);
-// - raw transport: the same number of GETs sent straight through the HTTP client at the same parallelism
-//   (on this machine setTimeout(10) fires after ~11 ms, so no client reaches the floor exactly).
-// The stack is synthesized and applied once as setup (not measured); each plan then reads cdktf.out, refreshes
-// every resource and diffs, as `secretform plan --no-synth` does.
-// Target: plan within 1.5x of the floor and under 300 MB peak memory. The dev server runs on a worker thread of
-// this process (its own core, like a real service), so the memory figure is an upper bound for the engine.
-import { App, TerraformStack } from 'cdktf';
-import pLimit from 'p-limit';
-import { ServiceClient } from '../src/client';
-import {
-  AuthMount,
-  CloudSecretBackend,
-  CloudSecretRole,
-  LdapDynamicRole,
-  LdapLibrarySet,
-  LdapSecretBackend,
-  LdapStaticRole,
-  SyncAssociation,
-  SyncCloud1SmDestination,
-  SyncCloud2KvDestination,
-  SyncCloud3SmDestination,
-  SyncRepohostDestination,
-  SyncWebhostProjectDestination,
-  UserpassUser,
-} from '../src/constructs';
-import type { Seed } from '../src/devserver';
+// `npm run bench [-- --quick]`: secretform's performance targets, measured through the real `secretform` process
+// against the dev server (on its own thread, 10 ms added latency per request), parallelism 10 (the default).
+// Each figure is printed next to its floor measured in the same run (floor = requests x latency / parallelism,
+// the requests counted by the server) and the ratio, at 1,000 / 3,000 / 10,000 resources so that a growth worse
+// than linear shows. The default configuration is used (no SECRETFORM_STATE_KEY: every user its own password);
+// the service has its usual KV v2 mount `secret/`. Exits non-zero when a target is missed.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { apply, plan, type EngineOptions } from '../src/engine';
-import { SecretValue } from '../src/secret-value';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import ts from 'typescript';
+import { parseBenchArgs, type BenchArgs } from './args';
+import { secretEnv, seedFor } from './mix';
 
+const ROOT = resolve(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'secretform.js');
 const LATENCY_MS = 10;
 const PARALLELISM = 10;
-const TARGET_RATIO = 1.5;
-const TARGET_PEAK_MB = 300;
-const PLAN_RUNS = 3;
+const ROOT_TOKEN = 'bench-root-token';
 
-/** How many resources of each kind (plus 5 fixed ones: kv mount, auth mount, 2 engine mounts, 2 configs). */
-const MIX = { users: 300, staticRoles: 180, dynamicRoles: 100, librarySets: 45, cloudRoles: 150, destinationsPerType: 10, associations: 170 };
-
-const DOMAIN = 'dc=bench,dc=org';
-
-/** The secrets the stack reads from the environment (the engine resolves them at plan time). */
-const SECRET_ENV: Record<string, string> = {
-  BENCH_SECRET_0: 'bench-bind-password',
-  BENCH_SECRET_1: 'bench-client-secret',
-  BENCH_SECRET_2: 'AKIABENCH',
-  BENCH_SECRET_3: 'bench-secret-key',
-  BENCH_SECRET_4: 'bench-kv-secret',
-  BENCH_SECRET_5: '{"type":"service_account"}',
-  BENCH_SECRET_6: 'bench-repo-token',
-  BENCH_SECRET_7: 'bench-web-token',
-  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`BENCH_PASSWORD_${i}`, `password-${i}`])),
-};
-
-function seed(): Seed {
-  const accounts = MIX.staticRoles + MIX.librarySets;
-  return {
-    // The associations' secrets live in a KV mount the platform already has (not managed by the bench stack).
-    mounts: [{ path: 'kv', type: 'kv', options: { version: '2' } }],
-    kv: Array.from({ length: MIX.associations }, (_, i) => ({ mount: 'kv', path: `app-${i}`, data: { value: `v${i}` } })),
-    directory: [
-      { dn: DOMAIN, attributes: { objectClass: ['domain'], dc: ['bench'] } },
-      { dn: `cn=admin,${DOMAIN}`, attributes: { objectClass: ['person'], cn: ['admin'], sn: ['admin'], userPassword: ['bench-bind-password'] } },
-      { dn: `ou=users,${DOMAIN}`, attributes: { objectClass: ['organizationalUnit'], ou: ['users'] } },
-      { dn: `ou=dynamic,${DOMAIN}`, attributes: { objectClass: ['organizationalUnit'], ou: ['dynamic'] } },
-      ...Array.from({ length: accounts }, (_, i) => ({
-        dn: `cn=account-${i},ou=users,${DOMAIN}`,
-        attributes: { objectClass: ['person'], cn: [`account-${i}`], sn: ['bench'], userPassword: [`initial-${i}`] },
-      })),
-    ],
-  };
+interface Row {
+  figure: string;
+  size: number;
+  seconds?: number;
+  requests?: number;
+  floorSeconds?: number;
+  /** Upper bound of seconds / floor (or of seconds when there is no floor). */
+  target?: number;
+  targetKind?: 'ratio' | 'seconds';
+  peakRssMb?: number;
+  cpuSeconds?: number;
+  rssTargetMb?: number;
+  note?: string;
+  /** A check other than the time (no changes after apply, one request per resource) failed. */
+  failed?: string;
 }
 
-/** Synthesizes the bench stack into `outdir`, as `secretform synth` would. */
-function synthesizeBenchStack(outdir: string): void {
-  const app = new App({ outdir });
-  const stack = new TerraformStack(app, 'bench');
-  const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
-  const ldap = new LdapSecretBackend(stack, 'ldap', {
-    binddn: `cn=admin,${DOMAIN}`,
-    bindpass: SecretValue.fromEnv('BENCH_SECRET_0'),
-    userdn: `ou=users,${DOMAIN}`,
-  });
-  const cloud = new CloudSecretBackend(stack, 'cloud', {
-    subscriptionId: '11111111-2222-3333-4444-555555555555',
-    tenantId: '66666666-7777-8888-9999-000000000000',
-    clientId: 'bench-client',
-    clientSecret: SecretValue.fromEnv('BENCH_SECRET_1'),
-  });
-  for (let i = 0; i < MIX.users; i++) {
-    new UserpassUser(stack, `user-${i}`, {
-      mount: userpass,
-      username: `user-${i}`,
-      password: SecretValue.fromEnv(`BENCH_PASSWORD_${i % 10}`),
-      tokenPolicies: ['default', `team-${i % 7}`],
-      tokenTtl: '1h',
-    });
-  }
-  for (let i = 0; i < MIX.staticRoles; i++) {
-    new LdapStaticRole(stack, `static-${i}`, { backend: ldap, name: `static-${i}`, username: `account-${i}`, rotationPeriod: '24h' });
-  }
-  for (let i = 0; i < MIX.dynamicRoles; i++) {
-    new LdapDynamicRole(stack, `dynamic-${i}`, {
-      backend: ldap,
-      name: `dynamic-${i}`,
-      creationLdif: `dn: cn={{.Username}},ou=dynamic,${DOMAIN}\nobjectClass: person\ncn: {{.Username}}\nsn: dyn\nuserPassword: {{.Password}}\n`,
-      deletionLdif: `dn: cn={{.Username}},ou=dynamic,${DOMAIN}\nchangetype: delete\n`,
-      defaultTtl: '1h',
-      maxTtl: '24h',
-    });
-  }
-  for (let i = 0; i < MIX.librarySets; i++) {
-    new LdapLibrarySet(stack, `library-${i}`, { backend: ldap, name: `library-${i}`, serviceAccountNames: [`account-${MIX.staticRoles + i}`] });
-  }
-  for (let i = 0; i < MIX.cloudRoles; i++) {
-    new CloudSecretRole(stack, `cloud-role-${i}`, {
-      backend: cloud,
-      name: `cloud-role-${i}`,
-      cloudRoles: [{ scope: `/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/rg-${i}`, roleName: 'Reader' }],
-      ttl: '1h',
-      maxTtl: '2h',
-    });
-  }
-  const destinations = [];
-  for (let i = 0; i < MIX.destinationsPerType; i++) {
-    destinations.push(
-      new SyncCloud1SmDestination(stack, `cloud1-${i}`, { name: `cloud1-${i}`, region: 'eu-west-1', accessKeyId: SecretValue.fromEnv('BENCH_SECRET_2'), secretAccessKey: SecretValue.fromEnv('BENCH_SECRET_3') }),
-      new SyncCloud2KvDestination(stack, `cloud2-${i}`, { name: `cloud2-${i}`, keyVaultUri: `https://vault-${i}.example.net`, clientId: 'bench-client', clientSecret: SecretValue.fromEnv('BENCH_SECRET_4'), tenantId: 'bench-tenant' }),
-      new SyncCloud3SmDestination(stack, `cloud3-${i}`, { name: `cloud3-${i}`, credentials: SecretValue.fromEnv('BENCH_SECRET_5'), projectId: `project-${i}` }),
-      new SyncRepohostDestination(stack, `repohost-${i}`, { name: `repohost-${i}`, accessToken: SecretValue.fromEnv('BENCH_SECRET_6'), repositoryOwner: 'bench', repositoryName: `repo-${i}` }),
-      new SyncWebhostProjectDestination(stack, `webhost-${i}`, { name: `webhost-${i}`, accessToken: SecretValue.fromEnv('BENCH_SECRET_7'), projectId: `prj-${i}`, deploymentEnvironments: ['production'] }),
-    );
-  }
-  for (let i = 0; i < MIX.associations; i++) {
-    new SyncAssociation(stack, `association-${i}`, { destination: destinations[i % destinations.length], mount: 'kv', secretName: `app-${i}` });
-  }
-  app.synth();
-}
+// ---------------------------------------------------------------------------------------------------------------
+// The dev server on its own thread.
 
-function memoryPeakSampler(): { stop(): number } {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage().rss);
-    },
-  };
-}
-
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-const seconds = (ms: number) => (ms / 1000).toFixed(2);
-
-/** The dev server in a worker thread: its URL, its request count, and a way to stop it. */
 interface BenchServer {
   url: string;
   requestCount(): Promise<number>;
   close(): Promise<void>;
 }
 
-function startServerThread(options: object): Promise<BenchServer> {
-  const worker = new Worker(join(__dirname, 'dev-server-worker.ts'), { workerData: options, execArgv: ['--require', 'tsx/cjs'] });
+function startServerThread(size: number): Promise<BenchServer> {
+  const worker = new Worker(join(__dirname, 'dev-server-worker.ts'), {
+    workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seedFor(size), latencyMs: LATENCY_MS },
+    execArgv: ['--require', require.resolve('tsx/cjs')],
+  });
   const next = (kind: string) =>
-    new Promise<any>((resolve, reject) => {
-      const onMessage = (message: any) => {
+    new Promise<{ kind: string; url?: string; count?: number }>((done, reject) => {
+      const onError = (error: Error) => {
+        worker.off('message', onMessage);
+        reject(error);
+      };
+      const onMessage = (message: { kind: string; message?: string }) => {
+        if (message.kind !== 'error' && message.kind !== kind) return;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
         if (message.kind === 'error') reject(new Error(message.message));
-        else if (message.kind === kind) {
-          worker.off('message', onMessage);
-          resolve(message);
-        }
+        else done(message);
       };
       worker.on('message', onMessage);
-      worker.once('error', reject);
+      worker.once('error', onError);
     });
   return next('ready').then(({ url }) => ({
-    url,
+    url: url!,
     requestCount: () => {
       const reply = next('count');
       worker.postMessage({ kind: 'count' });
-      return reply.then((m) => m.count as number);
+      return reply.then((m) => m.count!);
     },
     close: async () => {
       const closed = next('closed');
@@ -197,87 +82,294 @@ function startServerThread(options: object): Promise<BenchServer> {
   }));
 }
 
-async function main(): Promise<void> {
-  const rootToken = 'bench-root-token';
-  const server = await startServerThread({ port: 0, rootToken, seed: seed(), latencyMs: LATENCY_MS });
+// ---------------------------------------------------------------------------------------------------------------
+// Running the real binary.
+
+interface CliRun {
+  code: number | null;
+  seconds: number;
+  stdout: string;
+  stderr: string;
+  peakRssMb: number | undefined;
+  /** CPU time of the secretform process (user + system). */
+  cpuSeconds: number | undefined;
+  timedOut: boolean;
+}
+
+function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEnv, options: { timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
+  const rssFile = join(mkdtempSync(join(tmpdir(), 'secretform-bench-rss-')), 'rss');
+  const nodeArgs = ['--require', join(__dirname, 'child-rss.js')];
+  if (options.cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfDir);
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { ...env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    let timedOut = false;
+    const timers: NodeJS.Timeout[] = [];
+    if (options.timeoutS !== undefined) {
+      timers.push(setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGTERM');
+        timers.push(setTimeout(() => child.kill('SIGKILL'), 60_000));
+      }, options.timeoutS * 1000));
+    }
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      for (const timer of timers) clearTimeout(timer);
+      const usage = existsSync(rssFile) ? (JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRssKb: number; cpuMicros: number }) : undefined;
+      done({
+        code,
+        seconds,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        peakRssMb: usage && usage.maxRssKb / 1024,
+        cpuSeconds: usage && usage.cpuMicros / 1e6,
+        timedOut,
+      });
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * A project directory whose cdktf app is the bench stack of `size` resources: bench/app.ts and bench/mix.ts
+ * transpiled to plain JavaScript, as an app compiled before synth runs (no TypeScript loader in the timing).
+ */
+function benchProject(size: number): string {
+  const dir = mkdtempSync(join(tmpdir(), `secretform-bench-${size}-`));
+  for (const name of ['app', 'mix']) {
+    const source = readFileSync(join(__dirname, `${name}.ts`), 'utf8');
+    const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
+    writeFileSync(join(dir, `${name}.js`), output.outputText);
+  }
+  const app = `${JSON.stringify(process.execPath)} app.js`;
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app, output: 'cdktf.out' }, null, 2));
+  return dir;
+}
+
+/** The environment of a user who configured nothing but the service (and the stack's secrets). */
+function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), BENCH_ROOT: ROOT, SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The measurements of one size.
+
+const PLAN_RUNS_SMALL = 3;
+
+/** Time of a run and the requests the server saw during it. */
+async function measured(server: BenchServer, run: () => Promise<CliRun>): Promise<CliRun & { requests: number }> {
+  const before = await server.requestCount();
+  const result = await run();
+  return { ...result, requests: (await server.requestCount()) - before };
+}
+
+function changesIn(planJson: string): number {
+  const plan = JSON.parse(planJson) as { resource_changes?: { actions: string[] }[] };
+  return (plan.resource_changes ?? []).filter((change) => !(change.actions.length === 1 && change.actions[0] === 'no-op')).length;
+}
+
+function failure(run: CliRun, what: string): string {
+  if (run.timedOut) return `${what} did not finish`;
+  return `${what} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`;
+}
+
+function progress(what: string, run: CliRun & { requests?: number }): void {
+  process.stdout.write(`  ${what}: ${run.seconds.toFixed(2)} s${run.requests === undefined ? '' : `, ${run.requests} requests`}${run.code === 0 ? '' : ` (exit ${run.code}${run.timedOut ? ', stopped' : ''})`}\n`);
+}
+
+async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMemory: Record<number, number>): Promise<void> {
+  const project = benchProject(size);
+  const prof = args.cpuProfDir ? { cpuProfDir: resolve(args.cpuProfDir, String(size)) } : {};
+  const server = await startServerThread(size);
   try {
-    const env = { ...SECRET_ENV, SERVICE_ADDR: server.url, SERVICE_TOKEN: rootToken, SECRETFORM_STATE_KEY: 'bench-state-key' };
-    // Setup, not measured: synthesize once, like `secretform synth`; the plan then reads cdktf.out like
-    // `secretform plan --no-synth` does.
-    const outdir = mkdtempSync(join(tmpdir(), 'secretform-bench-'));
-    synthesizeBenchStack(outdir);
-    const options: EngineOptions = {
-      stack: 'bench',
-      desired: { kind: 'synth-output', outdir },
-      statePath: join(mkdtempSync(join(tmpdir(), 'secretform-bench-state-')), 'bench.state.json'),
-      env,
-      parallelism: PARALLELISM,
-    };
+    const env = defaultEnv(server, size);
 
-    let started = Date.now();
-    const applied = await apply(options);
-    if (!applied.ok) throw applied.error;
-    if (!applied.value.succeeded) {
-      const failed = applied.value.outcomes.filter((o) => o.status !== 'succeeded').slice(0, 5);
-      throw new Error(`setup apply failed: ${failed.map((o) => `${o.address}: ${o.message}`).join('; ')}`);
+    // Synth: the app builds `size` constructs and writes cdktf.out.
+    const synth = await runSecretform(['synth'], project, env, prof);
+    progress('synth', synth);
+    if (synth.code !== 0) throw new Error(failure(synth, 'synth'));
+    rows.push({ figure: 'synth', size, seconds: synth.seconds, target: size === 1000 ? 3 : undefined, targetKind: 'seconds', note: 'CPU and RSS: secretform only, not the app' , peakRssMb: synth.peakRssMb, cpuSeconds: synth.cpuSeconds });
+
+    // Apply: every resource created, with the default configuration (the stack's key is created on the service).
+    const applied = await measured(server, () => runSecretform(['apply', '--no-synth', '--auto-approve'], project, env, { ...prof, timeoutS: args.applyTimeoutS }));
+    progress('apply', applied);
+    const applyTarget = size === 1000 ? 1.3 : size === 10000 ? 1.5 : undefined;
+    rows.push({
+      figure: 'apply (creates)',
+      size,
+      seconds: applied.timedOut ? undefined : applied.seconds,
+      requests: applied.requests,
+      floorSeconds: (applied.requests * LATENCY_MS) / PARALLELISM / 1000,
+      target: applyTarget,
+      targetKind: 'ratio',
+      peakRssMb: applied.peakRssMb,
+      cpuSeconds: applied.cpuSeconds,
+      note: applied.timedOut ? `stopped after ${args.applyTimeoutS} s (state keeps what succeeded)` : undefined,
+      failed: applied.code !== 0 && !applied.timedOut ? failure(applied, 'apply') : undefined,
+    });
+
+    // Plan: the daily case (refresh everything, find nothing to do when the apply finished).
+    const runs = size <= 1000 ? PLAN_RUNS_SMALL : 1;
+    const plans: (CliRun & { requests: number })[] = [];
+    for (let i = 0; i < runs; i++) {
+      plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json'], project, env, prof)));
+      progress('plan', plans[i]);
     }
-    const resources = applied.value.outcomes.length;
-    const applyMs = Date.now() - started;
+    rows.push(planRow('plan (default: no configuration)', size, plans, applied.timedOut ? undefined : 0, size === 1000 ? 1.2 : size === 10000 ? 1.3 : undefined, size === 10000 ? 400 : undefined));
+    serverMemory[size] = process.memoryUsage().rss / 1024 / 1024;
 
-    // The measured run: a plan of the applied stack (the daily case: refresh everything, find nothing to do),
-    // PLAN_RUNS times; the median is reported, with the range, so one noisy run does not decide.
-    global.gc?.();
-    const memory = memoryPeakSampler();
-    const planTimes: number[] = [];
-    let requests = 0;
-    let changes = 0;
-    for (let run = 0; run < PLAN_RUNS; run++) {
-      const requestsBefore = await server.requestCount();
-      started = Date.now();
-      const planned = await plan(options);
-      planTimes.push(Date.now() - started);
-      if (!planned.ok) throw planned.error;
-      requests = (await server.requestCount()) - requestsBefore;
-      changes = Math.max(changes, planned.value.changes.filter((c) => c.action !== 'no-op').length);
+    if (size === 1000) {
+      // The same with SECRETFORM_STATE_KEY (its own stack state, applied with that key).
+      const keyed = { ...env, SECRETFORM_STATE_KEY: 'bench-state-key' };
+      const statePath = join(project, 'keyed.state.json');
+      const setup = await runSecretform(['apply', '--no-synth', '--auto-approve', '--state', statePath], project, keyed);
+      if (setup.code !== 0) throw new Error(failure(setup, 'apply with a state key (setup)'));
+      const keyedPlans: (CliRun & { requests: number })[] = [];
+      for (let i = 0; i < PLAN_RUNS_SMALL; i++) {
+        keyedPlans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json', '--state', statePath], project, keyed, prof)));
+        progress('plan with a state key', keyedPlans[i]);
+      }
+      rows.push(planRow('plan (SECRETFORM_STATE_KEY)', size, keyedPlans, 0, 1.2, undefined));
     }
-    const peakBytes = memory.stop();
-    planTimes.sort((a, b) => a - b);
-    const planMs = planTimes[Math.floor(planTimes.length / 2)];
-
-    // Baseline 1: the floor set by latency alone.
-    const floorMs = (requests * LATENCY_MS) / PARALLELISM;
-    // Baseline 2: the same number of reads sent straight through the HTTP client, same parallelism.
-    const client = ServiceClient.fromEnv(env, { maxConnections: PARALLELISM });
-    if (!client.ok) throw new Error(client.error.message);
-    const limit = pLimit(PARALLELISM);
-    started = Date.now();
-    await Promise.all(
-      Array.from({ length: requests }, (_, i) => limit(() => client.client.readObject(`auth/userpass/users/user-${i % MIX.users}`))),
-    );
-    const rawMs = Date.now() - started;
-    await client.client.close();
-
-    const ratio = planMs / floorMs;
-    const peakMb = peakBytes / 1024 / 1024;
-    const lines = [
-      `resources                 ${resources}`,
-      `setup apply               ${seconds(applyMs)} s`,
-      `plan wall time (median)   ${seconds(planMs)} s   (runs: ${planTimes.map(seconds).join(', ')} s; ${changes} changes: expected 0)`,
-      `requests sent by plan     ${requests}`,
-      `floor (req x ${LATENCY_MS} ms / ${PARALLELISM})   ${seconds(floorMs)} s`,
-      `raw client, same reads    ${seconds(rawMs)} s`,
-      `plan / floor              ${ratio.toFixed(2)}x   (target <= ${TARGET_RATIO}x)  ${ratio <= TARGET_RATIO ? 'OK' : 'MISSED'}`,
-      `plan / raw client         ${(planMs / rawMs).toFixed(2)}x`,
-      `peak memory (RSS)         ${mb(peakBytes)} MB   (target < ${TARGET_PEAK_MB} MB, includes the dev server thread)  ${peakMb < TARGET_PEAK_MB ? 'OK' : 'MISSED'}`,
-    ];
-    process.stdout.write(`secretform bench: plan of ${resources} resources, ${LATENCY_MS} ms latency, parallelism ${PARALLELISM}\n${lines.join('\n')}\n`);
-    if (changes !== 0) process.exitCode = 1;
   } finally {
     await server.close();
+    rmSync(project, { recursive: true, force: true });
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exitCode = 1;
-});
+function planRow(figure: string, size: number, plans: (CliRun & { requests: number })[], expectedChanges: number | undefined, target: number | undefined, rssTargetMb: number | undefined): Row {
+  const bad = plans.find((run) => run.code !== 0);
+  if (bad) return { figure, size, failed: failure(bad, 'plan') };
+  const requests = Math.max(...plans.map((run) => run.requests));
+  const changes = Math.max(...plans.map((run) => changesIn(run.stdout)));
+  const problems: string[] = [];
+  if (expectedChanges !== undefined && changes !== expectedChanges) problems.push(`${changes} changes planned, expected ${expectedChanges}`);
+  if (requests > size) problems.push(`${requests} requests for ${size} resources (at most one per resource)`);
+  return {
+    figure,
+    size,
+    seconds: median(plans.map((run) => run.seconds)),
+    requests,
+    floorSeconds: (requests * LATENCY_MS) / PARALLELISM / 1000,
+    target,
+    targetKind: 'ratio',
+    peakRssMb: Math.max(...plans.map((run) => run.peakRssMb ?? 0)),
+    cpuSeconds: median(plans.map((run) => run.cpuSeconds ?? 0)),
+    rssTargetMb,
+    note: expectedChanges === undefined ? `${changes} changes left by the unfinished apply` : plans.length > 1 ? `median of ${plans.length}` : undefined,
+    failed: problems.length > 0 ? problems.join('; ') : undefined,
+  };
+}
+
+/** How long this machine takes to start node and do nothing (what `version` cannot go below). */
+async function nodeStartSeconds(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await new Promise((done) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('close', done));
+    times.push((performance.now() - started) / 1000);
+  }
+  return median(times);
+}
+
+async function measureVersion(rows: Row[]): Promise<void> {
+  const times: number[] = [];
+  let output = '';
+  for (let i = 0; i < 5; i++) {
+    const run = await runSecretform(['version'], ROOT, { PATH: process.env.PATH });
+    if (i === 0) rows.push({ figure: 'node -e 0 (for reference)', size: 0, seconds: await nodeStartSeconds() });
+    times.push(run.seconds);
+    output = run.stdout;
+  }
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  rows.push({
+    figure: 'secretform version',
+    size: 0,
+    seconds: median(times),
+    target: 0.3,
+    targetKind: 'seconds',
+    note: 'median of 5',
+    failed: output === `secretform ${version}\n` ? undefined : `printed ${JSON.stringify(output)}`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Report.
+
+function verdict(row: Row): 'OK' | 'MISSED' | '' {
+  if (row.failed) return 'MISSED';
+  if (row.rssTargetMb !== undefined && (row.peakRssMb === undefined || row.peakRssMb > row.rssTargetMb)) return 'MISSED';
+  if (row.target === undefined) return '';
+  if (row.seconds === undefined) return 'MISSED';
+  const value = row.targetKind === 'ratio' ? row.seconds / row.floorSeconds! : row.seconds;
+  return value <= row.target ? 'OK' : 'MISSED';
+}
+
+function table(rows: Row[]): string {
+  const header = ['figure', 'resources', 'time s', 'requests', 'floor s', 'ratio', 'target', 'CPU s', 'peak RSS MB', 'result', 'note'];
+  const lines = rows.map((row) => [
+    row.figure,
+    row.size === 0 ? '' : row.size.toLocaleString('en-US'),
+    row.seconds === undefined ? '-' : row.seconds.toFixed(2),
+    row.requests === undefined ? '' : String(row.requests),
+    row.floorSeconds === undefined ? '' : row.floorSeconds.toFixed(2),
+    row.floorSeconds === undefined || row.seconds === undefined ? '' : `${(row.seconds / row.floorSeconds).toFixed(2)}x`,
+    [row.target === undefined ? '' : row.targetKind === 'ratio' ? `<= ${row.target}x` : `<= ${row.target} s`, row.rssTargetMb ? `<= ${row.rssTargetMb} MB` : ''].filter(Boolean).join(', '),
+    row.cpuSeconds === undefined ? '' : row.cpuSeconds.toFixed(2),
+    row.peakRssMb === undefined || row.peakRssMb === 0 ? '' : row.peakRssMb.toFixed(0),
+    verdict(row),
+    [row.note, row.failed].filter(Boolean).join('; '),
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  const format = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [format(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(format)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  if (args.cpuProfDir) mkdirSync(args.cpuProfDir, { recursive: true });
+  process.stdout.write(
+    `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
+      `dev server on its own thread, ${LATENCY_MS} ms added latency per request, parallelism ${PARALLELISM}; sizes ${args.sizes.join(', ')}\n`,
+  );
+  process.stdout.write('building dist/ (the secretform binary runs from it)...\n');
+  const built = await new Promise<number | null>((done) => spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', done));
+  if (built !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+
+  const rows: Row[] = [];
+  const serverMemory: Record<number, number> = {};
+  await measureVersion(rows);
+  for (const size of args.sizes) {
+    process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources...\n`);
+    await measureSize(size, args, rows, serverMemory);
+  }
+  rows.sort((a, b) => a.figure.localeCompare(b.figure) || a.size - b.size);
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  process.stdout.write(`floor = requests x ${LATENCY_MS} ms / ${PARALLELISM}; CPU s and peak RSS are the secretform process's own (user + system time, maxRSS).\n`);
+  process.stdout.write(`load average at the end: ${loadavg().map((load) => load.toFixed(1)).join(', ')} (on ${cpus().length} cores; a loaded machine stretches every time)\n`);
+  process.stdout.write(`dev server (bench process with the server thread) RSS after each size: ${Object.entries(serverMemory).map(([size, mb]) => `${size}: ${mb.toFixed(0)} MB`).join(', ')}\n`);
+  const missed = rows.filter((row) => verdict(row) === 'MISSED');
+  if (missed.length > 0) {
+    process.stdout.write(`MISSED: ${missed.map((row) => `${row.figure}${row.size ? ` at ${row.size}` : ''}`).join(', ')}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stdout.write('every target met\n');
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -29,12 +29,12 @@ export type { SynthOptions, SynthResult } from './cli/commands/synth';
 // Engine API (plan / apply / destroy as functions).
 export {
   plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack, defaultStatePath, summarize, hasChangesOrDrift, hasActions,
-  EngineError, STATE_KEY_ENV,
+  EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
 } from './engine';
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, Plan, PlannedChange, PlanAction, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
-  ImportedResource, StateListEntry, StateMoved, StateOnlyChange,
+  ImportedResource, StateListEntry, StateMoved, StateOnlyChange, SavedPlan, SavedPlanApplyOptions,
 } from './engine';
 
 // The built-in dev server.

@@ -4,6 +4,8 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 module.exports = async function globalSetup() {
+  // Test files that start a PostgreSQL cluster record this run as its owner (see test/global-teardown.js).
+  process.env.SECRETFORM_TEST_RUN_PID = String(process.pid);
   const root = path.resolve(__dirname, '..');
   const result = spawnSync(
     process.execPath,

@@ -35,6 +35,11 @@ export function summaryLine(command: ChangeCommand, counts: ResourceCounts): str
   return `Apply complete! Resources: ${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed.`;
 }
 
+/** After `apply --refresh-only`: what was recorded, and that the service was not touched. */
+export function refreshOnlySummaryLine(drifted: number): string {
+  return `Refresh-only apply complete! Recorded the live state of ${drifted} drifted resource${drifted === 1 ? '' : 's'} in state; nothing was changed on the service.`;
+}
+
 export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {
   const counts = countResources(result.outcomes);
   const failed = result.outcomes.filter((o) => o.status === 'failed');

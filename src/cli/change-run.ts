@@ -8,7 +8,7 @@ import type { ApplyOptions, ApplyResult } from '../engine/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
+import { refreshOnlySummaryLine, writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
@@ -18,6 +18,8 @@ import { createProgressReporter, type ProgressReporter } from './progress';
 
 export interface ChangeFlags extends EngineFlags {
   autoApprove?: boolean;
+  /** apply only: record the live state of managed objects as applied (accept drift); change nothing on the service. */
+  refreshOnly?: boolean;
 }
 
 /** How the run meets the process; tests replace both. */
@@ -38,6 +40,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return failWith(io, error);
   }
   const autoApprove = flags.autoApprove === true;
+  const refreshOnly = flags.refreshOnly === true;
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
@@ -48,8 +51,8 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   let nothingToApply = false;
   const confirm = async (preview: Plan): Promise<boolean> => {
     progress.finish();
-    const shown = showPreview(command, preview, io);
-    if (shown === 'nothing to destroy') {
+    const shown = showPreview(command, preview, io, refreshOnly);
+    if (shown === 'nothing to destroy' || shown === 'nothing to record') {
       declined = 'nothing to do';
       return false;
     }
@@ -69,6 +72,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   const runOptions: ApplyOptions = {
     ...prepared.options,
     onProgress: progress.onProgress,
+    refreshOnly,
     confirm,
   };
 
@@ -79,6 +83,10 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
   }
+  if (refreshOnly && result.value.succeeded) {
+    io.stdout.write(`\n${refreshOnlySummaryLine(result.value.plan.drift.length)}\n`);
+    return 0;
+  }
   if (nothingToApply && result.value.succeeded) {
     writeStateOnlyChanges(result.value, io);
     return 0;
@@ -87,7 +95,18 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */
-function showPreview(command: ChangeCommand, preview: Plan, io: CliIo): 'nothing to destroy' | 'nothing to apply' | 'actions' {
+function showPreview(
+  command: ChangeCommand,
+  preview: Plan,
+  io: CliIo,
+  refreshOnly: boolean,
+): 'nothing to destroy' | 'nothing to record' | 'nothing to apply' | 'actions' {
+  if (refreshOnly) {
+    io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
+    if (preview.drift.length > 0) return 'actions';
+    io.stdout.write('\nNothing to record.\n');
+    return 'nothing to record';
+  }
   const actionable = hasActions(preview);
   if (command === 'destroy' && !actionable) {
     io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);

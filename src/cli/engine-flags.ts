@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { EngineOptions } from '../engine/engine-options';
 import { DEFAULT_PARALLELISM } from '../engine/run-context';
+import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
 import { collectNames, synthesize, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
 import { failWith, type CliIo } from './io';
 import { checkServiceEnvironment } from './service-environment';
@@ -21,6 +22,8 @@ export interface EngineFlags {
   stack?: string;
   output?: string;
   state?: string;
+  /** `--lock-timeout` as given (default 0s). */
+  lockTimeout?: string;
   /** Undefined when no --target was given. */
   target?: string[];
   parallelism: string;
@@ -37,6 +40,7 @@ export interface EngineSettings {
   /** `--output` as given; undefined means "output" of cdktf.json, else cdktf.out. */
   output?: string;
   statePath?: string;
+  lockTimeoutMs: number;
   targets: string[];
   parallelism: number;
   synth: boolean;
@@ -52,11 +56,19 @@ export function addStateLocationOptions(command: Command): Command {
   return command
     .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
     .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`)
-    .option('--state <path>', 'state file (default: .secretform/<stack>.state.json)');
+    .option(
+      '--state <path|url>',
+      `state file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
+    );
+}
+
+/** `--lock-timeout`: for every command that takes the state lock. */
+export function addLockTimeoutOption(command: Command): Command {
+  return command.option('--lock-timeout <duration>', 'how long to wait for another command holding the state lock (e.g. 30s, 5m)', '0s');
 }
 
 export function addEngineOptions(command: Command): Command {
-  return addStateLocationOptions(command)
+  return addLockTimeoutOption(addStateLocationOptions(command))
     .option('--target <address>', 'limit the run to this resource address (repeatable)', collect)
     .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
@@ -70,6 +82,7 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     stack: nonEmptyFlag('--stack', flags.stack),
     output: nonEmptyFlag('--output', flags.output),
     statePath: nonEmptyFlag('--state', flags.state),
+    lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
     targets: (flags.target ?? []).map((target) => nonEmptyFlag('--target', target)!),
     parallelism: parseParallelism(flags.parallelism),
     synth: flags.synth,
@@ -85,6 +98,26 @@ export function parseParallelism(value: string): number {
     throw new UsageError(`--parallelism must be a positive integer (1, 2, ...), got "${value}"`);
   }
   return parsed;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `--lock-timeout`: a duration such as 0s, 500ms, 30s, 5m, 1h30m (a bare number is seconds). */
+export function parseLockTimeout(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const parts = [...text.matchAll(/(\d+)(ms|s|m|h)/g)];
+  if (text === '' || parts.map((part) => part[0]).join('') !== text) {
+    throw new UsageError(`--lock-timeout must be a duration such as 0s, 30s, 5m or 1h30m, got "${value}"`);
+  }
+  return parts.reduce((total, part) => total + Number(part[1]) * DURATION_UNITS_MS[part[2]], 0);
+}
+
+/** A --state value as the engine takes it: a path resolved against the project directory, a URL unchanged. */
+export function stateFlagValue(value: string | undefined, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  return isStateUrl(value) ? value : path.resolve(cwd, value);
 }
 
 export function nonEmptyFlag(name: string, value: string | undefined): string | undefined {
@@ -134,7 +167,8 @@ export function engineOptions(settings: EngineSettings, outdir: string, io: CliI
   return {
     stack: settings.stack,
     desired: { kind: 'synth-output', outdir },
-    statePath: settings.statePath === undefined ? undefined : path.resolve(io.cwd, settings.statePath),
+    statePath: stateFlagValue(settings.statePath, io.cwd),
+    lockTimeoutMs: settings.lockTimeoutMs,
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,

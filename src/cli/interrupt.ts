@@ -3,7 +3,7 @@
  * one aborts the engine's signal: nothing new starts, operations in flight finish and state is saved, so the
  * command ends with a consistent state and exit code 1. A second one means "now": the process exits at once with
  * 128 + the signal number (130 for SIGINT, 143 for SIGTERM), as shells report an interrupted command; a lock it
- * holds is removed on the way out (see engine/exit-cleanup.ts). A closed output (EPIPE, see output-guard.ts)
+ * holds is removed on the way out (see engine/state/exit-release.ts). A closed output (EPIPE, see output-guard.ts)
  * counts as a first interrupt.
  */
 import type { CliIo } from './io';

@@ -1,13 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { registerApplyCommand } from './commands/apply';
-import { registerDestroyCommand } from './commands/destroy';
-import { registerDevServerCommand } from './commands/dev-server';
-import { registerGraphCommand } from './commands/graph';
-import { registerImportCommand } from './commands/import';
-import { registerPlanCommand } from './commands/plan';
-import { registerStateCommand } from './commands/state';
-import { registerSynthCommand } from './commands/synth';
 import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './output-guard';
+import { readPackageVersion } from './version';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
 export interface CommandOutcome {
@@ -17,16 +10,24 @@ export interface CommandOutcome {
 /** Each command lives in its own file under ./commands and registers itself here. */
 export type CommandRegistration = (program: Command, outcome: CommandOutcome) => void;
 
-const COMMANDS: CommandRegistration[] = [
-  registerSynthCommand,
-  registerPlanCommand,
-  registerApplyCommand,
-  registerDestroyCommand,
-  registerImportCommand,
-  registerStateCommand,
-  registerDevServerCommand,
-  registerGraphCommand,
-];
+/**
+ * The commands by name, each loaded only when it runs (or for --help): `version` answers without loading
+ * anything, and `plan --no-synth` never loads cdktf nor the dev server.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
+  synth: () => (require('./commands/synth') as typeof import('./commands/synth')).registerSynthCommand,
+  plan: () => (require('./commands/plan') as typeof import('./commands/plan')).registerPlanCommand,
+  apply: () => (require('./commands/apply') as typeof import('./commands/apply')).registerApplyCommand,
+  destroy: () => (require('./commands/destroy') as typeof import('./commands/destroy')).registerDestroyCommand,
+  show: () => (require('./commands/show') as typeof import('./commands/show')).registerShowCommand,
+  import: () => (require('./commands/import') as typeof import('./commands/import')).registerImportCommand,
+  state: () => (require('./commands/state') as typeof import('./commands/state')).registerStateCommand,
+  'force-unlock': () => (require('./commands/force-unlock') as typeof import('./commands/force-unlock')).registerForceUnlockCommand,
+  graph: () => (require('./commands/graph') as typeof import('./commands/graph')).registerGraphCommand,
+  'dev-server': () => (require('./commands/dev-server') as typeof import('./commands/dev-server')).registerDevServerCommand,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -37,11 +38,23 @@ export async function main(argv: string[]): Promise<number> {
     if (output.closed) process.exitCode = OUTPUT_CLOSED_EXIT_CODE;
   });
   const outcome: CommandOutcome = { exitCode: 0 };
+  const version = readPackageVersion();
   const program = new Command('secretform')
     .description('Infrastructure as code for the secrets service')
+    .version(`secretform ${version}`, '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
-  for (const register of COMMANDS) register(program, outcome);
+  program
+    .command('version')
+    .description('print the version')
+    .action(() => {
+      process.stdout.write(`secretform ${version}\n`);
+    });
+  const named = argv[2];
+  const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  if (named !== 'version' && named !== '--version' && named !== '-V') {
+    for (const name of only) COMMANDS[name]()(program, outcome);
+  }
   if (argv.length <= 2) {
     program.outputHelp({ error: true });
     return 1;

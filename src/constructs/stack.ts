@@ -239,6 +239,9 @@ export function analyseStack(stack: IConstruct, all: readonly SecretformResource
   }
   problems.push(...librarySetProblems(valid), ...associationMountProblems(valid, byId));
 
+  // Position of each valid resource: dependencies are listed in stack order without rescanning the stack per
+  // resource (that was quadratic: seconds at 10,000 constructs).
+  const position = new Map(valid.map((resource, index) => [resource, index]));
   const resources = valid.map((resource): AnalysedResource => {
     const dependsOn = new Set<SecretformResource>();
     for (const reference of resource.references) {
@@ -249,7 +252,7 @@ export function analyseStack(stack: IConstruct, all: readonly SecretformResource
       if (target && target !== resource) dependsOn.add(target);
     }
     const id = resource.resourceId!;
-    const ordered = valid.filter((candidate) => dependsOn.has(candidate));
+    const ordered = [...dependsOn].filter((candidate) => position.has(candidate)).sort((a, b) => position.get(a)! - position.get(b)!);
     const digest = specDigest(resource.resourceType.type, id, resource.resourceType.normaliseDesired(resource.spec), secretSources(resource.secrets));
     return { resource, id, dependsOn: ordered, digest };
   });

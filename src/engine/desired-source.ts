@@ -1,7 +1,7 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import type { IConstruct } from 'constructs';
 import { findResourceType } from '../resources/registry';
-import { desiredFromStack, loadDesired, type DesiredStack } from './desired';
+import { desiredFromStack, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
@@ -9,9 +9,10 @@ import { EngineError, fail, ok, type Result } from './errors';
 export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack: string): Result<DesiredStack> {
   let desired: DesiredStack;
   try {
-    desired = options.desired.kind === 'stack'
-      ? desiredFromStack(options.desired.stack as IConstruct)
-      : loadDesired(options.desired.outdir, stack);
+    const source = options.desired;
+    if (source.kind === 'stack') desired = desiredFromStack(source.stack as IConstruct);
+    else if (source.kind === 'specs') desired = { stack: source.stack, resources: resourcesOfSpecs(source.specs, 'saved plan') };
+    else desired = loadDesired(source.outdir, stack);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return fail(new EngineError('desired_invalid', `invalid desired state: ${message}`));

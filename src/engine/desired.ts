@@ -6,12 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { analyseStack, StackSupport } from '../constructs/stack';
 import type { IConstruct } from 'constructs';
-import { isStack } from '../constructs/cdktf-adapter';
 import { findResourceType } from '../resources/registry';
 import type { Attributes } from '../resources/types';
-import { parseSecretReferenceJson, SecretValue } from '../secret-value';
+import { parseSecretReferenceJson, secretReferenceJson, SecretValue } from '../secret-value';
 import { SPEC_FORMAT_VERSION } from '../constructs/bridge';
 
 export interface DesiredResource {
@@ -118,19 +116,7 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
       invalid.push(...marked.data.problems.map((problem) => (problem.startsWith(`${marked.data.address}: `) ? problem : `${marked.data.address}: ${problem}`)));
       continue;
     }
-    const parsed = synthesizedSchema.safeParse(comment.secretform);
-    if (!parsed.success) {
-      throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-    }
-    const entry = parsed.data;
-    if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
-    const secrets: Record<string, SecretValue> = {};
-    for (const [field, value] of Object.entries(entry.secrets)) {
-      const reference = parseSecretReferenceJson(value);
-      if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
-      secrets[field] = SecretValue.fromReference(reference);
-    }
-    resources.push({ address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest });
+    resources.push(desiredResourceOfSpec(comment.secretform, where));
   }
   if (invalid.length > 0) {
     throw new DesiredStateError(
@@ -139,13 +125,61 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
         `then synthesize again:\n  ${invalid.join('\n  ')}`,
     );
   }
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The desired resources of a list of synthesized specs (a saved plan keeps its desired state this way). */
+export function resourcesOfSpecs(specs: readonly unknown[], source: string): DesiredResource[] {
+  const resources = specs.map((spec, index) => desiredResourceOfSpec(spec, `${source}: resource ${index + 1}`));
+  checkDependencies(resources, source);
+  return resources;
+}
+
+/** The synthesized spec of a desired resource (what `cdk.tf.json` holds): secrets as references only. */
+export function specOfDesiredResource(resource: DesiredResource): SynthesizedSpec {
+  const secrets: Record<string, unknown> = {};
+  for (const [field, secret] of Object.entries(resource.secrets)) {
+    if (!secret.reference) {
+      throw new DesiredStateError(`${resource.address}: secret "${field}" is SecretValue.unsafePlainText(...), which is never written to a file; use SecretValue.fromEnv or fromFile`);
+    }
+    secrets[field] = secretReferenceJson(secret.reference);
+  }
+  return {
+    version: SPEC_FORMAT_VERSION,
+    type: resource.type,
+    address: resource.address,
+    id: resource.id,
+    spec: { ...resource.spec },
+    secrets,
+    dependsOn: [...resource.dependsOn],
+    digest: resource.digest,
+  };
+}
+
+function desiredResourceOfSpec(value: unknown, where: string): DesiredResource {
+  const parsed = synthesizedSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new DesiredStateError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  }
+  const entry = parsed.data;
+  if (!findResourceType(entry.type)) throw new DesiredStateError(`${where}: unknown resource type "${entry.type}"`);
+  const secrets: Record<string, SecretValue> = {};
+  for (const [field, secretJson] of Object.entries(entry.secrets)) {
+    const reference = parseSecretReferenceJson(secretJson);
+    if (!reference) throw new DesiredStateError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
+    secrets[field] = SecretValue.fromReference(reference);
+  }
+  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+}
+
+function checkDependencies(resources: readonly DesiredResource[], source: string): void {
   const addresses = new Set(resources.map((resource) => resource.address));
   for (const resource of resources) {
     for (const dependency of resource.dependsOn) {
       if (!addresses.has(dependency)) throw new DesiredStateError(`${source}: ${resource.address} depends on ${dependency}, which is not in the stack`);
     }
   }
-  return resources;
 }
 
 /**
@@ -153,6 +187,11 @@ export function resourcesOfConfig(config: unknown, source: string): DesiredResou
  * and the in-process engine API). Invalid props and stack-level problems throw one error listing them all.
  */
 export function desiredFromStack(stack: IConstruct): DesiredStack {
+  // cdktf is loaded only for in-memory stacks: a run from synth output (the CLI's) never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { isStack } = require('../constructs/cdktf-adapter') as typeof import('../constructs/cdktf-adapter');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { analyseStack, StackSupport } = require('../constructs/stack') as typeof import('../constructs/stack');
   if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
   const all = StackSupport.existing(stack)?.resources() ?? [];
   const analysis = analyseStack(stack, all);

@@ -1,20 +1,28 @@
 // The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
 // The CLI is a thin layer over these; users can call them from code too (exported from the package root).
 import type { Plan } from './plan/plan';
+import type { FingerprintKeySource } from './state/fingerprint-key-source';
 
 /** Where the desired state comes from. */
 export type DesiredSource =
   /** A synthesized app: `<outdir>/stacks/<stack>/cdk.tf.json` (what `secretform synth` / `cdktf synth` write). */
   | { kind: 'synth-output'; outdir: string }
   /** An in-memory cdktf stack (a `TerraformStack`); the only way `SecretValue.unsafePlainText` reaches the engine. */
-  | { kind: 'stack'; stack: unknown };
+  | { kind: 'stack'; stack: unknown }
+  /** Synthesized specs as a saved plan keeps them (the `"//".secretform` objects of `cdk.tf.json`). */
+  | { kind: 'specs'; stack: string; specs: readonly unknown[] };
 
 export interface EngineOptions {
   /** Stack name; with `synth-output` and a single stack in the output it may be omitted. */
   stack?: string;
   desired: DesiredSource;
-  /** State file; default `.secretform/<stack>.state.json` under `cwd`. */
+  /**
+   * State: a file path (relative to `cwd`) or a PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]`);
+   * default `SECRETFORM_STATE` from `env`, else `.secretform/<stack>.state.json` under `cwd`.
+   */
   statePath?: string;
+  /** How long a command that changes state waits for another command's lock; default 0 (fail at once, naming the holder). */
+  lockTimeoutMs?: number;
   /** Service address and TLS come from these variables (`SERVICE_ADDR`, `SERVICE_TOKEN`, ...); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Base directory for relative paths (state file, `SecretValue.fromFile`); default process.cwd(). */
@@ -29,6 +37,11 @@ export interface EngineOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting stops starting new operations; in-flight ones finish and state is saved. */
   signal?: AbortSignal;
+  /**
+   * Where the stack's fingerprint key is kept when SECRETFORM_STATE_KEY is not set; default a KV v2 secret on
+   * the service (see state/fingerprint-key-source.ts).
+   */
+  fingerprintKeySource?: FingerprintKeySource;
 }
 
 export type ProgressEvent =

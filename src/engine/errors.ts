@@ -14,6 +14,10 @@ export type EngineErrorCode =
   | 'state_locked'
   | 'state_io'
   | 'state_stack_mismatch'
+  /** A write based on a state that is no longer the current one (another command wrote it since). */
+  | 'state_conflict'
+  /** `--state` / SECRETFORM_STATE cannot be used (unknown URL scheme, bad schema name, unreachable database). */
+  | 'state_config'
   | 'desired_invalid'
   /** An address that is not in the desired state or the state file. */
   | 'address_unknown'
@@ -25,7 +29,11 @@ export type EngineErrorCode =
   | 'service_error'
   /** A failure that concerns the whole run (wrong token, service unreachable, TLS): reported once, the run stopped. */
   | 'service_unusable'
-  | 'interrupted';
+  | 'interrupted'
+  /** A saved plan file that cannot be read, written or understood. */
+  | 'plan_file'
+  /** A saved plan whose state or live objects changed since it was made: it is not applied. */
+  | 'plan_stale';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 

@@ -8,11 +8,10 @@ import { getResourceType } from '../resources/registry';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 import { refresh, refreshRequestFor } from './refresh';
-import { clientFor, prepareRun, readRunState } from './run-context';
+import { clientFor, lockRunState, prepareRun, runFingerprintKey } from './run-context';
 import { resolveSecrets } from './secret-resolution';
-import { fingerprintSecret } from './state/fingerprint';
-import { writeState, type ResourceState } from './state/state-file';
-import { lockState } from './state/state-lock';
+import type { ResourceState } from './state/state-file';
+import { StateWriter } from './apply/state-writer';
 
 export interface ImportedResource {
   address: string;
@@ -43,15 +42,14 @@ export async function importResource(options: EngineOptions, address: string, id
   const secrets = await resolveSecrets([desired], { cwd: context.value.cwd, env: context.value.env });
   if (!secrets.ok) return secrets;
 
-  const lock = await lockState(context.value.statePath);
-  if (!lock.ok) return lock;
+  const locked = await lockRunState(context.value, 'secretform import');
+  if (!locked.ok) return locked;
   const client = clientFor(context.value, secrets.value);
   try {
     if (!client.ok) return client;
-    const state = await readRunState(context.value);
-    if (!state.ok) return state;
-    if (state.value.resources[address]) {
-      return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.value.resources[address].id}); remove it with \`secretform state rm\` first`));
+    const state = locked.value.state;
+    if (state.resources[address]) {
+      return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.resources[address].id}); remove it with \`secretform state rm\` first`));
     }
     const request = refreshRequestFor(address, resourceType, { desired: desired.spec, desiredId: desired.id, identity: 'desired' });
     const live = await refresh(client.value, [request], { parallelism: 1 });
@@ -67,7 +65,9 @@ export async function importResource(options: EngineOptions, address: string, id
       else if (resourceType.fields.some((field) => field.api === name && (field.createOnly || field.writeOnly))) owned[name] = canonical[name];
     }
     const values = secrets.value.get(address) ?? {};
-    const fingerprints = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, fingerprintSecret(value, context.value.fingerprintKey)]));
+    const fingerprintKey = await runFingerprintKey(context.value, client.value, 'write');
+    const fingerprints: Record<string, string> = {};
+    for (const [field, value] of Object.entries(values)) fingerprints[field] = await fingerprintKey.fingerprint(value);
     const entry: ResourceState = {
       type: desired.type,
       id: desired.id,
@@ -77,11 +77,12 @@ export async function importResource(options: EngineOptions, address: string, id
       dependencies: [...desired.dependsOn],
       applied_at: new Date().toISOString(),
     };
-    const written = await writeState(context.value.statePath, { ...state.value, resources: { ...state.value.resources, [address]: entry } });
-    if (!written.ok) return written;
+    const writer = new StateWriter(locked.value.backend, state, 'secretform import');
+    const stored = await writer.set(address, entry).then(() => writer.finish(), (error: EngineError) => error);
+    if (stored) return fail(stored);
     return ok({ address, id: desired.id, type: desired.type });
   } finally {
     if (client.ok) await client.value.close();
-    await lock.value();
+    await locked.value.release();
   }
 }

@@ -1,13 +1,53 @@
 import type { EngineOptions } from './engine-options';
-import { ok, type Result } from './errors';
+import { EngineError, fail, ok, type Result } from './errors';
+import { specOfDesiredResource } from './desired';
+import type { PlanComputation } from './plan/compute-plan';
 import type { Plan } from './plan/plan';
-import { planRun, prepareRun, readRunState } from './run-context';
+import { planRun, prepareRun, readRunState, type RunContext } from './run-context';
+import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from './saved-plan/saved-plan';
+import { liveDigests } from './saved-plan/staleness';
+import type { StateFile } from './state/state-file';
 
 /**
  * Refreshes every resource of the desired state and of the state file (or the targets and what they need) and
  * diffs them into a plan. Reads only: nothing is written, on the service or in state.
  */
 export async function plan(options: EngineOptions): Promise<Result<Plan>> {
+  const planned = await computeReadOnly(options);
+  return planned.ok ? ok(planned.value.computation.plan) : planned;
+}
+
+/**
+ * `plan`, plus the saved plan `apply` can carry out later (`secretform plan --out`): the plan with the desired
+ * state it was made from, the state's lineage and serial, and a digest of each live object read. Fails when the
+ * desired state holds a plain-text secret (only references may be written to a file).
+ */
+export async function createSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
+  const planned = await computeReadOnly(options);
+  if (!planned.ok) return planned;
+  const { context, state, computation } = planned.value;
+  let desired;
+  try {
+    desired = context.desired.resources.map(specOfDesiredResource);
+  } catch (error) {
+    return fail(new EngineError('plan_file', `cannot save the plan: ${(error as Error).message}`));
+  }
+  const saved: SavedPlan = {
+    format: SAVED_PLAN_FORMAT,
+    format_version: SAVED_PLAN_VERSION,
+    created_at: new Date().toISOString(),
+    stack: context.stack,
+    refresh_only: options.refreshOnly === true,
+    targets: [...(options.targets ?? [])],
+    state: { location: context.statePath, lineage: state.lineage, serial: state.serial },
+    desired,
+    live_objects: liveDigests(computation),
+    plan: computation.plan,
+  };
+  return ok({ plan: computation.plan, saved });
+}
+
+async function computeReadOnly(options: EngineOptions): Promise<Result<{ context: RunContext; state: StateFile; computation: PlanComputation }>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
   const state = await readRunState(context.value);
@@ -15,5 +55,5 @@ export async function plan(options: EngineOptions): Promise<Result<Plan>> {
   const planned = await planRun(context.value, state.value, 'apply');
   if (!planned.ok) return planned;
   await planned.value.client.close();
-  return ok(planned.value.computation.plan);
+  return ok({ context: context.value, state: state.value, computation: planned.value.computation });
 }

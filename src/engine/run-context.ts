@@ -9,9 +9,12 @@ import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 import { computePlan, type PlanComputation } from './plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
-import { resolveStack, statePathOf } from './stack-name';
-import { fingerprintKeyFromEnv, type FingerprintKey } from './state/fingerprint';
-import { readState, type StateFile } from './state/state-file';
+import { resolveStack } from './stack-name';
+import { FingerprintKey } from './state/fingerprint';
+import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from './state/fingerprint-key-source';
+import { openLockedState, readStateAt, type LockedState } from './state/locked-state';
+import type { StateFile } from './state/state-file';
+import { resolveStateLocation, type StateLocation } from './state/state-location';
 import { selectAddresses, type RunMode } from './targets';
 
 export const DEFAULT_PARALLELISM = 10;
@@ -19,12 +22,13 @@ export const DEFAULT_PARALLELISM = 10;
 export interface RunContext {
   options: EngineOptions;
   stack: string;
+  /** Where the state is, printable (a URL's password masked). */
   statePath: string;
+  stateLocation: StateLocation;
   cwd: string;
   env: NodeJS.ProcessEnv;
   parallelism: number;
   desired: DesiredStack;
-  fingerprintKey: FingerprintKey;
 }
 
 /** Stack, state path and desired state (validated); no request, no state read. */
@@ -38,20 +42,29 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
   const desired = loadDesiredSource(options, stack.value);
   if (!desired.ok) return desired;
   const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const location = resolveStateLocation(options.statePath, env, cwd, stack.value);
+  if (!location.ok) return location;
   return ok({
     options,
     stack: stack.value,
-    statePath: statePathOf(options, stack.value),
-    cwd: options.cwd ?? process.cwd(),
+    statePath: location.value.display,
+    stateLocation: location.value,
+    cwd,
     env,
     parallelism,
     desired: desired.value,
-    fingerprintKey: fingerprintKeyFromEnv(env),
   });
 }
 
+/** The run's state, read without locking it (plan). */
 export function readRunState(context: RunContext): Promise<Result<StateFile>> {
-  return readState(context.statePath, context.stack);
+  return readStateAt(context.stateLocation, context.stack);
+}
+
+/** The run's state, locked (waiting up to the lock timeout) and read under the lock. */
+export function lockRunState(context: RunContext, command: string): Promise<Result<LockedState>> {
+  return openLockedState(context.stateLocation, context.stack, command, context.options.lockTimeoutMs ?? 0);
 }
 
 /** A client from the run's environment (SERVICE_ADDR, SERVICE_TOKEN, TLS variables). */
@@ -66,24 +79,40 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
   return ok(created.client);
 }
 
+/**
+ * The run's fingerprint key (see state/fingerprint-key-source.ts). Plans only read it: the stack's key is created
+ * by the first apply that records a fingerprint, after approval.
+ */
+export function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
+  const source = () => context.options.fingerprintKeySource ?? ServiceKvKeySource.forStack(client, context.stack, context.env);
+  return resolveFingerprintKey(context.env, source, use);
+}
+
 export interface PlannedRun {
   computation: PlanComputation;
   secrets: ResolvedSecrets;
+  /** The run's fingerprint key (for the fingerprints apply records). */
+  fingerprintKey: FingerprintKey;
 }
 
 /**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
- * request (destroy needs none). On success the client is the caller's to close.
+ * request (destroy and refresh-only need none). On success the client is the caller's to close.
  */
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode): Promise<Result<PlannedRun & { client: ServiceClient }>> {
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   if (!selection.ok) return selection;
-  const secrets = mode === 'destroy'
+  // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
+  // check needs only the service address and token.
+  const secrets = mode === 'destroy' || context.options.refreshOnly === true
     ? ok(new Map() as ResolvedSecrets)
     : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
   if (!secrets.ok) return secrets;
   const client = clientFor(context, secrets.value);
   if (!client.ok) return client;
+  const fingerprintKey = mode === 'destroy'
+    ? FingerprintKey.none('destroy writes no secret')
+    : await runFingerprintKey(context, client.value, 'read');
   const computation = await computePlan({
     client: client.value,
     stack: context.stack,
@@ -91,7 +120,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     state,
     selected: selection.value.addresses,
     secrets: secrets.value,
-    fingerprintKey: context.fingerprintKey,
+    fingerprintKey,
     mode,
     refreshOnly: context.options.refreshOnly === true,
     parallelism: context.parallelism,
@@ -102,5 +131,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
-  return ok({ computation: computation.value, secrets: secrets.value, client: client.value });
+  const hint = slowHashingHint(fingerprintKey);
+  if (hint) computation.value.plan.warnings.push(hint);
+  return ok({ computation: computation.value, secrets: secrets.value, client: client.value, fingerprintKey });
 }

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { isStack } from '../constructs/cdktf-adapter';
 import { DesiredStateError, listSynthesizedStacks } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
@@ -12,9 +11,12 @@ export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>):
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
   const { desired } = options;
   if (desired.kind === 'stack') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { isStack } = require('../constructs/cdktf-adapter') as typeof import('../constructs/cdktf-adapter');
     if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
     return ok((desired.stack as { node: { id: string } }).node.id);
   }
+  if (desired.kind === 'specs') return ok(desired.stack);
   try {
     const stacks = listSynthesizedStacks(desired.outdir);
     if (stacks.length === 1) return ok(stacks[0]);

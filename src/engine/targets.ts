@@ -40,7 +40,11 @@ export function selectAddresses(desired: DesiredStack, state: StateFile, targets
   } else {
     const dependents = new Map<string, string[]>();
     for (const [address, needs] of dependencies) {
-      for (const need of needs) dependents.set(need, [...(dependents.get(need) ?? []), address]);
+      for (const need of needs) {
+        const list = dependents.get(need);
+        if (list) list.push(address);
+        else dependents.set(need, [address]);
+      }
     }
     for (const target of targets) visit(target, (address) => dependents.get(address) ?? []);
   }

@@ -3,12 +3,14 @@
  * conventional exit code, no lock left behind, and a state that the next plan can work from.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { BIN, cliEnv, createProject, runCli, startCli, waitFor } from './cli-harness';
+import { readStateAt } from '../../src/engine/state/locked-state';
+import { resolveStateLocation } from '../../src/engine/state/state-location';
 
 jest.setTimeout(180_000);
 
@@ -52,7 +54,14 @@ afterAll(async () => {
 });
 
 const lockOf = (project: string) => join(project, '.secretform', 'e2e.state.json.lock');
-const stateOf = (project: string) => JSON.parse(readFileSync(join(project, '.secretform', 'e2e.state.json'), 'utf8')) as { resources: Record<string, { id: string }> };
+/** The state as the next command sees it: the file with the journal of an interrupted run applied. */
+async function stateOf(project: string): Promise<{ resources: Record<string, { id: string }> }> {
+  const location = resolveStateLocation(undefined, {}, project, 'e2e');
+  if (!location.ok) throw location.error;
+  const state = await readStateAt(location.value, 'e2e');
+  if (!state.ok) throw state.error;
+  return state.value;
+}
 
 async function usersOnServer(): Promise<string[]> {
   const listed = await call(server, 'LIST', 'auth/userpass/users');
@@ -92,7 +101,7 @@ describe('output closed early (EPIPE)', () => {
     // What state still records exists on the server; the next plan (JSON into head, too) works and the rest
     // of the destroy finishes.
     const onServer = await usersOnServer();
-    for (const address of Object.keys(stateOf(project).resources)) {
+    for (const address of Object.keys((await stateOf(project)).resources)) {
       const name = address.replace('e2e/', '');
       if (users.includes(name)) expect(onServer).toContain(name);
     }
@@ -129,14 +138,14 @@ describe('a second Ctrl-C during apply', () => {
 
       // State never records a user the server does not have.
       const onServer = await usersOnServer();
-      const inState = Object.keys(stateOf(project).resources).map((address) => address.replace('e2e/', '')).filter((name) => users.includes(name));
+      const inState = Object.keys((await stateOf(project)).resources).map((address) => address.replace('e2e/', '')).filter((name) => users.includes(name));
       for (const name of inState) expect({ run, name, onServer: onServer.includes(name) }).toEqual({ run, name, onServer: true });
     }
 
     // The next plan shows exactly what remains: a create for each user the server lacks, an adoption for one it
     // has that state missed (created while the process was exiting), nothing for the rest.
     const onServer = await usersOnServer();
-    const state = stateOf(project);
+    const state = await stateOf(project);
     const planned = await runCli(['plan', '--no-synth', '--format', 'json'], project, env);
     expect(planned.code).toBe(0);
     const actions = new Map<string, string>(

@@ -102,15 +102,6 @@ test('a fingerprint made with another state key: a root credential is not sent a
   expect(planned.warnings.join('\n')).toMatch(/test\/ldap: the fingerprint of "bindpass" in state was made with another SECRETFORM_STATE_KEY/);
 });
 
-test('without SECRETFORM_STATE_KEY fingerprints are salted scrypt hashes that still compare', async () => {
-  const noKey = { env: { SERVICE_ADDR: h.server.url, SERVICE_TOKEN: h.env.SERVICE_TOKEN } };
-  unwrap(await apply(h.options(ldapStack('ldap://one'), noKey)));
-  const state = await h.state();
-  expect(state.resources['test/ldap'].secrets.bindpass).toMatch(/^scrypt:/);
-  expect(unwrap(await plan(h.options(ldapStack('ldap://one'), noKey))).changes.find((c) => c.address === 'test/ldap'))
-    .toMatchObject({ action: 'no-op', secrets: [{ field: 'bindpass', status: 'unverifiable' }] });
-});
-
 describe('import', () => {
   test('adopts an existing object: no write follows, and the root credential is never re-sent', async () => {
     await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  configuredOutputDir, engineOptions, parseEngineFlags, parseParallelism, prepareSynthOutput, type EngineFlags,
+  configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
 } from '../../src/cli/engine-flags';
 import { UsageError } from '../../src/cli/usage-error';
 import { fakeIo } from './cli-fake-io';
@@ -22,10 +22,26 @@ describe('parseParallelism', () => {
   });
 });
 
+describe('parseLockTimeout', () => {
+  test('accepts durations (default 0s; a bare number is seconds)', () => {
+    expect(parseLockTimeout(undefined)).toBe(0);
+    expect(parseLockTimeout('0s')).toBe(0);
+    expect(parseLockTimeout('500ms')).toBe(500);
+    expect(parseLockTimeout('30s')).toBe(30_000);
+    expect(parseLockTimeout('5m')).toBe(300_000);
+    expect(parseLockTimeout('1h30m')).toBe(5_400_000);
+    expect(parseLockTimeout('45')).toBe(45_000);
+  });
+
+  test.each(['', 'soon', '5 m', '-1s', '1.5s', '10d', 's'])('rejects "%s" naming the flag', (value) => {
+    expect(() => parseLockTimeout(value)).toThrow(`--lock-timeout must be a duration such as 0s, 30s, 5m or 1h30m, got "${value}"`);
+  });
+});
+
 describe('parseEngineFlags', () => {
   test('keeps every flag and collects repeated targets', () => {
-    const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js', synthEnv: ['STAGE', 'APP_*'] });
-    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
+    const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', lockTimeout: '1m30s', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js', synthEnv: ['STAGE', 'APP_*'] });
+    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', lockTimeoutMs: 90_000, targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
   });
 
   test('rejects --app together with --no-synth', () => {
@@ -46,12 +62,20 @@ describe('engine options and the synth output directory', () => {
       stack: undefined,
       desired: { kind: 'synth-output', outdir: '/project/cdktf.out' },
       statePath: '/project/state/prod.json',
+      lockTimeoutMs: 0,
       env: { SERVICE_ADDR: 'http://x' },
       cwd: '/project',
       parallelism: 10,
       targets: undefined,
     });
     expect(engineOptions(parseEngineFlags({ ...defaults, target: ['prod/a'] }), '/o', io).targets).toEqual(['prod/a']);
+  });
+
+  test('pass a PostgreSQL --state URL through unchanged (a path is resolved)', () => {
+    const io = fakeIo({ cwd: '/project', env: {} });
+    const url = 'postgres://team:pw@db:5432/infra?schema=prod';
+    expect(engineOptions(parseEngineFlags({ ...defaults, state: url }), '/o', io).statePath).toBe(url);
+    expect(engineOptions(parseEngineFlags({ ...defaults, state: 'postgresql://team@db/infra' }), '/o', io).statePath).toBe('postgresql://team@db/infra');
   });
 
   test('default to cdktf.json "output", else cdktf.out', () => {

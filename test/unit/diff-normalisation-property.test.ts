@@ -8,6 +8,7 @@ import { diffResource } from '../../src/engine/plan/resource-diff';
 import { refreshRequestFor } from '../../src/engine/refresh';
 import { getResourceType } from '../../src/resources/registry';
 import type { DesiredResource } from '../../src/engine/desired';
+import { FingerprintKey } from '../../src/engine/state/fingerprint';
 
 const RUNS = 200;
 const SEED = 9_2026;
@@ -62,7 +63,7 @@ function plan(value: Input, raw: unknown, mode: 'apply' | 'destroy') {
     stateEntry: recorded,
     live: { attributes: live, data: null },
     secrets: {},
-    fingerprintKey: {},
+    fingerprintKey: FingerprintKey.none('the property needs no secret'),
     refreshOnly: false,
   }).plan;
 }

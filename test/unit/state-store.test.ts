@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareSecret, fingerprintSecret } from '../../src/engine/state/fingerprint';
 import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
-import { lockState } from '../../src/engine/state/state-lock';
+import { forceUnlockStateFile, lockStateFile } from '../../src/engine/state/state-lock';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'secretform-state-'));
 
@@ -55,35 +54,32 @@ describe('state file', () => {
 describe('state lock', () => {
   it('refuses a second lock on the same state until the first is released', async () => {
     const path = join(dir(), 'state.json');
-    const first = await lockState(path);
+    const request = { command: 'secretform test', timeoutMs: 0 };
+    const first = await lockStateFile(path, request);
     expect(first.ok).toBe(true);
-    const second = await lockState(path);
+    const second = await lockStateFile(path, request);
     expect(!second.ok && second.error.code).toBe('state_locked');
-    if (first.ok) await first.value();
-    const third = await lockState(path);
+    if (first.ok) await first.value.release();
+    const third = await lockStateFile(path, request);
     expect(third.ok).toBe(true);
-    if (third.ok) await third.value();
+    if (third.ok) await third.value.release();
   });
 });
 
-describe('secret fingerprints', () => {
-  it('recognises the same secret and a changed one with the slow salted scheme, without containing it', () => {
-    const fp = fingerprintSecret('hunter2-secret', {});
-    expect(fp.startsWith('scrypt:')).toBe(true);
-    expect(fp).not.toContain('hunter2-secret');
-    expect(compareSecret('hunter2-secret', fp, {})).toBe('same');
-    expect(compareSecret('hunter3-secret', fp, {})).toBe('different');
-    // Salted: the same value fingerprints differently each time.
-    expect(fingerprintSecret('hunter2-secret', {})).not.toBe(fp);
-  });
-
-  it('uses HMAC with the state key and calls a fingerprint made with another key incomparable', () => {
-    const key = { key: Buffer.from('state-key-1') };
-    const fp = fingerprintSecret('s3cret-value', key);
-    expect(fp.startsWith('hmac-sha256:')).toBe(true);
-    expect(compareSecret('s3cret-value', fp, key)).toBe('same');
-    expect(compareSecret('other-value', fp, key)).toBe('different');
-    expect(compareSecret('s3cret-value', fp, { key: Buffer.from('state-key-2') })).toBe('incomparable');
-    expect(compareSecret('s3cret-value', fp, {})).toBe('incomparable');
+describe('lock directories of earlier versions', () => {
+  it('are taken over once older than 15 s (as those versions did), refused while fresh, and removed by force-unlock', async () => {
+    const path = join(dir(), 'state.json');
+    const request = { command: 'secretform test', timeoutMs: 0 };
+    mkdirSync(`${path}.lock`);
+    const fresh = await lockStateFile(path, request);
+    expect(!fresh.ok && fresh.error.code).toBe('state_locked');
+    const old = new Date(Date.now() - 20_000);
+    utimesSync(`${path}.lock`, old, old);
+    const taken = await lockStateFile(path, request);
+    expect(taken.ok).toBe(true);
+    if (taken.ok) await taken.value.release();
+    mkdirSync(`${path}.lock`);
+    forceUnlockStateFile(path);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });

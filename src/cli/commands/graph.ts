@@ -39,7 +39,7 @@ export async function runGraph(flags: GraphFlags, io: CliIo): Promise<number> {
     }
     const app = nonEmptyFlag('--app', flags.app);
     if (app !== undefined && !flags.synth) throw new UsageError('--app runs the app first, so it cannot be combined with --no-synth; drop one of them');
-    const settings = { stack: nonEmptyFlag('--stack', flags.stack), output: nonEmptyFlag('--output', flags.output), synth: flags.synth, app, targets: [], parallelism: 1, passEnv: [] };
+    const settings = { stack: nonEmptyFlag('--stack', flags.stack), output: nonEmptyFlag('--output', flags.output), synth: flags.synth, app, targets: [], parallelism: 1, passEnv: [], lockTimeoutMs: 0 };
     const outdir = await prepareSynthOutput(settings, io);
     const desired = loadDesired(outdir, settings.stack);
     io.stdout.write(renderGraph(desired.resources, flags.format as GraphFormat, desired.stack));

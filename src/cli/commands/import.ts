@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { importResource } from '../../engine';
 import {
-  addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
+  addLockTimeoutOption, addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
@@ -15,19 +15,20 @@ export interface ImportFlags {
   stack?: string;
   output?: string;
   state?: string;
+  lockTimeout?: string;
   synth: boolean;
   app?: string;
   synthEnv?: string[];
 }
 
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
-  addStateLocationOptions(
+  addLockTimeoutOption(addStateLocationOptions(
     program
       .command('import')
       .description('adopt an existing object on the service into state')
       .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
       .argument('<id>', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
-  )
+  ))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)

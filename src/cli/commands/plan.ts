@@ -1,10 +1,12 @@
 /**
- * `secretform plan [options] [--format text|markdown|json] [--out-file PATH] [--detailed-exitcode]
+ * `secretform plan [options] [--format text|markdown|json] [--out-file PATH] [--out PLANFILE] [--detailed-exitcode]
  * [--refresh-only]`: refreshes the live objects and shows what apply would change, and what changed outside the
- * code. Exit code 0, 1 on error, and with --detailed-exitcode 2 when there are changes or drift.
+ * code. `--out` also saves the plan for `secretform apply PLANFILE`. Exit code 0, 1 on error, and with
+ * --detailed-exitcode 2 when there are changes or drift.
  */
+import * as path from 'node:path';
 import type { Command } from 'commander';
-import { plan } from '../../engine';
+import { createSavedPlan, ok, plan, writeSavedPlan, type EngineOptions, type Plan, type Result } from '../../engine';
 import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
@@ -15,6 +17,8 @@ import { createProgressReporter } from '../progress';
 export interface PlanFlags extends EngineFlags {
   format: string;
   outFile?: string;
+  /** `--out PLANFILE`: the saved plan. */
+  out?: string;
   detailedExitcode?: boolean;
   refreshOnly?: boolean;
 }
@@ -26,6 +30,7 @@ export function registerPlanCommand(program: Command, outcome: CommandOutcome): 
   addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))
     .option('--format <format>', 'report format: text, markdown (pull-request comment) or json', 'text')
     .option('--out-file <path>', 'write the report to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)')
+    .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
     .action(async (flags: PlanFlags) => {
@@ -37,10 +42,12 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   let settings;
   let format;
   let outFile;
+  let planFile;
   try {
     settings = parseEngineFlags(flags);
     format = parseFormat(flags.format);
     outFile = nonEmptyFlag('--out-file', flags.outFile);
+    planFile = nonEmptyFlag('--out', flags.out);
   } catch (error) {
     return failWith(io, error);
   }
@@ -48,14 +55,26 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   if (!prepared.ok) return prepared.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const planned = await plan({ ...prepared.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress });
+  const options = { ...prepared.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress };
+  const planned = await planAndSave(options, planFile, io);
   progress.finish();
   if (!planned.ok) return failWith(io, planned.error);
+  const computed = planned.value;
 
   try {
-    writePlanReport(planned.value, format, outFile, io);
+    writePlanReport(computed, format, outFile, io);
   } catch (error) {
     return failWith(io, error);
   }
-  return flags.detailedExitcode === true && hasChangesOrDrift(planned.value) ? CHANGES_EXIT_CODE : 0;
+  if (planFile !== undefined) io.stderr.write(`Saved the plan to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
+  return flags.detailedExitcode === true && hasChangesOrDrift(computed) ? CHANGES_EXIT_CODE : 0;
+}
+
+/** The plan; with `--out PLANFILE` also saved to that file (relative to the project directory). */
+async function planAndSave(options: EngineOptions, planFile: string | undefined, io: CliIo): Promise<Result<Plan>> {
+  if (planFile === undefined) return plan(options);
+  const made = await createSavedPlan(options);
+  if (!made.ok) return made;
+  const written = await writeSavedPlan(path.resolve(io.cwd, planFile), made.value.saved);
+  return written.ok ? ok(made.value.plan) : written;
 }

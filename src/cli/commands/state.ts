@@ -1,23 +1,28 @@
 /**
- * `secretform state list | show ADDRESS | rm ADDRESS | mv FROM TO`: reads and edits the state file; never talks to the
- * service. State holds no secret values (only keyed fingerprints), and `show` prints not even those.
+ * `secretform state list | show ADDRESS | rm ADDRESS | mv FROM TO | history | restore SERIAL | pull | push FILE`: reads and
+ * edits the state; never talks to the service. State holds no secret values (only keyed or salted fingerprints),
+ * and `show` prints not even those. `pull` prints the state JSON to stdout; `push` writes a state file as the
+ * stack's state (moving a stack between backends: `state pull > s.json` then `state push s.json --state URL`).
  */
 import type { Command } from 'commander';
-import { stateList, stateMv, stateRm, stateShow } from '../../engine';
+import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/engine-options';
-import { addStateLocationOptions, configuredOutputDir, nonEmptyFlag } from '../engine-flags';
+import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, stateFlagValue } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { UsageError } from '../usage-error';
 import * as path from 'node:path';
 
 export interface StateFlags {
   stack?: string;
   output?: string;
   state?: string;
+  lockTimeout?: string;
+  force?: boolean;
 }
 
 export function registerStateCommand(program: Command, outcome: CommandOutcome): void {
-  const state = program.command('state').description('list, show or forget the resources recorded in state');
+  const state = program.command('state').description('list, show, edit, move or restore the state of a stack');
   addStateLocationOptions(state.command('list').description('list the addresses in state, one per line')).action(async (flags: StateFlags) => {
     outcome.exitCode = await runStateList(flags, processIo());
   });
@@ -25,98 +30,159 @@ export function registerStateCommand(program: Command, outcome: CommandOutcome):
     .action(async (address: string, flags: StateFlags) => {
       outcome.exitCode = await runStateShow(address, flags, processIo());
     });
-  addStateLocationOptions(
+  addLockTimeoutOption(addStateLocationOptions(
     state.command('rm').description('forget a resource (the object on the service is left alone)').argument('<address>', 'resource address'),
-  ).action(async (address: string, flags: StateFlags) => {
+  )).action(async (address: string, flags: StateFlags) => {
     outcome.exitCode = await runStateRm(address, flags, processIo());
   });
-  addStateLocationOptions(
+  addLockTimeoutOption(addStateLocationOptions(
     state
       .command('mv')
       .description('rename a resource in state, e.g. after its construct id changed (the object on the service is left alone)')
       .argument('<from>', 'address in state')
       .argument('<to>', 'new address (not in state yet)'),
-  ).action(async (from: string, to: string, flags: StateFlags) => {
+  )).action(async (from: string, to: string, flags: StateFlags) => {
     outcome.exitCode = await runStateMv(from, to, flags, processIo());
   });
+  addStateLocationOptions(state.command('history').description('list the kept versions of the state (serial, time, command)')).action(async (flags: StateFlags) => {
+    outcome.exitCode = await runStateHistory(flags, processIo());
+  });
+  addLockTimeoutOption(addStateLocationOptions(
+    state.command('restore').description('make a kept version (see `state history`) the current state again').argument('<serial>', 'serial of the version'),
+  )).action(async (serial: string, flags: StateFlags) => {
+    outcome.exitCode = await runStateRestore(serial, flags, processIo());
+  });
+  addStateLocationOptions(state.command('pull').description('print the state as JSON on stdout (it holds no secret values)')).action(async (flags: StateFlags) => {
+    outcome.exitCode = await runStatePull(flags, processIo());
+  });
+  addLockTimeoutOption(addStateLocationOptions(
+    state.command('push').description('write a state file (e.g. from `state pull`) as the stack\'s state').argument('<file>', 'state JSON file'),
+  ))
+    .option('--force', 'replace a state of another lineage, or a newer one')
+    .action(async (file: string, flags: StateFlags) => {
+      outcome.exitCode = await runStatePush(file, flags, processIo());
+    });
 }
 
 /** The state commands never synthesize: they read the existing output only to find the stack's name. */
-function stateOptions(flags: StateFlags, io: CliIo): EngineOptions {
+export function stateOptions(flags: StateFlags, io: CliIo): EngineOptions {
   const stack = nonEmptyFlag('--stack', flags.stack);
   const output = nonEmptyFlag('--output', flags.output) ?? configuredOutputDir(io.cwd);
-  const statePath = nonEmptyFlag('--state', flags.state);
   return {
     stack,
     desired: { kind: 'synth-output', outdir: path.resolve(io.cwd, output) },
-    statePath: statePath === undefined ? undefined : path.resolve(io.cwd, statePath),
+    statePath: stateFlagValue(nonEmptyFlag('--state', flags.state), io.cwd),
+    lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
     env: io.env,
     cwd: io.cwd,
   };
 }
 
-export async function runStateList(flags: StateFlags, io: CliIo): Promise<number> {
+async function withOptions(flags: StateFlags, io: CliIo, run: (options: EngineOptions) => Promise<number>): Promise<number> {
   let options: EngineOptions;
   try {
     options = stateOptions(flags, io);
   } catch (error) {
     return failWith(io, error);
   }
-  const listed = await stateList(options);
-  if (!listed.ok) return failWith(io, listed.error);
-  for (const entry of listed.value) io.stdout.write(`${entry.address}\n`);
-  return 0;
+  return run(options);
 }
 
-export async function runStateShow(address: string, flags: StateFlags, io: CliIo): Promise<number> {
-  let options: EngineOptions;
-  try {
-    options = stateOptions(flags, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
-  const shown = await stateShow(options, address);
-  if (!shown.ok) return failWith(io, shown.error);
-  const entry = shown.value;
-  const view = {
-    address,
-    type: entry.type,
-    id: entry.id,
-    attributes: entry.attributes,
-    // Which secrets secretform wrote; their fingerprints stay in the file.
-    secret_fields: Object.keys(entry.secrets).sort(),
-    dependencies: entry.dependencies,
-    ...(entry.digest !== undefined ? { digest: entry.digest } : {}),
-    applied_at: entry.applied_at,
-  };
-  io.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-  return 0;
+export function runStateList(flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const listed = await stateList(options);
+    if (!listed.ok) return failWith(io, listed.error);
+    for (const entry of listed.value) io.stdout.write(`${entry.address}\n`);
+    return 0;
+  });
 }
 
-export async function runStateRm(address: string, flags: StateFlags, io: CliIo): Promise<number> {
-  let options: EngineOptions;
-  try {
-    options = stateOptions(flags, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
-  const removed = await stateRm(options, address);
-  if (!removed.ok) return failWith(io, removed.error);
-  io.stdout.write(`Removed ${address} from state. The object on the service is untouched; secretform no longer manages it.\n`);
-  return 0;
+export function runStateShow(address: string, flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const shown = await stateShow(options, address);
+    if (!shown.ok) return failWith(io, shown.error);
+    const entry = shown.value;
+    const view = {
+      address,
+      type: entry.type,
+      id: entry.id,
+      attributes: entry.attributes,
+      // Which secrets secretform wrote; their fingerprints stay in the state.
+      secret_fields: Object.keys(entry.secrets).sort(),
+      dependencies: entry.dependencies,
+      ...(entry.digest !== undefined ? { digest: entry.digest } : {}),
+      applied_at: entry.applied_at,
+    };
+    io.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+    return 0;
+  });
 }
 
-export async function runStateMv(from: string, to: string, flags: StateFlags, io: CliIo): Promise<number> {
-  let options: EngineOptions;
-  try {
-    options = stateOptions(flags, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
-  const moved = await stateMv(options, from, to);
-  if (!moved.ok) return failWith(io, moved.error);
-  for (const warning of moved.value.warnings) writeWarning(io, warning);
-  const dependents = moved.value.dependents.length > 0 ? ` Dependencies updated in: ${moved.value.dependents.join(', ')}.` : '';
-  io.stdout.write(`Moved ${from} to ${to} in state. The object on the service is untouched.${dependents}\n`);
-  return 0;
+export function runStateRm(address: string, flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const removed = await stateRm(options, address);
+    if (!removed.ok) return failWith(io, removed.error);
+    io.stdout.write(`Removed ${address} from state. The object on the service is untouched; secretform no longer manages it.\n`);
+    return 0;
+  });
+}
+
+export function runStateHistory(flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const history = await stateHistory(options);
+    if (!history.ok) return failWith(io, history.error);
+    if (history.value.length === 0) {
+      io.stdout.write('No versions kept yet: a version is recorded when a command changes the state.\n');
+      return 0;
+    }
+    io.stdout.write('SERIAL  TIME                      RESOURCES  COMMAND\n');
+    for (const version of history.value) {
+      io.stdout.write(`${String(version.serial).padEnd(7)} ${version.created_at.padEnd(25)} ${String(version.resources).padEnd(10)} ${version.command}\n`);
+    }
+    io.stdout.write('\nRestore one with `secretform state restore SERIAL`.\n');
+    return 0;
+  });
+}
+
+export function runStateRestore(serialText: string, flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    if (!/^\d+$/.test(serialText.trim())) return failWith(io, new UsageError(`SERIAL must be a version's serial number (see \`secretform state history\`), got "${serialText}"`));
+    const serial = Number(serialText.trim());
+    const restored = await stateRestore(options, serial);
+    if (!restored.ok) return failWith(io, restored.error);
+    io.stdout.write(
+      `Restored version ${serial} (${Object.keys(restored.value.resources).length} resources) as serial ${restored.value.serial}. ` +
+        'Nothing on the service changed; run `secretform plan` to compare.\n',
+    );
+    return 0;
+  });
+}
+
+export function runStatePull(flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const state = await statePull(options);
+    if (!state.ok) return failWith(io, state.error);
+    io.stdout.write(`${JSON.stringify(state.value, null, 2)}\n`);
+    return 0;
+  });
+}
+
+export function runStatePush(file: string, flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const pushed = await statePush(options, path.resolve(io.cwd, file), flags.force === true);
+    if (!pushed.ok) return failWith(io, pushed.error);
+    io.stdout.write(`Pushed ${file} (${Object.keys(pushed.value.resources).length} resources, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
+    return 0;
+  });
+}
+
+export function runStateMv(from: string, to: string, flags: StateFlags, io: CliIo): Promise<number> {
+  return withOptions(flags, io, async (options) => {
+    const moved = await stateMv(options, from, to);
+    if (!moved.ok) return failWith(io, moved.error);
+    for (const warning of moved.value.warnings) writeWarning(io, warning);
+    const dependents = moved.value.dependents.length > 0 ? ` Dependencies updated in: ${moved.value.dependents.join(', ')}.` : '';
+    io.stdout.write(`Moved ${from} to ${to} in state. The object on the service is untouched.${dependents}\n`);
+    return 0;
+  });
 }

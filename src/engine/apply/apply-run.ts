@@ -10,13 +10,15 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { planRun, prepareRun, readRunState, type RunContext } from '../run-context';
+import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
-import { fingerprintSecret, type FingerprintKey } from '../state/fingerprint';
+import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import { lockState } from '../state/state-lock';
 import { renameAddress } from '../state-moves';
 import type { RunMode } from '../targets';
+import { canonicalJson } from '../saved-plan/canonical-json';
+import type { SavedPlan } from '../saved-plan/saved-plan';
+import { staleReasons } from '../saved-plan/staleness';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
 import { buildOperations } from './task-graph';
@@ -26,32 +28,63 @@ export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'apply');
 }
 
+/** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'>;
+
+/**
+ * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
+ * secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
+ * changed since, or when the plan computed now is not the saved one.
+ */
+export function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  return run(
+    {
+      ...options,
+      stack: saved.stack,
+      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired },
+      targets: saved.targets.length > 0 ? saved.targets : undefined,
+      refreshOnly: saved.refresh_only,
+    },
+    'apply',
+    saved,
+  );
+}
+
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
 export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode): Promise<Result<ApplyResult>> {
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
-  const lock = await lockState(context.value.statePath);
-  if (!lock.ok) return lock;
+  const locked = await lockRunState(context.value, `secretform ${mode}`);
+  if (!locked.ok) return locked;
   let client: ServiceClient | undefined;
   try {
-    const state = await readRunState(context.value);
-    if (!state.ok) return state;
-    const planned = await planRun(context.value, state.value, mode);
+    const state = locked.value.state;
+    const planned = await planRun(context.value, state, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
-    const { computation, secrets } = planned.value;
+    const { computation, secrets, fingerprintKey } = planned.value;
+    if (saved) {
+      const reasons = staleReasons(saved, state, computation);
+      if (reasons.length > 0) {
+        return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
+      }
+    }
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
-    const writer = new StateWriter(context.value.statePath, state.value);
-    return await execute(context.value, client, computation, secrets, writer);
+    const writer = new StateWriter(locked.value.backend, state, `secretform ${mode}`);
+    const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
+    // The writes become a version of the history (the local journal is folded into the state file).
+    const finished = await writer.finish();
+    if (executed.ok && finished) return fail(finished);
+    return executed;
   } finally {
     await client?.close();
-    await lock.value();
+    await locked.value.release();
   }
 }
 
@@ -60,6 +93,7 @@ async function execute(
   client: ServiceClient,
   computation: PlanComputation,
   secrets: ResolvedSecrets,
+  fingerprintKey: FingerprintKey,
   writer: StateWriter,
 ): Promise<Result<ApplyResult>> {
   const { plan, resources } = computation;
@@ -75,6 +109,9 @@ async function execute(
   if (refreshOnly) return ok(result(plan, [], false, stateOnly));
 
   const { operations, tasks } = buildOperations(resources.values());
+  // The first apply that records a fingerprint creates the stack's key (approved now: nothing was written before).
+  const writesSecrets = [...resources.values()].some((resource) => resource.writeSecrets.length > 0);
+  if (writesSecrets && !fingerprintKey.hasKey) fingerprintKey = await runFingerprintKey(context, client, 'write');
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
   const warningsByKey = new Map<string, string[]>();
@@ -90,7 +127,7 @@ async function execute(
       } else {
         const values = secrets.get(operation.address) ?? {};
         warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
-        await writer.set(operation.address, stateEntryAfterWrite(resource, values, context.fingerprintKey, operation.kind === 'create'));
+        await writer.set(operation.address, await stateEntryAfterWrite(resource, values, fingerprintKey, operation.kind === 'create'));
       }
     } catch (error) {
       onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
@@ -162,6 +199,8 @@ function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, re
       const live = resource.live.attributes;
       const attributes: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = live[name] !== undefined ? live[name] : value;
+      // Only drift makes a new state version: a refresh-only apply of an unchanged service writes nothing.
+      if (canonicalJson(attributes) === canonicalJson(entry.attributes)) continue;
       entries[resource.address] = { ...entry, attributes };
       changes.push({ address: resource.address, change: 'refreshed' });
     } else if (!refreshOnly) {
@@ -194,13 +233,13 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
 }
 
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
-function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): ResourceState {
+async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): Promise<ResourceState> {
   const desired = resource.desired!;
   const previous = !created && resource.stateEntry?.id === desired.id ? resource.stateEntry.secrets : {};
   const fingerprints: Record<string, string> = {};
   for (const field of Object.keys(desired.secrets)) {
     const value = values[field];
-    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = fingerprintSecret(value, key);
+    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = await key.fingerprint(value);
     else if (previous[field] !== undefined) fingerprints[field] = previous[field];
   }
   return {

@@ -1,56 +1,109 @@
 /**
- * The state of a running apply: changed in memory after every operation and saved at once, one write at a
- * time (each save writes the latest state, so a save never overtakes a later one).
+ * The state of a running apply, kept in memory and written through the state backend after every operation.
+ * Writes are grouped: while one write is on its way, the changes of operations that finish meanwhile wait and
+ * go together in the next one (one journal line and one fsync, or one statement). An operation counts as done
+ * only once its change is stored, so a crash at any moment leaves a state that holds exactly what was recorded.
+ * Each write sends only what changed, so its cost does not grow with the size of the state.
  */
-import { EngineError } from '../errors';
-import { writeState, type ResourceState, type StateFile } from '../state/state-file';
+import type { EngineError } from '../errors';
+import type { StateBackend } from '../state/backend';
+import type { ResourceState, StateFile } from '../state/state-file';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: EngineError) => void;
+}
 
 export class StateWriter {
   #state: StateFile;
-  #queue: Promise<void> = Promise.resolve();
+  /** Changes not yet stored, by address (the last change of an address wins). */
+  #pending = new Map<string, ResourceState | undefined>();
+  #waiters: Waiter[] = [];
+  #writing = false;
   #failure: EngineError | undefined;
+  #wrote = false;
 
   constructor(
-    private readonly path: string,
+    private readonly backend: StateBackend,
     state: StateFile,
+    private readonly command: string,
   ) {
-    this.#state = state;
+    this.#state = { ...state, resources: { ...state.resources } };
   }
 
+  /** The state as this command sees it (including changes still on their way). */
   get state(): StateFile {
     return this.#state;
   }
 
-  /** The first save that failed, if any. */
+  /** The first write that failed, if any (every later write is refused too: the stored state is unknown). */
   get failure(): EngineError | undefined {
     return this.#failure;
   }
 
-  /** Records (or, with undefined, forgets) one resource and saves; rejects when the save fails. */
+  /** Records (or, with undefined, forgets) one resource; resolves once stored, rejects when the write fails. */
   set(address: string, entry: ResourceState | undefined): Promise<void> {
-    const resources = { ...this.#state.resources };
-    if (entry) resources[address] = entry;
-    else delete resources[address];
-    this.#state = { ...this.#state, resources };
+    this.#change(address, entry);
     return this.save();
   }
 
-  /** Replaces every resource entry at once (without saving). */
+  /** Replaces every resource entry at once (without storing: `save` does); only the differences are written. */
   replaceResources(resources: Record<string, ResourceState>): void {
-    this.#state = { ...this.#state, resources };
+    for (const address of Object.keys(this.#state.resources)) {
+      if (!(address in resources)) this.#change(address, undefined);
+    }
+    for (const [address, entry] of Object.entries(resources)) {
+      if (this.#state.resources[address] !== entry) this.#change(address, entry);
+    }
   }
 
+  /** Stores every change made so far. */
   save(): Promise<void> {
-    const saved = this.#queue.then(async () => {
-      const written = await writeState(this.path, this.#state);
-      if (!written.ok) {
-        this.#failure ??= written.error;
-        throw written.error;
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#pending.size === 0 && !this.#writing) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    if (!this.#writing) void this.#drain();
+    return done;
+  }
+
+  /** Ends the command's writes: the stored state becomes a version of the history (the local journal is folded). */
+  async finish(): Promise<EngineError | undefined> {
+    await this.save().catch(() => undefined);
+    if (this.#failure || !this.#wrote) return this.#failure;
+    const checkpoint = await this.backend.checkpoint(this.command);
+    return checkpoint.ok ? undefined : checkpoint.error;
+  }
+
+  #change(address: string, entry: ResourceState | undefined): void {
+    if (entry) this.#state.resources[address] = entry;
+    else delete this.#state.resources[address];
+    this.#pending.set(address, entry);
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#pending.size > 0 && !this.#failure) {
+      const changes = [...this.#pending].map(([address, entry]) => ({ address, entry }));
+      const waiters = this.#waiters;
+      this.#pending = new Map();
+      this.#waiters = [];
+      const written = await this.backend.write({ lineage: this.#state.lineage, serial: this.#state.serial }, changes);
+      if (written.ok) {
+        this.#state.serial = written.value;
+        this.#wrote = true;
+        for (const waiter of waiters) waiter.resolve();
+      } else {
+        this.#failure = written.error;
+        for (const waiter of waiters) waiter.reject(written.error);
       }
-      // Keep the serial the file now has, so the next save bumps it again.
-      this.#state = { ...this.#state, serial: written.value.serial };
-    });
-    this.#queue = saved.catch(() => undefined);
-    return saved;
+    }
+    this.#writing = false;
+    // Changes that came in after a failure are refused too.
+    const left = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of left) {
+      if (this.#failure) waiter.reject(this.#failure);
+      else waiter.resolve();
+    }
   }
 }

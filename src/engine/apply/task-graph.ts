@@ -43,12 +43,21 @@ export function buildOperations(resources: Iterable<ResourcePlan>): { operations
   for (const resource of all) {
     needs.set(resource.address, new Set([...resource.dependencies, ...(resource.stateEntry?.dependencies ?? [])]));
   }
+  // Who needs each address, built once (scanning every address per delete was quadratic).
+  const neededBy = new Map<string, string[]>();
+  for (const [address, needed] of needs) {
+    for (const need of needed) {
+      const list = neededBy.get(need);
+      if (list) list.push(address);
+      else neededBy.set(need, [address]);
+    }
+  }
   const tasks: ScheduledTask[] = [];
   for (const operation of operations.values()) {
     const after: string[] = [];
     if (operation.kind === 'delete') {
-      for (const [address, needed] of needs) {
-        if (address !== operation.address && needed.has(operation.address) && operations.has(deleteKey(address))) after.push(deleteKey(address));
+      for (const address of neededBy.get(operation.address) ?? []) {
+        if (address !== operation.address && operations.has(deleteKey(address))) after.push(deleteKey(address));
       }
     } else {
       if (operations.has(deleteKey(operation.address))) after.push(deleteKey(operation.address));

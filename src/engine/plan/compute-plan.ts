@@ -4,10 +4,10 @@ import { getResourceType } from '../../resources/registry';
 import type { DesiredResource, DesiredStack } from '../desired';
 import type { ProgressEvent } from '../engine-options';
 import { ok, type Result } from '../errors';
-import { refresh, refreshRequestFor } from '../refresh';
+import { refresh, refreshRequestFor, type LiveObject, type RefreshRequest } from '../refresh';
 import type { ResolvedSecrets } from '../secret-resolution';
-import type { FingerprintKey } from '../state/fingerprint';
-import type { StateFile } from '../state/state-file';
+import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
+import type { ResourceState, StateFile } from '../state/state-file';
 import type { RunMode } from '../targets';
 import type { Plan } from './plan';
 import { diffResource } from './resource-diff';
@@ -56,6 +56,9 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     });
     const live = await refresh(input.client, requests, { parallelism: input.parallelism, onProgress: input.onProgress });
     if (!live.ok) return live;
+    // Slow (scrypt) fingerprints of older states are checked all at once on the thread pool, never one by one
+    // on the event loop; keyed ones need no preparation.
+    await input.fingerprintKey.prepare(slowComparisons(requests, live.value, input.secrets, stateEntryOf));
     for (const request of requests) {
       const diff = diffResource({
         address: request.address,
@@ -117,15 +120,41 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
  */
 function findMoves(desired: DesiredStack, state: StateFile): Map<string, string> {
   const inCode = new Set(desired.resources.map((r) => r.address));
+  // State entries no longer in code, by object (type and id), in state order: looked up, not scanned per resource.
+  const leftInState = new Map<string, string[]>();
+  for (const [address, entry] of Object.entries(state.resources)) {
+    if (inCode.has(address)) continue;
+    const key = `${entry.type}\n${entry.id}`;
+    const list = leftInState.get(key);
+    if (list) list.push(address);
+    else leftInState.set(key, [address]);
+  }
   const moves = new Map<string, string>();
+  if (leftInState.size === 0) return moves;
   for (const resource of desired.resources) {
     if (state.resources[resource.address]) continue;
-    const from = Object.entries(state.resources).find(
-      ([address, entry]) => !inCode.has(address) && entry.type === resource.type && entry.id === resource.id && ![...moves.values()].includes(address),
-    );
-    if (from) moves.set(resource.address, from[0]);
+    const from = leftInState.get(`${resource.type}\n${resource.id}`)?.shift();
+    if (from !== undefined) moves.set(resource.address, from);
   }
   return moves;
+}
+
+/** (desired value, recorded fingerprint) of the secrets the diff will compare: objects that exist, fields in state. */
+function* slowComparisons(
+  requests: readonly RefreshRequest[],
+  live: ReadonlyMap<string, LiveObject>,
+  secrets: ResolvedSecrets,
+  stateEntryOf: (address: string) => ResourceState | undefined,
+): Generator<[string, string]> {
+  for (const request of requests) {
+    if (!live.get(request.address)?.attributes) continue;
+    const recorded = stateEntryOf(request.address)?.secrets;
+    if (!recorded) continue;
+    for (const [field, value] of Object.entries(secrets.get(request.address) ?? {})) {
+      const fingerprint = recorded[field];
+      if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) yield [value, fingerprint];
+    }
+  }
 }
 
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */

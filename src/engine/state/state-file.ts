@@ -8,7 +8,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
  * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
  * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
  */
-const resourceStateSchema = z.object({
+export const resourceStateSchema = z.object({
   type: z.string().min(1),
   id: z.string().min(1),
   attributes: z.record(z.string(), z.unknown()),
@@ -18,7 +18,7 @@ const resourceStateSchema = z.object({
   applied_at: z.string(),
 });
 
-const stateFileSchema = z.object({
+export const stateFileSchema = z.object({
   version: z.literal(1),
   lineage: z.string().min(1),
   serial: z.number().int().nonnegative(),
@@ -49,7 +49,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
     return fail(
       new EngineError(
         'state_corrupt',
-        `state file ${path} is not valid JSON (${(err as Error).message}); restore it from a backup or version control`,
+        `state file ${path} is not valid JSON (${(err as Error).message}); \`secretform state history\` lists the kept versions and \`secretform state restore SERIAL\` brings one back`,
       ),
     );
   }
@@ -59,7 +59,8 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
     return fail(
       new EngineError(
         'state_corrupt',
-        `state file ${path} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        `state file ${path} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}; ` +
+          '`secretform state history` lists the kept versions and `secretform state restore SERIAL` brings one back',
       ),
     );
   }

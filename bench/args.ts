@@ -1,0 +1,37 @@
+/** The bench's command line: `npm run bench [-- --quick] [--sizes 1000,3000] [--apply-timeout SECONDS] [--cpu-prof DIR]`. */
+export interface BenchArgs {
+  /** Stack sizes to measure, ascending. */
+  sizes: number[];
+  /** An apply that takes longer is stopped (SIGTERM, then SIGKILL) and reported as missed. */
+  applyTimeoutS: number;
+  /** Write a CPU profile of every secretform run into this directory. */
+  cpuProfDir?: string;
+}
+
+export const FULL_SIZES = [1000, 3000, 10000];
+export const QUICK_SIZES = [1000];
+export const DEFAULT_APPLY_TIMEOUT_S = 300;
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const args: BenchArgs = { sizes: FULL_SIZES, applyTimeoutS: DEFAULT_APPLY_TIMEOUT_S };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined || next.startsWith('--')) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--quick') args.sizes = QUICK_SIZES;
+    else if (arg === '--sizes') {
+      const sizes = value().split(',').map((part) => Number(part.trim()));
+      if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error('--sizes takes whole numbers of at least 100, separated by commas');
+      args.sizes = [...new Set(sizes)].sort((a, b) => a - b);
+    } else if (arg === '--apply-timeout') {
+      const seconds = Number(value());
+      if (!(seconds > 0)) throw new Error('--apply-timeout takes a positive number of seconds');
+      args.applyTimeoutS = seconds;
+    } else if (arg === '--cpu-prof') args.cpuProfDir = value();
+    else throw new Error(`unknown argument ${arg}; use --quick, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
+  }
+  return args;
+}

@@ -1,0 +1,114 @@
+/**
+ * A saved plan (`secretform plan --out PLANFILE`): the plan, and what is needed to check at apply time that it
+ * is still true: the desired state it was made from (synthesized specs, secrets as references only), the state
+ * it was based on (lineage and serial), and a digest of each live object it read. It never holds a secret value:
+ * `apply PLANFILE` resolves the references again.
+ */
+import { promises as fs } from 'node:fs';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import type { SynthesizedSpec } from '../desired';
+import { EngineError, fail, ok, type Result } from '../errors';
+import type { Plan } from '../plan/plan';
+
+export const SAVED_PLAN_FORMAT = 'secretform-saved-plan';
+export const SAVED_PLAN_VERSION = 1;
+
+export interface SavedPlan {
+  format: typeof SAVED_PLAN_FORMAT;
+  format_version: typeof SAVED_PLAN_VERSION;
+  /** ISO time the plan was made. */
+  created_at: string;
+  stack: string;
+  refresh_only: boolean;
+  /** The --target addresses of the plan (empty: the whole stack). */
+  targets: string[];
+  /** The state the plan was based on. `location` is printable (a URL's password masked). */
+  state: { location: string; lineage: string; serial: number };
+  /** The desired resources as synthesized (secrets are `{"$secret": {...}}` references). */
+  desired: SynthesizedSpec[];
+  /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
+  live_objects: Record<string, string | null>;
+  plan: Plan;
+}
+
+const changeSchema = z.looseObject({
+  address: z.string(),
+  type: z.string(),
+  id: z.string(),
+  action: z.enum(['create', 'update', 'replace', 'delete', 'no-op']),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  sensitive: z.array(z.string()),
+  replacePaths: z.array(z.array(z.string())),
+  fieldChanges: z.array(z.looseObject({ field: z.string(), forcesReplacement: z.boolean() })),
+  secrets: z.array(z.object({ field: z.string(), status: z.enum(['changed', 'unverifiable', 'in_sync', 'drifted']) })),
+});
+
+const driftSchema = z.looseObject({
+  address: z.string(),
+  type: z.string(),
+  id: z.string(),
+  kind: z.enum(['changed', 'deleted', 'out_of_sync']),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  fields: z.array(z.looseObject({ field: z.string() })),
+});
+
+const savedPlanSchema = z.object({
+  format: z.literal(SAVED_PLAN_FORMAT),
+  format_version: z.literal(SAVED_PLAN_VERSION),
+  created_at: z.string(),
+  stack: z.string().min(1),
+  refresh_only: z.boolean(),
+  targets: z.array(z.string()),
+  state: z.object({ location: z.string(), lineage: z.string().min(1), serial: z.number().int().nonnegative() }),
+  desired: z.array(z.unknown()),
+  live_objects: z.record(z.string(), z.string().nullable()),
+  plan: z.object({
+    stack: z.string(),
+    refreshOnly: z.boolean(),
+    changes: z.array(changeSchema),
+    drift: z.array(driftSchema),
+    warnings: z.array(z.string()),
+  }),
+});
+
+/** Writes the saved plan atomically, readable by its owner only. */
+export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<Result<void>> {
+  try {
+    await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+    return ok(undefined);
+  } catch (error) {
+    return fail(new EngineError('plan_file', `cannot write the saved plan ${file}: ${(error as Error).message}`));
+  }
+}
+
+/** Reads and checks a saved plan; the error says what is wrong with the file and how to get a good one. */
+export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'the file does not exist' : (error as Error).message;
+    return fail(new EngineError('plan_file', `cannot read the saved plan ${file}: ${reason}; make one with \`secretform plan --out ${file}\``));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return fail(new EngineError('plan_file', `${file} is not a saved plan (not JSON: ${(error as Error).message}); make one with \`secretform plan --out ${file}\``));
+  }
+  const format = (json as { format?: unknown } | null)?.format;
+  const version = (json as { format_version?: unknown } | null)?.format_version;
+  if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {
+    return fail(new EngineError('plan_file', `${file} is a saved plan of format version ${String(version)}; this secretform reads version ${SAVED_PLAN_VERSION}: plan again with this version`));
+  }
+  const parsed = savedPlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(new EngineError('plan_file', `${file} is not a secretform saved plan (at ${issue.path.join('.') || '(root)'}: ${issue.message}); make one with \`secretform plan --out ${file}\``));
+  }
+  return ok(parsed.data as unknown as SavedPlan);
+}

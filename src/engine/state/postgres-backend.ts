@@ -1,0 +1,329 @@
+/**
+ * State in PostgreSQL, for teams: one row per resource (a write changes only the rows of what an operation
+ * changed), a row per stack with its lineage and serial (checked by the same statement that writes, so a write
+ * based on an older state is refused), the last versions as snapshots, and the lock as an advisory lock held by
+ * the command's own connection: the server releases it when that connection ends, however the command ended.
+ * The tables are created on first use in the URL's schema. `pg` is loaded only when a PostgreSQL URL is used.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from 'pg';
+import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
+import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
+import { lockedError } from './lock-messages';
+import { conflictError } from './state-conflict';
+import { emptyState, resourceStateSchema, type ResourceState, type StateFile } from './state-file';
+import type { PostgresLocation } from './state-location';
+
+const POLL_MS = 200;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export class PostgresStateBackend implements StateBackend {
+  readonly location: string;
+  #client: Client | undefined;
+  #lock: HeldLock | undefined;
+  #dirty = false;
+  readonly #t: { states: string; resources: string; versions: string; locks: string };
+  readonly #lockKeys: [string, string];
+
+  constructor(
+    private readonly where: PostgresLocation,
+    private readonly stack: string,
+  ) {
+    this.location = where.display;
+    const schema = `"${where.schema}"`;
+    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks` };
+    this.#lockKeys = [`secretform:${where.schema}`, stack];
+  }
+
+  async read(): Promise<Result<StateFile>> {
+    return this.#run('state_io', 'cannot read state', async (client) => {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const head = await client.query<{ lineage: string; serial: string }>(`SELECT lineage, serial FROM ${this.#t.states} WHERE stack = $1`, [this.stack]);
+        if (head.rows.length === 0) return ok(emptyState(this.stack));
+        const rows = await client.query<{ address: string; entry: unknown }>(`SELECT address, entry FROM ${this.#t.resources} WHERE stack = $1`, [this.stack]);
+        const resources: Record<string, ResourceState> = {};
+        for (const row of rows.rows) {
+          const parsed = resourceStateSchema.safeParse(row.entry);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            return fail(new EngineError('state_corrupt', `state ${this.location}: the row of ${row.address} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`));
+          }
+          resources[row.address] = parsed.data;
+        }
+        return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources });
+      } finally {
+        await client.query('COMMIT');
+      }
+    });
+  }
+
+  async lock(request: LockRequest): Promise<Result<HeldLock>> {
+    if (this.#lock) return fail(new EngineError('state_locked', `state ${this.location} is already locked by this command`));
+    const holder: LockHolder = { id: randomUUID(), pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command: request.command };
+    const deadline = Date.now() + request.timeoutMs;
+    return this.#run('state_io', 'cannot lock state', async (client) => {
+      for (;;) {
+        const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', this.#lockKeys);
+        if (tried.rows[0].locked) {
+          await client.query(
+            `INSERT INTO ${this.#t.locks} (stack, backend_pid, holder) VALUES ($1, pg_backend_pid(), $2)
+             ON CONFLICT (stack) DO UPDATE SET backend_pid = excluded.backend_pid, holder = excluded.holder`,
+            [this.stack, JSON.stringify(holder)],
+          );
+          this.#lock = { holder, release: () => this.#release() };
+          return ok(this.#lock);
+        }
+        if (Date.now() >= deadline) {
+          const current = await this.#holder(client);
+          return fail(lockedError(`state ${this.location}`, current?.holder, request.timeoutMs, 'end the holder\'s database session'));
+        }
+        await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+      }
+    });
+  }
+
+  async lockHolder(): Promise<Result<LockHolder | undefined>> {
+    return this.#run('state_io', 'cannot read the lock of state', async (client) => ok((await this.#holder(client))?.holder));
+  }
+
+  /** Ends the holder's database session: the server then releases its advisory lock (and its writes stop). */
+  async forceUnlock(): Promise<Result<LockHolder | undefined>> {
+    return this.#run('state_io', 'cannot remove the lock of state', async (client) => {
+      const current = await this.#holder(client);
+      if (!current) return ok(undefined);
+      const ended = await client.query<{ ended: boolean }>('SELECT pg_terminate_backend($1) AS ended', [current.pid]);
+      if (!ended.rows[0].ended) {
+        return fail(new EngineError('state_locked', `state ${this.location}: could not end the session (pid ${current.pid}) that holds the lock; a database administrator can run SELECT pg_terminate_backend(${current.pid})`));
+      }
+      await client.query(`DELETE FROM ${this.#t.locks} WHERE stack = $1 AND backend_pid = $2`, [this.stack, current.pid]);
+      return ok(current.holder);
+    });
+  }
+
+  async write(base: StateRef, changes: StateChange[]): Promise<Result<number>> {
+    if (!this.#lock) return fail(notLocked(this.location, 'write'));
+    return this.#run('state_io', 'cannot write state', async (client) => {
+      if (base.serial === 0) {
+        await client.query(`INSERT INTO ${this.#t.states} (stack, lineage, serial) VALUES ($1, $2, 0) ON CONFLICT (stack) DO NOTHING`, [this.stack, base.lineage]);
+      }
+      const sets = changes.filter((change) => change.entry).map((change) => ({ address: change.address, entry: change.entry }));
+      const deletes = changes.filter((change) => !change.entry).map((change) => change.address);
+      // One statement: the serial check, the bump and the rows change together or not at all.
+      const written = await client.query<{ serial: string }>(
+        `WITH bumped AS (
+           UPDATE ${this.#t.states} SET serial = serial + 1, updated_at = now()
+           WHERE stack = $1 AND lineage = $2 AND serial = $3 RETURNING serial),
+         upserted AS (
+           INSERT INTO ${this.#t.resources} (stack, address, entry)
+           SELECT $1, x.address, x.entry FROM bumped, jsonb_to_recordset($4::jsonb) AS x(address text, entry jsonb)
+           ON CONFLICT (stack, address) DO UPDATE SET entry = excluded.entry RETURNING 1),
+         deleted AS (
+           DELETE FROM ${this.#t.resources} WHERE stack = $1 AND address = ANY($5::text[]) AND EXISTS (SELECT 1 FROM bumped) RETURNING 1)
+         SELECT serial FROM bumped`,
+        [this.stack, base.lineage, base.serial, JSON.stringify(sets), deletes],
+      );
+      if (written.rows.length === 0) return fail(conflictError(this.location, base, await this.#storedRef(client, base)));
+      this.#dirty = true;
+      return ok(Number(written.rows[0].serial));
+    });
+  }
+
+  async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState> }, command: string): Promise<Result<StateFile>> {
+    if (!this.#lock) return fail(notLocked(this.location, 'replace'));
+    const replaced = await this.#run('state_io', 'cannot write state', async (client) => {
+      await client.query('BEGIN');
+      try {
+        const head = await client.query<{ lineage: string; serial: string }>(`SELECT lineage, serial FROM ${this.#t.states} WHERE stack = $1 FOR UPDATE`, [this.stack]);
+        const stored: StateRef = head.rows.length === 0 ? { lineage: base?.lineage ?? next.lineage, serial: 0 } : { lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial) };
+        if (base && (stored.serial !== base.serial || (stored.serial > 0 && stored.lineage !== base.lineage))) {
+          await client.query('ROLLBACK');
+          return fail(conflictError(this.location, base, stored));
+        }
+        const serial = stored.serial + 1;
+        await client.query(
+          `INSERT INTO ${this.#t.states} (stack, lineage, serial) VALUES ($1, $2, $3)
+           ON CONFLICT (stack) DO UPDATE SET lineage = excluded.lineage, serial = excluded.serial, updated_at = now()`,
+          [this.stack, next.lineage, serial],
+        );
+        await client.query(`DELETE FROM ${this.#t.resources} WHERE stack = $1`, [this.stack]);
+        const rows = Object.entries(next.resources).map(([address, entry]) => ({ address, entry }));
+        await client.query(
+          `INSERT INTO ${this.#t.resources} (stack, address, entry) SELECT $1, x.address, x.entry FROM jsonb_to_recordset($2::jsonb) AS x(address text, entry jsonb)`,
+          [this.stack, JSON.stringify(rows)],
+        );
+        await client.query('COMMIT');
+        return ok({ version: 1 as const, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources } });
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    if (!replaced.ok) return replaced;
+    this.#dirty = true;
+    const recorded = await this.checkpoint(command);
+    if (!recorded.ok) return recorded;
+    return replaced;
+  }
+
+  async checkpoint(command: string): Promise<Result<void>> {
+    if (!this.#lock) return fail(notLocked(this.location, 'checkpoint'));
+    if (!this.#dirty) return ok(undefined);
+    return this.#run('state_io', 'cannot record the state version of', async (client) => {
+      // The snapshot is built by the server from the rows: nothing travels but the command's name.
+      await client.query(
+        `INSERT INTO ${this.#t.versions} (stack, serial, lineage, command, resources)
+         SELECT s.stack, s.serial, s.lineage, $2,
+                COALESCE((SELECT jsonb_object_agg(r.address, r.entry) FROM ${this.#t.resources} r WHERE r.stack = s.stack), '{}'::jsonb)
+         FROM ${this.#t.states} s WHERE s.stack = $1
+         ON CONFLICT (stack, serial) DO NOTHING`,
+        [this.stack, command],
+      );
+      await client.query(
+        `DELETE FROM ${this.#t.versions} WHERE stack = $1 AND serial NOT IN
+           (SELECT serial FROM ${this.#t.versions} WHERE stack = $1 ORDER BY serial DESC LIMIT $2)`,
+        [this.stack, HISTORY_VERSIONS],
+      );
+      this.#dirty = false;
+      return ok(undefined);
+    });
+  }
+
+  async history(): Promise<Result<StateVersionInfo[]>> {
+    return this.#run('state_io', 'cannot read the history of state', async (client) => {
+      const rows = await client.query<{ serial: string; lineage: string; created_at: Date; command: string; resources: string }>(
+        `SELECT serial, lineage, created_at, command, (SELECT count(*) FROM jsonb_object_keys(resources)) AS resources
+         FROM ${this.#t.versions} WHERE stack = $1 ORDER BY serial DESC`,
+        [this.stack],
+      );
+      return ok(rows.rows.map((row) => ({ serial: Number(row.serial), lineage: row.lineage, created_at: row.created_at.toISOString(), command: row.command, resources: Number(row.resources) })));
+    });
+  }
+
+  async version(serial: number): Promise<Result<StateFile>> {
+    return this.#run('state_io', 'cannot read the history of state', async (client) => {
+      const rows = await client.query<{ lineage: string; resources: Record<string, ResourceState> }>(
+        `SELECT lineage, resources FROM ${this.#t.versions} WHERE stack = $1 AND serial = $2`,
+        [this.stack, serial],
+      );
+      if (rows.rows.length === 0) {
+        return fail(new EngineError('address_unknown', `state ${this.location} keeps no version with serial ${serial}; \`secretform state history\` lists those it keeps`));
+      }
+      return ok({ version: 1 as const, stack: this.stack, lineage: rows.rows[0].lineage, serial, resources: rows.rows[0].resources });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#lock?.release();
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  async #release(): Promise<void> {
+    if (!this.#lock) return;
+    this.#lock = undefined;
+    const client = this.#client;
+    if (!client) return;
+    try {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockKeys);
+      await client.query(`DELETE FROM ${this.#t.locks} WHERE stack = $1 AND backend_pid = pg_backend_pid()`, [this.stack]);
+    } catch {
+      // A broken connection: the server released the lock when the session ended.
+    }
+  }
+
+  /** The session holding the stack's advisory lock (the server's view) and what it recorded about itself. */
+  async #holder(client: Client): Promise<{ pid: number; holder: LockHolder } | undefined> {
+    const rows = await client.query<{ pid: number; holder: LockHolder | null }>(
+      `SELECT l.pid, k.holder FROM pg_locks l
+       LEFT JOIN ${this.#t.locks} k ON k.stack = $3 AND k.backend_pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND l.classid::bigint = (hashtext($1)::bigint + 4294967296) % 4294967296
+         AND l.objid::bigint = (hashtext($2)::bigint + 4294967296) % 4294967296`,
+      [...this.#lockKeys, this.stack],
+    );
+    if (rows.rows.length === 0) return undefined;
+    const { pid, holder } = rows.rows[0];
+    return { pid, holder: holder ?? { id: '', pid: 0, host: 'unknown', started_at: '', command: `a database session (server pid ${pid})` } };
+  }
+
+  async #storedRef(client: Client, base: StateRef): Promise<StateRef> {
+    const head = await client.query<{ lineage: string; serial: string }>(`SELECT lineage, serial FROM ${this.#t.states} WHERE stack = $1`, [this.stack]);
+    return head.rows.length === 0 ? { lineage: base.lineage, serial: 0 } : { lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial) };
+  }
+
+  /** Runs `work` on the connection (opened and the tables created on first use); errors name the masked URL only. */
+  async #run<T>(code: EngineErrorCode, what: string, work: (client: Client) => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      const client = await this.#connect();
+      if (!client.ok) return client;
+      return await work(client.value);
+    } catch (error) {
+      return fail(new EngineError(code, `${what} ${this.location}: ${this.#mask((error as Error).message)}`));
+    }
+  }
+
+  async #connect(): Promise<Result<Client>> {
+    if (this.#client) return ok(this.#client);
+    const { Client: PgClient } = await import('pg');
+    const client = new PgClient({
+      host: this.where.host,
+      port: this.where.port,
+      user: this.where.user,
+      password: this.where.password,
+      database: this.where.database,
+      ssl: this.where.ssl ? { rejectUnauthorized: true } : false,
+      application_name: 'secretform',
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    // A connection lost later fails the next query, which reports it; without a listener it would crash the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      return fail(new EngineError('state_config', `cannot connect to the state database ${this.location}: ${this.#mask((error as Error).message)}`));
+    }
+    try {
+      await this.#createTables(client);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      return fail(new EngineError('state_config', `cannot create the state tables in schema "${this.where.schema}" of ${this.location}: ${this.#mask((error as Error).message)}`));
+    }
+    this.#client = client;
+    return ok(client);
+  }
+
+  async #createTables(client: Client): Promise<void> {
+    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.locks]);
+    if (present.rows[0].present) return;
+    const schema = `"${this.where.schema}"`;
+    // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables.
+    await client.query(`BEGIN;
+      SELECT pg_advisory_xact_lock(hashtext('secretform:ddl'));
+      CREATE SCHEMA IF NOT EXISTS ${schema};
+      CREATE TABLE IF NOT EXISTS ${this.#t.states} (
+        stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
+      CREATE TABLE IF NOT EXISTS ${this.#t.resources} (
+        stack text NOT NULL REFERENCES ${this.#t.states} (stack) ON DELETE CASCADE, address text NOT NULL, entry jsonb NOT NULL,
+        PRIMARY KEY (stack, address));
+      CREATE TABLE IF NOT EXISTS ${this.#t.versions} (
+        stack text NOT NULL, serial bigint NOT NULL, lineage text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+        command text NOT NULL, resources jsonb NOT NULL, PRIMARY KEY (stack, serial));
+      CREATE TABLE IF NOT EXISTS ${this.#t.locks} (stack text PRIMARY KEY, backend_pid integer NOT NULL, holder jsonb NOT NULL);
+      COMMIT;`);
+  }
+
+  #mask(message: string): string {
+    const password = this.where.password;
+    return password ? message.split(password).join('***') : message;
+  }
+}
+
+function notLocked(location: string, what: string): EngineError {
+  return new EngineError('state_io', `internal: ${what} of state ${location} without holding its lock`);
+}

@@ -1,0 +1,32 @@
+// The bench is not part of the test suite; this checks that its command line is understood (and, through the
+// type-check of `npm test`, that bench/*.ts compiles).
+import { DEFAULT_APPLY_TIMEOUT_S, FULL_SIZES, parseBenchArgs, QUICK_SIZES } from '../../bench/args';
+import { mixFor } from '../../bench/mix';
+
+describe('bench arguments', () => {
+  it('measures 1,000 / 3,000 / 10,000 by default and 1,000 only with --quick', () => {
+    expect(FULL_SIZES).toEqual([1000, 3000, 10000]);
+    expect(parseBenchArgs([])).toEqual({ sizes: FULL_SIZES, applyTimeoutS: DEFAULT_APPLY_TIMEOUT_S });
+    expect(parseBenchArgs(['--quick']).sizes).toEqual(QUICK_SIZES);
+    expect(QUICK_SIZES).toEqual([1000]);
+  });
+
+  it('takes sizes, an apply time limit and a profile directory', () => {
+    expect(parseBenchArgs(['--sizes', '3000,1000,3000', '--apply-timeout', '60', '--cpu-prof', '/tmp/p'])).toEqual({ sizes: [1000, 3000], applyTimeoutS: 60, cpuProfDir: '/tmp/p' });
+  });
+
+  it('rejects what it does not understand, saying what it takes', () => {
+    expect(() => parseBenchArgs(['--fast'])).toThrow(/unknown argument --fast; use --quick/);
+    expect(() => parseBenchArgs(['--sizes', 'ten'])).toThrow(/whole numbers of at least 100/);
+    expect(() => parseBenchArgs(['--apply-timeout'])).toThrow(/needs a value/);
+    expect(() => parseBenchArgs(['--apply-timeout', '0'])).toThrow(/positive number of seconds/);
+  });
+
+  it('scales the mixed stack to about the requested number of resources', () => {
+    for (const size of FULL_SIZES) {
+      const mix = mixFor(size);
+      const total = mix.users + mix.staticRoles + mix.dynamicRoles + mix.librarySets + mix.cloudRoles + 5 * mix.destinationsPerType + mix.associations + 5;
+      expect(Math.abs(total - size) / size).toBeLessThan(0.01);
+    }
+  });
+});
