@@ -15,24 +15,30 @@ export {
   RESOURCE_TYPES, allResourceTypes, getResourceType, findResourceType, resourceTypeOfConstruct, ImportIdError,
 } from './resources';
 export type {
-  ResourceType, FieldSpec, FieldKind, ApiCall, ApiPaths, WriteSemantics, WriteBodyOptions, Attributes,
+  ResourceType, FieldSpec, FieldKind, ApiCall, ApiPaths, WriteSemantics, WriteBodyOptions, Attributes, DeleteSteps, SecretVerdict,
+  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec,
 } from './resources';
 
-// Desired state: from a synth output directory, or from an in-memory stack.
-export { loadDesired, listSynthesizedStacks, desiredFromStack, DesiredStateError } from './engine/desired';
+// Desired state: from a synth output directory (`desiredFromStack`, for an in-memory stack, is a construct export).
+export { loadDesired, listSynthesizedStacks, DesiredStateError } from './engine/desired';
 export type { DesiredResource, DesiredStack } from './engine/desired';
 
-// Synthesis (`secretform synth`), usable from code.
-export { synthesize } from './cli/commands/synth';
-export type { SynthOptions, SynthResult } from './cli/commands/synth';
+// The synthesized spec format, written by the constructs and read by the engine.
+export { SPEC_FORMAT_VERSION, readSynthesizedSpecs, writeSynthesizedSpec, SpecFormatError } from './synthesized-spec';
+export type { SynthesizedSpec } from './synthesized-spec';
 
-// Engine API (plan / apply / destroy as functions).
+// Synthesis (what `secretform synth` runs), usable from code.
+export { synthesize, SynthError } from './synthesize';
+export type { SynthOptions, SynthResult } from './synthesize';
+
+// Engine API (plan / apply / destroy as functions), taking an in-memory stack too.
+export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
+export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export {
-  plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack, defaultStatePath, summarize, hasChangesOrDrift, hasActions,
-  EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
+  defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
 } from './engine';
 export type {
-  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, Plan, PlannedChange, PlanAction, DriftEntry,
+  ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
   ImportedResource, StateListEntry, StateMoved, StateOnlyChange, SavedPlan, SavedPlanApplyOptions,
 } from './engine';

@@ -19,8 +19,6 @@
 import { createHash } from 'node:crypto';
 import type { Attributes } from '../resources/types';
 
-export const SPEC_FORMAT_VERSION = 1;
-
 /** The terraform resource type the bridge uses. */
 export type BridgeResourceType = 'terraform_data' | 'null_resource';
 export const BRIDGE_RESOURCE_TYPES: readonly BridgeResourceType[] = ['terraform_data', 'null_resource'];

@@ -1,37 +1,18 @@
 /** Mounts: secrets engines (`SecretsMount`) and auth methods (`AuthMount`). */
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { authMount } from '../resources/auth-mount';
 import { secretsMount } from '../resources/secrets-mount';
+import type { AuthMountFields, SecretsMountFields } from './generated/fields';
+import { propsSchema } from './props-schema';
 import { SecretformResource, type ResourceDefinition } from './resource';
 import { bool, mountPathSchema, type PropIssue } from './validation';
 
-export const SECRETS_ENGINE_TYPES = ['kv', 'cloud', 'ldap'] as const;
-export const AUTH_METHOD_TYPES = ['userpass'] as const;
+export { SECRETS_ENGINE_TYPES } from '../resources/secrets-mount';
+export { AUTH_METHOD_TYPES } from '../resources/auth-mount';
 
-export interface SecretsMountProps {
-  /** Path the engine is mounted at, without leading or trailing "/" (e.g. `secret`, `cloud`, `team/ldap`). */
-  readonly path: string;
-  /** Engine type: `kv` (use `options: { version: '2' }` for KV version 2), `cloud` or `ldap`. */
-  readonly type: (typeof SECRETS_ENGINE_TYPES)[number];
-  /**
-   * Human-readable description of the mount.
-   * @default - none (the service stores "")
-   */
-  readonly description?: string;
-  /**
-   * Engine options; only `kv` takes one: `version` ("1" or "2"). Secret sync needs version "2".
-   * @default - none (a `kv` mount without options is version 1)
-   */
-  readonly options?: { readonly version?: '1' | '2' };
-}
+export interface SecretsMountProps extends SecretsMountFields {}
 
-const secretsMountSchema = z.strictObject({
-  path: mountPathSchema,
-  type: z.enum(SECRETS_ENGINE_TYPES),
-  description: z.string().optional(),
-  options: z.strictObject({ version: z.enum(['1', '2']).optional() }).optional(),
-});
+const secretsMountSchema = propsSchema(secretsMount);
 
 /** A secrets engine enabled at a path (`sys/mounts/<path>`). */
 export class SecretsMount extends SecretformResource {
@@ -53,23 +34,9 @@ export class SecretsMount extends SecretformResource {
   }
 }
 
-export interface AuthMountProps {
-  /** Path the auth method is mounted at, without "auth/" and without leading or trailing "/". */
-  readonly path: string;
-  /** Auth method type: `userpass`. */
-  readonly type: (typeof AUTH_METHOD_TYPES)[number];
-  /**
-   * Human-readable description of the mount.
-   * @default - none (the service stores "")
-   */
-  readonly description?: string;
-}
+export interface AuthMountProps extends AuthMountFields {}
 
-const authMountSchema = z.strictObject({
-  path: mountPathSchema,
-  type: z.enum(AUTH_METHOD_TYPES),
-  description: z.string().optional(),
-});
+const authMountSchema = propsSchema(authMount);
 
 /** An auth method enabled at a path (`sys/auth/<path>`). */
 export class AuthMount extends SecretformResource {
@@ -83,7 +50,13 @@ export class AuthMount extends SecretformResource {
 
 /** The props of an engine's configuration construct that are about its mount, not its fields. */
 export interface EngineMountProps {
+  /** Mount path of the engine; the engine type (`cloud`, `ldap`) unless set. */
   readonly path?: string;
+  /**
+   * Enable the engine at `path` (a child `SecretsMount` with address `<this path>/mount`). Set false when the
+   * mount is managed elsewhere or already exists.
+   * @default true
+   */
   readonly manageMount?: boolean;
 }
 

@@ -1,14 +1,14 @@
 /** Props that refer to another construct or name it by path (a role's backend, an association's mount). */
 import { z } from 'zod';
+import { MOUNT_PATH } from '../resources/formats';
 import type { ResourceReference, SecretformResource } from './resource';
 
-const MOUNT_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 
 type ConstructClass<T> = abstract new (...args: never[]) => T;
 
 /** A prop that takes a construct of `cls` or a mount path string. */
 export function constructOrPathSchema<T>(cls: ConstructClass<T>, what: string) {
-  return z.custom<T | string>((value) => (typeof value === 'string' ? MOUNT_PATH.test(value) : value instanceof cls), {
+  return z.custom<T | string>((value) => (typeof value === 'string' ? MOUNT_PATH.every((rule) => rule.test(value)) : value instanceof cls), {
     message: `${what} construct, or its mount path as a string (letters, digits, "_", "-", "." in "/"-separated segments)`,
   });
 }

@@ -165,7 +165,7 @@ export function specFromProps(
   const spec: Attributes = {};
   const secrets: Record<string, SecretValue> = {};
   for (const field of fields) {
-    if (nonFieldProps.includes(field.prop) || field.computed) continue;
+    if (nonFieldProps.includes(field.prop) || field.computed || field.setByConstruct) continue;
     const value = props[field.prop];
     if (value === undefined || value === null) continue;
     if (field.sensitive) {

@@ -6,11 +6,11 @@
 import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
 import type { Attributes } from '../resources/types';
-import type { SecretValue } from '../secret-value';
-import { secretReferenceJson } from '../secret-value';
+import type { SecretReference, SecretValue } from '../secret-value';
+import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import { appOutdir, newNullResource, newTerraformData, onStackSynth, type TerraformElementLike } from './cdktf-adapter';
 import {
-  BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, SPEC_FORMAT_VERSION, type BridgeResourceType, type DeployBridgeOptions,
+  BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
 import type { SecretformResource } from './resource';
 
@@ -125,7 +125,7 @@ export class StackSupport {
       const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
       carrier.addOverride(type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
-      carrier.addOverride('//.secretform', synthesizedSpec(entry));
+      carrier.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
       const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
       if (dependsOn.length > 0) carrier.addOverride('depends_on', dependsOn);
     }
@@ -135,7 +135,7 @@ export class StackSupport {
     for (const resource of resources) {
       const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
       if (problems.length === 0) continue;
-      this.carrier(resource, type).addOverride('//.secretform', { version: SPEC_FORMAT_VERSION, type: resource.resourceType.type, address: resource.address, problems });
+      this.carrier(resource, type).addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
     this.addStep(type, resources);
   }
@@ -186,16 +186,15 @@ export class StackSupport {
   }
 }
 
-/** The object written under `"//".secretform` of a construct's entry in the synthesized configuration. */
+/** The object written under `"//".secretform` of a construct's entry in the synthesized configuration (format: synthesized-spec.ts). */
 export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown> {
   const { resource } = entry;
-  const secrets: Record<string, unknown> = {};
+  const secrets: Record<string, SecretReference> = {};
   for (const [field, secret] of Object.entries(resource.secrets)) {
     // Plain-text secrets never get here: they fail validation at synth.
-    if (secret.reference) secrets[field] = secretReferenceJson(secret.reference);
+    if (secret.reference) secrets[field] = secret.reference;
   }
-  return {
-    version: SPEC_FORMAT_VERSION,
+  return writeSynthesizedSpec({
     type: resource.resourceType.type,
     address: resource.address,
     id: entry.id,
@@ -203,7 +202,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     secrets,
     dependsOn: entry.dependsOn.map((target) => target.address),
     digest: entry.digest,
-  };
+  });
 }
 
 /**
@@ -279,8 +278,10 @@ function librarySetProblems(resources: readonly SecretformResource[]): string[] 
     if (resource.resourceType.type !== 'ldap_library_set') continue;
     const accounts = resource.spec.service_account_names;
     if (!Array.isArray(accounts)) continue;
+    // The model says whether the service tells two names apart by case.
+    const ignoringCase = resource.resourceType.fields.some((field) => field.api === 'service_account_names' && field.matchesIgnoringCase);
     for (const account of accounts) {
-      const key = `${resource.spec.mount}\u0000${String(account).toLowerCase()}`;
+      const key = `${resource.spec.mount}\u0000${ignoringCase ? String(account).toLowerCase() : String(account)}`;
       const owner = owners.get(key);
       if (owner && owner !== resource) {
         problems.push(`${resource.address}: serviceAccountNames: received ${JSON.stringify(account)}; already in library set ${owner.address} of mount ${JSON.stringify(resource.spec.mount)} - an account belongs to at most one set`);

@@ -1,25 +1,13 @@
 /** Custom repository-host apps that authenticate repohost destinations. */
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { syncGithubApp } from '../resources/sync-github-app';
-import type { SecretValue } from '../secret-value';
+import type { SyncGithubAppFields } from './generated/fields';
+import { propsSchema } from './props-schema';
 import { SecretformResource } from './resource';
-import { secretSchema, segmentNameSchema } from './validation';
 
-export interface SyncGithubAppProps {
-  /** App name (referenced by repohost destinations). */
-  readonly name: string;
-  /** App id at the repository host (digits). */
-  readonly appId: string;
-  /** Private key of the app (PEM). */
-  readonly privateKey: SecretValue;
-}
+export interface SyncGithubAppProps extends SyncGithubAppFields {}
 
-const appSchema = z.strictObject({
-  name: segmentNameSchema,
-  appId: z.string().regex(/^\d+$/, { message: 'the app id: digits, as a string' }),
-  privateKey: secretSchema,
-});
+const appSchema = propsSchema(syncGithubApp);
 
 /** A custom repository-host app (`sys/sync/github-apps/<name>`). */
 export class SyncGithubApp extends SecretformResource {

@@ -6,26 +6,13 @@ import { syncConfig } from '../resources/sync-config';
 import { SecretsMount } from './mounts';
 import { constructOrPathSchema, resolveMountReference } from './references';
 import { SecretformResource, type ResourceReference } from './resource';
+import type { SyncAssociationFields, SyncConfigFields } from './generated/fields';
+import { propsSchema } from './props-schema';
 import { SyncDestination } from './sync-destinations';
-import { bool } from './validation';
 
-export interface SyncConfigProps {
-  /**
-   * Suspend syncing to external destinations (operations queue as PENDING until re-enabled).
-   * @default false
-   */
-  readonly disabled?: boolean;
-  /**
-   * Maximum number of pending sync operations.
-   * @default 1000000
-   */
-  readonly queueCapacity?: number;
-}
+export interface SyncConfigProps extends SyncConfigFields {}
 
-const configSchema = z.strictObject({
-  disabled: bool.optional(),
-  queueCapacity: z.number().int().min(1).optional(),
-});
+const configSchema = propsSchema(syncConfig);
 
 /** The global secret-sync configuration (`sys/sync/config`); one per stack. */
 export class SyncConfig extends SecretformResource {
@@ -34,19 +21,16 @@ export class SyncConfig extends SecretformResource {
   }
 }
 
-export interface SyncAssociationProps {
+export interface SyncAssociationProps extends SyncAssociationFields {
   /** The destination: any sync destination construct of this stack. */
   readonly destination: SyncDestination;
   /** The KV version 2 mount holding the secret: a `SecretsMount` of this stack, or its path. */
   readonly mount: SecretsMount | string;
-  /** Path of the secret in the mount (without `data/`). */
-  readonly secretName: string;
 }
 
-const associationSchema = z.strictObject({
+const associationSchema = propsSchema(syncAssociation, {
   destination: z.custom<SyncDestination>((value) => value instanceof SyncDestination, { message: 'a sync destination construct (SyncCloud1SmDestination, ...)' }),
   mount: constructOrPathSchema(SecretsMount, 'a SecretsMount'),
-  secretName: z.string().regex(/^[^/\s]+(\/[^/\s]+)*$/, { message: 'a secret path without leading, trailing or double "/" and without spaces' }),
 });
 
 /** Links a KV-v2 secret to a destination (`sys/sync/destinations/<type>/<name>/associations/<mount>/<secret>`). */
@@ -64,9 +48,8 @@ export class SyncAssociation extends SecretformResource {
         destination_type: isDestination ? destination.destinationType : undefined,
         destination_name: isDestination ? destination.name : undefined,
         mount,
-        secret_name: props?.secretName,
       },
-      nonFieldProps: ['destination', 'mount', 'secretName'],
+      nonFieldProps: ['destination', 'mount'],
       references: allReferences,
     });
   }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DURATION_ALLOWED, isDuration, parseDuration } from '../resources/duration';
+import { MOUNT_PATH } from '../resources/formats';
 import { SecretValue } from '../secret-value';
 
 /** One problem of one construct's props. */
@@ -112,28 +113,10 @@ export const secretSchema = z.custom<SecretValue>((value) => SecretValue.isSecre
 
 export const durationSchema = z.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
 
-export const nonEmptyString = z.string().min(1);
-
 export const bool = z.boolean();
 
-export const nonNegativeInt = z.number().int().min(0);
-
-/** A mount path: segments of letters, digits, `_`, `-`, `.`, separated by `/`, no leading or trailing `/`. */
-export const mountPathSchema = z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, {
-  message: 'a mount path: letters, digits, "_", "-", "." in segments separated by "/", without a leading or trailing "/"',
-});
-
-/** A name that is one path segment. */
-export const segmentNameSchema = z.string().regex(/^[A-Za-z0-9_.@-]+$/, {
-  message: 'a name of letters, digits, "_", "-", ".", "@" (no "/" or spaces)',
-});
-
-/** A name that may hold `/` to form a hierarchy (directory roles and sets). */
-export const hierarchicalNameSchema = z.string().regex(/^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*$/, {
-  message: 'a name of letters, digits, "_", "-", ".", "@", optionally in "/"-separated levels (no leading, trailing or double "/")',
-});
-
-export const stringMap = z.record(z.string(), z.string());
+/** A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends. */
+export const mountPathSchema = z.string().refine((value) => MOUNT_PATH.every((rule) => rule.test(value)), { message: MOUNT_PATH[0].message });
 
 // ---- rules that span props ----
 

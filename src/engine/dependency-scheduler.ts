@@ -6,11 +6,17 @@ export interface ScheduledTask {
   after: string[];
 }
 
+/** Why a task did not start. */
+export type SkipReason =
+  /** `shouldStop` said so before it started. */
+  | { kind: 'stopped' }
+  /** A task it waits for failed or was skipped. */
+  | { kind: 'prerequisite_failed'; key: string };
+
 export type TaskOutcome =
   | { key: string; status: 'succeeded' }
   | { key: string; status: 'failed'; error: Error }
-  /** Not started: a task it waits for failed or was skipped, or the run was stopped. */
-  | { key: string; status: 'skipped'; reason: string };
+  | { key: string; status: 'skipped'; reason: SkipReason };
 
 export interface ScheduleOptions {
   parallelism: number;
@@ -43,9 +49,9 @@ export async function runInDependencyOrder(
     const promise = (async (): Promise<TaskOutcome> => {
       const prerequisites = await Promise.all((waitsFor.get(key) ?? []).map(start));
       const blocked = prerequisites.find((p) => p.status !== 'succeeded');
-      if (blocked) return { key, status: 'skipped', reason: `${blocked.key} did not succeed` };
+      if (blocked) return { key, status: 'skipped', reason: { kind: 'prerequisite_failed', key: blocked.key } };
       return limit(async (): Promise<TaskOutcome> => {
-        if (options.shouldStop?.()) return { key, status: 'skipped', reason: 'the run was stopped' };
+        if (options.shouldStop?.()) return { key, status: 'skipped', reason: { kind: 'stopped' } };
         try {
           await run(key);
           return { key, status: 'succeeded' };

@@ -1,7 +1,6 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
-import type { IConstruct } from 'constructs';
 import { findResourceType } from '../resources/registry';
-import { desiredFromStack, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
+import { loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
@@ -10,7 +9,7 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   let desired: DesiredStack;
   try {
     const source = options.desired;
-    if (source.kind === 'stack') desired = desiredFromStack(source.stack as IConstruct);
+    if (source.kind === 'loaded') desired = source.desired;
     else if (source.kind === 'specs') desired = { stack: source.stack, resources: resourcesOfSpecs(source.specs, 'saved plan') };
     else desired = loadDesired(source.outdir, stack);
   } catch (error) {

@@ -1,14 +1,18 @@
 // The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
 // The CLI is a thin layer over these; users can call them from code too (exported from the package root).
+import type { DesiredStack } from './desired';
 import type { Plan } from './plan/plan';
 import type { FingerprintKeySource } from './state/fingerprint-key-source';
 
-/** Where the desired state comes from. */
+/**
+ * Where the desired state comes from. (The package's API also takes an in-memory cdktf stack, `{ kind: 'stack' }`,
+ * and loads it with the constructs' `desiredFromStack` before calling the engine: see src/api.ts.)
+ */
 export type DesiredSource =
   /** A synthesized app: `<outdir>/stacks/<stack>/cdk.tf.json` (what `secretform synth` / `cdktf synth` write). */
   | { kind: 'synth-output'; outdir: string }
-  /** An in-memory cdktf stack (a `TerraformStack`); the only way `SecretValue.unsafePlainText` reaches the engine. */
-  | { kind: 'stack'; stack: unknown }
+  /** Desired state already loaded (e.g. by `desiredFromStack`); checked again before any request. */
+  | { kind: 'loaded'; desired: DesiredStack }
   /** Synthesized specs as a saved plan keeps them (the `"//".secretform` objects of `cdk.tf.json`). */
   | { kind: 'specs'; stack: string; specs: readonly unknown[] };
 

@@ -19,7 +19,7 @@ export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
 } from './engine-options';
 export type {
-  Plan, PlannedChange, PlanAction, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
+  Plan, PlannedChange, PlanAction, ActionReason, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
 } from './plan/plan';
 export { summarize, hasChangesOrDrift, hasActions } from './plan/plan';
 export type { FieldChange, FieldDrift } from './diff/three-way';

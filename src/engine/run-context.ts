@@ -131,7 +131,9 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
+  // The plan is a value: a note about it makes a new one.
   const hint = slowHashingHint(fingerprintKey);
-  if (hint) computation.value.plan.warnings.push(hint);
-  return ok({ computation: computation.value, secrets: secrets.value, client: client.value, fingerprintKey });
+  const { plan } = computation.value;
+  const noted = hint ? { ...computation.value, plan: Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) } : computation.value;
+  return ok({ computation: noted, secrets: secrets.value, client: client.value, fingerprintKey });
 }

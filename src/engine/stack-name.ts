@@ -4,18 +4,13 @@ import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from './errors';
 
 /**
- * The stack a command works on: the one given, else the in-memory stack's name, else the only stack of the
+ * The stack a command works on: the one given, else the loaded desired state's, else the only stack of the
  * synth output (`<outdir>/manifest.json`).
  */
 export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>): Result<string> {
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
   const { desired } = options;
-  if (desired.kind === 'stack') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { isStack } = require('../constructs/cdktf-adapter') as typeof import('../constructs/cdktf-adapter');
-    if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
-    return ok((desired.stack as { node: { id: string } }).node.id);
-  }
+  if (desired.kind === 'loaded') return ok(desired.desired.stack);
   if (desired.kind === 'specs') return ok(desired.stack);
   try {
     const stacks = listSynthesizedStacks(desired.outdir);

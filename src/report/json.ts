@@ -1,6 +1,7 @@
 import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
 import { secretFieldNames, visibleAttributes } from './plan-view';
+import { reasonsText } from './reason-words';
 
 /** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
 export interface PlanJson {
@@ -69,7 +70,7 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     type: change.type,
     id: change.id,
     actions: [...JSON_ACTIONS[change.action]],
-    ...(change.actionReason ? { action_reason: change.actionReason } : {}),
+    ...(change.reasons.length > 0 ? { action_reason: reasonsText(change.reasons) } : {}),
     before: change.before === null ? null : visibleAttributes(change.before, hidden),
     after: change.after === null ? null : visibleAttributes(change.after, hidden),
     sensitive: [...change.sensitive],

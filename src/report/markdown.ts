@@ -9,6 +9,7 @@ import {
   changeAttributeLines,
   changeHeadline,
   driftAttributeLines,
+  driftDetailLine,
   driftHeadline,
   movedFromNote,
   NOT_VERIFIABLE,
@@ -65,7 +66,7 @@ export function statusLine(plan: Plan): string {
   return `**${totalsPhrase(totals)}, ${totals.drifted} drifted** ${stack}`;
 }
 
-function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
+function summaryTable(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0) return [];
   const head = '| Address | Type | Action |\n| --- | --- | --- |';
   return [
@@ -77,7 +78,7 @@ function summaryTable(changes: PlannedChange[]): MarkdownSection[] {
   ];
 }
 
-function destructionWarning(changes: PlannedChange[]): MarkdownSection[] {
+function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[] {
   const destructive = changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   if (destructive.length === 0) return [];
   const noun = destructive.length === 1 ? 'resource' : 'resources';
@@ -96,7 +97,7 @@ function destructionWarning(changes: PlannedChange[]): MarkdownSection[] {
 export const MAX_PICTURED_CHANGES = 100;
 
 /** A collapsed Mermaid flowchart of what changes, in dependency order (edges between changing resources only). */
-function dependencyPicture(changes: PlannedChange[]): MarkdownSection[] {
+function dependencyPicture(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0 || changes.length > MAX_PICTURED_CHANGES) return [];
   const nodes = changes.map((change) => ({ address: change.address, type: change.type, dependsOn: change.dependsOn ?? [], note: change.action }));
   const summary = `Dependency order (${changes.length} change${changes.length === 1 ? '' : 's'})`;
@@ -108,7 +109,7 @@ function dependencyPicture(changes: PlannedChange[]): MarkdownSection[] {
   }];
 }
 
-function changeSections(changes: PlannedChange[]): MarkdownSection[] {
+function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0) return [];
   const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
   for (const change of changes) {
@@ -125,21 +126,22 @@ function changeSections(changes: PlannedChange[]): MarkdownSection[] {
   return sections;
 }
 
-function driftSections(drift: DriftEntry[]): MarkdownSection[] {
+function driftSections(drift: readonly DriftEntry[]): MarkdownSection[] {
   if (drift.length === 0) return [];
   const sections: MarkdownSection[] = [
     { head: `### Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
   ];
   for (const entry of drift) {
     const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).map(attributeLineText)];
-    if (entry.kind === 'out_of_sync') lines.push(`# sync status: ${entry.detail ?? 'unknown'}`);
+    const detail = driftDetailLine(entry);
+    if (detail !== undefined) lines.push(`# ${detail}`);
     sections.push(detailsWithDiff(entry.address, entry.type, driftHeadline(entry), lines));
   }
   return sections;
 }
 
 /** Secrets the plan does not touch and the service cannot confirm: listed, never shown as changes. */
-function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
+function unverifiableSection(changes: readonly PlannedChange[]): MarkdownSection[] {
   const lines = changes.flatMap((change) => {
     const fields = unverifiableSecrets(change);
     if (fields.length === 0) return [];
@@ -157,7 +159,7 @@ function unverifiableSection(changes: PlannedChange[]): MarkdownSection[] {
   ];
 }
 
-function planWarnings(warnings: string[]): MarkdownSection[] {
+function planWarnings(warnings: readonly string[]): MarkdownSection[] {
   if (warnings.length === 0) return [];
   return [
     {

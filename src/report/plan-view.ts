@@ -1,5 +1,6 @@
 import type { DriftEntry, Plan, PlannedChange, PlanAction } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
+import { reasonsText } from './reason-words';
 import { formatChange, formatValue } from './values';
 
 /**
@@ -65,7 +66,7 @@ export function actionLabel(change: PlannedChange): string {
 
 /** `will be created (deleted outside secretform)`. */
 export function changeHeadline(change: PlannedChange): string {
-  return withReason(ACTION_HEADLINES[change.action], change.actionReason);
+  return withReason(ACTION_HEADLINES[change.action], reasonsText(change.reasons));
 }
 
 const ACTION_HEADLINES: Record<PlanAction, string> = {
@@ -86,14 +87,14 @@ export const ACTION_LABELS: Record<PlanAction, string> = {
 };
 
 export function driftHeadline(entry: DriftEntry): string {
-  switch (entry.kind) {
-    case 'changed':
-      return 'has changed';
-    case 'deleted':
-      return 'has been deleted';
-    case 'out_of_sync':
-      return `is out of sync on the service (status: ${entry.detail ?? 'unknown'})`;
-  }
+  // A kind from a type's health hook brings its own headline.
+  if (entry.health) return `${entry.health.headline} (status: ${entry.detail ?? 'unknown'})`;
+  return entry.kind === 'deleted' ? 'has been deleted' : 'has changed';
+}
+
+/** The line a report adds under a drift of a health kind: `sync status: PENDING`; undefined for other kinds. */
+export function driftDetailLine(entry: DriftEntry): string | undefined {
+  return entry.health ? `${entry.health.label}: ${entry.detail ?? 'unknown'}` : undefined;
 }
 
 function withReason(headline: string, reason: string | undefined): string {

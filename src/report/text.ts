@@ -55,7 +55,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   return `${trimTrailingBlankLines(out).join('\n')}\n`;
 }
 
-function driftSection(drift: DriftEntry[], colors: Colors): string[] {
+function driftSection(drift: readonly DriftEntry[], colors: Colors): string[] {
   const out = [
     colors.bold('Note: Objects have changed outside of secretform'),
     '',
@@ -64,7 +64,8 @@ function driftSection(drift: DriftEntry[], colors: Colors): string[] {
   ];
   for (const entry of drift) {
     out.push(colors.bold(`  # ${entry.address} ${driftHeadline(entry)}`));
-    if (entry.kind !== 'out_of_sync') {
+    // A health problem is said in full by its headline; the other kinds list the fields.
+    if (!entry.health) {
       const symbol = entry.kind === 'deleted' ? '-' : '~';
       out.push(...block(`  ${colorSymbol(symbol, colors)}`, entry.type, entry.id, driftAttributeLines(entry), 0, colors));
     }
@@ -83,7 +84,7 @@ function refreshOnlyEnding(plan: Plan, colors: Colors): string[] {
   ];
 }
 
-function actionsSection(plan: Plan, changes: PlannedChange[], colors: Colors): string[] {
+function actionsSection(plan: Plan, changes: readonly PlannedChange[], colors: Colors): string[] {
   const used = new Set(changes.map((change) => change.action));
   const out = [
     `secretform compared stack ${JSON.stringify(plan.stack)} with the service. Resource actions are indicated with the following symbols:`,

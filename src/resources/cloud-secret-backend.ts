@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountPathFacts } from './field';
+import { rotateRoot } from './operation';
 import { ImportIdError } from './types';
 
 /** The cloud credential engine's configuration (`<path>/config`). */
@@ -8,14 +9,18 @@ export const cloudSecretBackend = defineResourceType({
   construct: 'CloudSecretBackend',
   doc: "The cloud credential engine's root credentials and settings.",
   fields: [
-    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true, ...mountPathFacts('secrets') }),
-    field('subscription_id', 'string', 'Subscription id.'),
-    field('tenant_id', 'string', 'Tenant id.'),
-    field('client_id', 'string', 'OAuth2 client id.', { serviceDefault: '' }),
-    field('client_secret', 'string', 'OAuth2 client secret; exclusive with identity_token_audience.', { sensitive: true, rootCredential: true }),
-    field('identity_token_audience', 'string', '(Enterprise) Audience of plugin identity tokens; exclusive with client_secret.', { serviceDefault: '' }),
+    field('path', 'string', 'Mount path of the cloud engine.', { identity: true, immutable: true, setByConstruct: true, ...mountPathFacts('secrets') }),
+    field('subscription_id', 'string', 'Subscription id.', { required: true }),
+    field('tenant_id', 'string', 'Tenant id.', { required: true }),
+    field('client_id', 'string', 'OAuth2 client id; needed with `clientSecret`.', { serviceDefault: '' }),
+    field('client_secret', 'string', 'OAuth2 client secret. Exactly one of `clientSecret` and `identityTokenAudience` is required.', {
+      sensitive: true, rootCredential: true,
+    }),
+    field('identity_token_audience', 'string', '(Enterprise) Audience of plugin identity tokens (workload identity federation); exclusive with `clientSecret`.', {
+      serviceDefault: '',
+    }),
     field('identity_token_ttl', 'duration', '(Enterprise) Lifetime of generated identity tokens.', { serviceDefault: 3600 }),
-    field('environment', 'string', 'Cloud environment; empty means the public cloud.', { serviceDefault: '' }),
+    field('environment', 'string', 'Cloud environment.', { serviceDefault: '', emptyAllowed: true, defaultDoc: 'the public cloud' }),
     field('root_password_ttl', 'duration', 'Validity of the root client secret that rotate-root generates.', { serviceDefault: 15768000 }),
   ],
   writeSemantics: 'merge',
@@ -25,7 +30,8 @@ export const cloudSecretBackend = defineResourceType({
     if (!match) throw new ImportIdError('cloud_secret_backend', importId, '<path>/config');
     return { path: match[1] };
   },
-  api: (spec) => samePathApi(`${spec.path}/config`, { rotateRoot: { method: 'POST', path: `${spec.path}/rotate-root` } }),
+  api: (spec) => samePathApi(`${spec.path}/config`),
+  operations: [rotateRoot('cloud engine', 'client secret')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".
   readAttributes: (data) => (!data.subscription_id && !data.tenant_id ? null : data),

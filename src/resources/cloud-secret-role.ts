@@ -1,6 +1,9 @@
 import { compareJson, defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { NO_COMMA, SEGMENT_NAME } from './formats';
 import { ImportIdError, type Attributes } from './types';
+
+export const SIGN_IN_AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'] as const;
 
 /** A role of the cloud credential engine (`<mount>/roles/<name>`). */
 export const cloudSecretRole = defineResourceType({
@@ -9,21 +12,39 @@ export const cloudSecretRole = defineResourceType({
   doc: 'A role that issues cloud service principals.',
   fields: [
     mountField('Mount path of the cloud engine.'),
-    field('name', 'string', 'Role name (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'single' }),
-    field('cloud_roles', 'objectList', 'Roles assigned to generated principals: {scope, role_name | role_id}.', {
+    field('name', 'string', 'Role name (the service lower-cases it).', {
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: SEGMENT_NAME, segment: 'single',
+    }),
+    field('cloud_roles', 'objectList', 'Roles assigned to generated principals. A role needs `cloudRoles` or `applicationObjectId`.', {
       wire: 'json-string', unordered: true, elementKeys: ['role_id', 'role_name', 'scope'], serviceDefault: [],
+      elementName: 'CloudRoleAssignment',
+      members: [
+        field('scope', 'string', 'Scope of the assignment, e.g. `/subscriptions/<id>/resourceGroups/<group>`.', { required: true }),
+        field('role_name', 'string', 'Role name; exactly one of `roleName` and `roleId`.'),
+        field('role_id', 'string', 'Full role-definition identifier; exactly one of `roleName` and `roleId`.'),
+      ],
     }),
-    field('cloud_groups', 'objectList', 'Groups generated principals join: {group_name}.', {
+    field('cloud_groups', 'objectList', 'Groups generated principals join.', {
       wire: 'json-string', unordered: true, elementKeys: ['group_name', 'object_id'], serviceDefault: [],
+      elementName: 'CloudGroupMembership',
+      members: [field('group_name', 'string', 'Name of the group generated principals join.', { required: true })],
     }),
-    field('application_object_id', 'string', 'Object id of an existing principal to use instead of dynamic ones.', { serviceDefault: '' }),
-    field('persist_app', 'bool', 'Keep the created principal for the lifetime of the role.', { serviceDefault: false }),
-    field('ttl', 'duration', 'Default TTL of generated principals (0: engine default).', { serviceDefault: 0 }),
-    field('max_ttl', 'duration', 'Maximum TTL of generated principals (0: engine default).', { serviceDefault: 0 }),
-    field('explicit_max_ttl', 'duration', 'Hard cap on the lifetime of generated principals (0: none).', { serviceDefault: 0 }),
-    field('permanently_delete', 'bool', 'Permanently delete dynamically created applications.', { serviceDefault: false }),
-    field('sign_in_audience', 'string', 'Principal types allowed to sign in.', { serviceDefault: '' }),
-    field('tags', 'stringList', 'Tags attached to the application.', { wire: 'comma-string', unordered: true, serviceDefault: [] }),
+    field('application_object_id', 'string', 'Object id of an existing principal to use instead of dynamic ones (then `cloudRoles` is ignored).', {
+      serviceDefault: '',
+    }),
+    field('persist_app', 'bool', 'Keep the created principal and application for the lifetime of the role.', { serviceDefault: false }),
+    field('ttl', 'duration', 'Default TTL of generated principals; at most `maxTtl`.', { serviceDefault: 0, defaultDoc: "0 (the engine's default TTL)" }),
+    field('max_ttl', 'duration', 'Maximum TTL of generated principals.', { serviceDefault: 0, defaultDoc: "0 (the engine's maximum TTL)" }),
+    field('explicit_max_ttl', 'duration', 'Hard cap on the lifetime of generated principals.', { serviceDefault: 0, defaultDoc: '0 (none)' }),
+    field('permanently_delete', 'bool', 'Permanently delete dynamically created applications; must be false with `applicationObjectId`.', {
+      serviceDefault: false,
+    }),
+    field('sign_in_audience', 'string', 'Principal types allowed to sign in.', {
+      serviceDefault: '', allowed: SIGN_IN_AUDIENCES, defaultDoc: "none (the service's default)",
+    }),
+    field('tags', 'stringList', 'Tags attached to the application (no commas: the service takes them comma-separated).', {
+      wire: 'comma-string', unordered: true, serviceDefault: [], format: NO_COMMA,
+    }),
   ],
   writeSemantics: 'merge',
   id: (spec) => `${spec.mount}/roles/${spec.name}`,
@@ -32,7 +53,16 @@ export const cloudSecretRole = defineResourceType({
     if (!match) throw new ImportIdError('cloud_secret_role', importId, '<mount>/roles/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`, { creds: { method: 'GET', path: `${spec.mount}/creds/${spec.name}` } }),
+  api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`),
+  operations: [
+    {
+      name: 'creds',
+      doc: 'Generates a service principal of the role: client_id and client_secret.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
   alignWithDesired(read, desired) {
     const aligned = { ...read };

@@ -6,6 +6,7 @@ import { parseDuration } from './duration';
 import { canonicalLdif } from './ldif';
 import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
+
 /** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
 export function unwrapData(raw: unknown): Record<string, unknown> | null {
   if (!isPlainObject(raw)) return null;
@@ -152,7 +153,7 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations'>> {
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -162,7 +163,25 @@ export interface ResourceTypeDefinition
   alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
 }
 
+const definitions = new WeakMap<ResourceType, ResourceTypeDefinition>();
+
+/**
+ * The same type with more fields, everything else as declared: what adding a field to a type's module does,
+ * without editing it (for scratch types in tests and experiments).
+ */
+export function withExtraFields(resourceType: ResourceType, extra: readonly FieldSpec[]): ResourceType {
+  const definition = definitions.get(resourceType);
+  if (!definition) throw new Error(`${resourceType.type} was not made by defineResourceType`);
+  return defineResourceType({ ...definition, fields: [...definition.fields, ...extra] });
+}
+
 export function defineResourceType(definition: ResourceTypeDefinition): ResourceType {
+  const resourceType = buildResourceType(definition);
+  definitions.set(resourceType, definition);
+  return resourceType;
+}
+
+function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
   const readable = readableFields(fields).filter((field) => !field.identity);
   return {
@@ -174,6 +193,11 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
     id: (spec) => definition.id(identityOf(fields, spec)),
     parseImportId: (importId) => definition.parseImportId(importId),
     api: (spec) => definition.api(identityOf(fields, spec)),
+    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityOf(fields, spec)) : { call: definition.api(identityOf(fields, spec)).delete }),
+    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(fields, spec)) : {}),
+    verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
+    health: (live) => definition.health?.(live),
+    operations: definition.operations ?? [],
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
     normaliseDesired: (spec) => canonicalAttributes(fields, spec),
     normaliseRead(raw, identity, desired) {
@@ -196,13 +220,12 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
 }
 
 /** Builds the four usual calls when create, update, read and delete all use one path. */
-export function samePathApi(path: string, extra: ApiPaths['extra'] = {}): ApiPaths {
+export function samePathApi(path: string): ApiPaths {
   return {
     read: { method: 'GET', path },
     create: { method: 'POST', path },
     update: { method: 'POST', path },
     delete: { method: 'DELETE', path },
-    extra,
   };
 }
 

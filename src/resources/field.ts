@@ -21,7 +21,7 @@ export function mountPathFacts(mountKind: 'secrets' | 'auth'): Pick<FieldSpec, '
   };
 }
 
-/** The identity field that names the mount a role, user or set lives in. */
+/** The identity field that names the mount a role, user or set lives in (set from the construct's reference). */
 export function mountField(doc: string, mountKind: 'secrets' | 'auth' = 'secrets'): FieldSpec {
-  return field('mount', 'string', doc, { identity: true, immutable: true, ...mountPathFacts(mountKind) });
+  return field('mount', 'string', doc, { identity: true, immutable: true, setByConstruct: true, ...mountPathFacts(mountKind) });
 }

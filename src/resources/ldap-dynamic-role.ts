@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { HIERARCHICAL_NAME } from './formats';
 import { LDIF_TEMPLATE, USERNAME_TEMPLATE } from './template';
 import { ImportIdError } from './types';
 
@@ -10,13 +11,17 @@ export const ldapDynamicRole = defineResourceType({
   doc: 'Creates and deletes directory entries from templated LDIF.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
-    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account.', { template: LDIF_TEMPLATE }),
-    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { template: LDIF_TEMPLATE }),
-    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails.', { serviceDefault: '', template: LDIF_TEMPLATE }),
-    field('username_template', 'template', 'Template that produces .Username.', { serviceDefault: '', template: USERNAME_TEMPLATE }),
-    field('default_ttl', 'duration', 'Lease TTL (0: engine default).', { serviceDefault: 0 }),
-    field('max_ttl', 'duration', 'Maximum lease TTL (0: engine default).', { serviceDefault: 0 }),
+    field('name', 'string', 'Role name; may hold "/" (the service lower-cases it).', {
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
+    }),
+    field('creation_ldif', 'ldif', 'Templated LDIF that creates the account (plain or base64-encoded).', { required: true, template: LDIF_TEMPLATE }),
+    field('deletion_ldif', 'ldif', 'Templated LDIF run when the lease expires.', { required: true, template: LDIF_TEMPLATE }),
+    field('rollback_ldif', 'ldif', 'Templated LDIF run if creation fails (recommended).', { serviceDefault: '', template: LDIF_TEMPLATE }),
+    field('username_template', 'template', 'Template that produces `.Username` (fields `.RoleName`, `.DisplayName`).', {
+      serviceDefault: '', template: USERNAME_TEMPLATE, defaultDoc: '"v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}" (the service\'s)',
+    }),
+    field('default_ttl', 'duration', 'Lease TTL; at most `maxTtl`.', { serviceDefault: 0, defaultDoc: "0 (the engine's default TTL)" }),
+    field('max_ttl', 'duration', "Maximum lease TTL (never longer than the mount's).", { serviceDefault: 0, defaultDoc: "0 (the engine's maximum TTL)" }),
   ],
   // Only the keys sent change; a key sent as "" deletes that value.
   writeSemantics: 'partial-empty-deletes',
@@ -26,6 +31,15 @@ export const ldapDynamicRole = defineResourceType({
     if (!match) throw new ImportIdError('ldap_dynamic_role', importId, '<mount>/role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`, { credentials: { method: 'GET', path: `${spec.mount}/creds/${spec.name}` } }),
+  api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`),
+  operations: [
+    {
+      name: 'creds',
+      doc: 'Creates a directory entry from the creation LDIF: username, password and distinguished names.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/creds/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { HIERARCHICAL_NAME } from './formats';
 import { ImportIdError } from './types';
 
 /** A library set: service accounts checked out and in (`<mount>/library/<name>`). */
@@ -9,10 +10,15 @@ export const ldapLibrarySet = defineResourceType({
   doc: 'Service accounts that can be checked out and in.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Set name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
-    field('service_account_names', 'stringList', 'Accounts that can be checked out; each in at most one set.', { unordered: true }),
-    field('ttl', 'duration', 'Maximum length of one check-out; 0 is unlimited.', { serviceDefault: 86400 }),
-    field('max_ttl', 'duration', 'Maximum length of a check-out with renewals; 0 is unlimited.', { serviceDefault: 86400 }),
+    field('name', 'string', 'Set name; may hold "/" (the service lower-cases it).', {
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
+    }),
+    // The directory finds accounts ignoring case, so `SVC-1` and `svc-1` are one account (stored as given).
+    field('service_account_names', 'stringList', 'Accounts that can be checked out: at least one; each in at most one set of the mount.', {
+      unordered: true, required: true, nonEmpty: true, unique: 'account', matchesIgnoringCase: true,
+    }),
+    field('ttl', 'duration', 'Maximum length of one check-out; 0 is unlimited; at most `maxTtl`.', { serviceDefault: 86400 }),
+    field('max_ttl', 'duration', 'Maximum length of a check-out including renewals; 0 is unlimited.', { serviceDefault: 86400 }),
     field('disable_check_in_enforcement', 'bool', 'Allow check-in by anyone, not only the borrower.', { serviceDefault: false }),
   ],
   writeSemantics: 'merge',
@@ -22,11 +28,37 @@ export const ldapLibrarySet = defineResourceType({
     if (!match) throw new ImportIdError('ldap_library_set', importId, '<mount>/library/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`, {
-    status: { method: 'GET', path: `${spec.mount}/library/${spec.name}/status` },
-    checkOut: { method: 'POST', path: `${spec.mount}/library/${spec.name}/check-out` },
-    checkIn: { method: 'POST', path: `${spec.mount}/library/${spec.name}/check-in` },
-    manageCheckIn: { method: 'POST', path: `${spec.mount}/library/manage/${spec.name}/check-in` },
-  }),
+  api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`),
+  operations: [
+    {
+      name: 'check-out',
+      doc: 'Checks out an available account: its name and password, for the lease duration.',
+      call: (spec, input) => ({
+        method: 'POST',
+        path: `${spec.mount}/library/${spec.name}/check-out`,
+        body: input.ttl === undefined ? {} : { ttl: input.ttl },
+      }),
+      returnsCredentials: true,
+      options: ['ttl'],
+    },
+    {
+      name: 'check-in',
+      doc: 'Checks accounts back in (only the borrower may, unless enforcement is off or --force takes the manage path).',
+      call: (spec, input) => ({
+        method: 'POST',
+        path: input.force ? `${spec.mount}/library/manage/${spec.name}/check-in` : `${spec.mount}/library/${spec.name}/check-in`,
+        body: input.accounts && input.accounts.length > 0 ? { service_account_names: [...input.accounts] } : {},
+      }),
+      returnsCredentials: false,
+      options: ['account', 'force'],
+    },
+    {
+      name: 'status',
+      doc: 'Which accounts of the set are available and who borrowed the others.',
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/library/${spec.name}/status` }),
+      returnsCredentials: false,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

@@ -1,5 +1,6 @@
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
+import { HIERARCHICAL_NAME } from './formats';
 import { ImportIdError } from './types';
 
 export const MINIMUM_ROTATION_PERIOD_SECONDS = 5;
@@ -11,11 +12,15 @@ export const ldapStaticRole = defineResourceType({
   doc: 'An existing directory entry whose password the engine rotates.',
   fields: [
     mountField('Mount path of the directory engine.'),
-    field('name', 'string', 'Role name; may contain "/" (lower-cased by the server).', { identity: true, immutable: true, caseInsensitive: true, segment: 'hierarchical' }),
-    field('username', 'string', 'Existing entry, searched under userdn with userattr.', { immutable: true }),
-    field('dn', 'string', 'DN of the entry; takes precedence over username for the search.', { immutable: true }),
-    field('rotation_period', 'duration', 'How often the password rotates; at least 5 seconds.'),
-    field('skip_import_rotation', 'bool', 'On creation, do not rotate the existing password.', { createOnly: true }),
+    field('name', 'string', 'Role name; may hold "/" to form a hierarchy (the service lower-cases it).', {
+      identity: true, immutable: true, caseInsensitive: true, required: true, format: HIERARCHICAL_NAME, segment: 'hierarchical',
+    }),
+    field('username', 'string', 'Existing entry, searched under `userdn` with `userattr`.', { immutable: true, required: true }),
+    field('dn', 'string', 'DN of the entry; takes precedence over `username` for the search.', { immutable: true, defaultDoc: 'found by `username`' }),
+    field('rotation_period', 'duration', 'How often the password rotates; at least 5 seconds.', { required: true, minimum: MINIMUM_ROTATION_PERIOD_SECONDS }),
+    field('skip_import_rotation', 'bool', "On creation, do not rotate the entry's existing password (sent on creation only).", {
+      createOnly: true, defaultDoc: "the backend's `skipStaticRoleImportRotation`",
+    }),
   ],
   writeSemantics: 'merge',
   id: (spec) => `${spec.mount}/static-role/${spec.name}`,
@@ -24,9 +29,22 @@ export const ldapStaticRole = defineResourceType({
     if (!match) throw new ImportIdError('ldap_static_role', importId, '<mount>/static-role/<name>');
     return { mount: match[1], name: match[2].toLowerCase() };
   },
-  api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`, {
-    rotate: { method: 'POST', path: `${spec.mount}/rotate-role/${spec.name}` },
-    credentials: { method: 'GET', path: `${spec.mount}/static-cred/${spec.name}` },
-  }),
+  api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`),
+  operations: [
+    {
+      name: 'rotate-role',
+      doc: "Rotates the entry's password now.",
+      call: (spec) => ({ method: 'POST', path: `${spec.mount}/rotate-role/${spec.name}` }),
+      returnsCredentials: false,
+      options: [],
+    },
+    {
+      name: 'creds',
+      doc: "The entry's current password (static credential).",
+      call: (spec) => ({ method: 'GET', path: `${spec.mount}/static-cred/${spec.name}` }),
+      returnsCredentials: true,
+      options: [],
+    },
+  ],
   dependsOn: (spec) => [`${spec.mount}/config`, `sys/mounts/${spec.mount}`],
 });

@@ -22,7 +22,6 @@ export function mountBehaviour(
       create: { method: 'POST', path: `${base}/${spec.path}` },
       update: { method: 'POST', path: `${base}/${spec.path}/tune` },
       delete: { method: 'DELETE', path: `${base}/${spec.path}` },
-      extra: {},
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
     // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.

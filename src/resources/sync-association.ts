@@ -1,6 +1,10 @@
 import { defineResourceType, isPlainObject, matchPath } from './define';
 import { field, mountPathFacts } from './field';
+import { SECRET_PATH } from './formats';
 import { ImportIdError } from './types';
+
+/** The sync status of an association that is up to date; anything else is drift. */
+const SYNCED = 'SYNCED';
 
 /** The link of one KV-v2 secret to one sync destination. */
 export const syncAssociation = defineResourceType({
@@ -8,10 +12,14 @@ export const syncAssociation = defineResourceType({
   construct: 'SyncAssociation',
   doc: 'Links a KV-v2 secret to a sync destination.',
   fields: [
-    field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', { identity: true, immutable: true, prop: 'destination' }),
-    field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination' }),
-    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, ...mountPathFacts('secrets') }),
-    field('secret_name', 'string', 'Path of the secret in the mount.', { identity: true, immutable: true, inBody: true, segment: 'hierarchical' }),
+    field('destination_type', 'string', 'Type of the destination (cloud1-sm, cloud2-kv, ...).', {
+      identity: true, immutable: true, prop: 'destination', setByConstruct: true,
+    }),
+    field('destination_name', 'string', 'Name of the destination.', { identity: true, immutable: true, prop: 'destination', setByConstruct: true }),
+    field('mount', 'string', 'KV-v2 mount holding the secret.', { identity: true, immutable: true, inBody: true, setByConstruct: true, ...mountPathFacts('secrets') }),
+    field('secret_name', 'string', 'Path of the secret in the mount (without `data/`).', {
+      identity: true, immutable: true, inBody: true, required: true, format: SECRET_PATH, segment: 'hierarchical',
+    }),
     field('sync_status', 'string', 'Sync status reported by the server; anything but SYNCED is drift.', { computed: true }),
   ],
   // Setting an association again refreshes it; there is nothing else to update.
@@ -32,10 +40,15 @@ export const syncAssociation = defineResourceType({
       create: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
       update: { method: 'POST', path: `${destinationPath(spec)}/associations/set` },
       delete: { method: 'POST', path: `${destinationPath(spec)}/associations/remove`, body: membership },
-      extra: {},
     };
   },
   dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${spec.mount}`],
+  health(live) {
+    const status = live.sync_status;
+    if (status === undefined || status === SYNCED) return undefined;
+    // Setting the association again makes the service sync it again.
+    return { kind: 'out_of_sync', headline: 'is out of sync on the service', label: 'sync status', status: String(status), repairedByWrite: true };
+  },
   readAttributes(data, identity) {
     const destinations = isPlainObject(data.associated_destinations) ? data.associated_destinations : {};
     const entry = destinations[`${identity.destination_type}/${identity.destination_name}`];

@@ -10,8 +10,8 @@ export const syncConfig = defineResourceType({
   construct: 'SyncConfig',
   doc: 'The global secret-sync configuration.',
   fields: [
-    field('disabled', 'bool', 'Suspend syncing to external destinations.', { serviceDefault: false }),
-    field('queue_capacity', 'int', 'Maximum number of pending sync operations.', { serviceDefault: 1000000 }),
+    field('disabled', 'bool', 'Suspend syncing to external destinations (operations queue as PENDING until re-enabled).', { serviceDefault: false }),
+    field('queue_capacity', 'int', 'Maximum number of pending sync operations.', { serviceDefault: 1000000, minimum: 1 }),
   ],
   writeSemantics: 'merge',
   id: () => 'sys/sync/config',
@@ -24,6 +24,5 @@ export const syncConfig = defineResourceType({
     create: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },
     update: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },
     delete: { method: 'DELETE', path: 'sys/sync/config' },
-    extra: {},
   }),
 });

@@ -7,8 +7,8 @@ export const syncDestinationCloud3Sm = defineDestinationType({
   construct: 'SyncCloud3SmDestination',
   doc: 'A cloud3 secret-manager sync destination.',
   connection: [
-    field('credentials', 'string', 'JSON credentials of the service account.', { sensitive: true }),
-    field('project_id', 'string', 'Project that overrides the one derived from the credentials.', { immutable: true }),
+    field('credentials', 'string', 'JSON credentials of the service account (file contents).', { sensitive: true, required: true }),
+    field('project_id', 'string', 'Project that overrides the one derived from the credentials.', { immutable: true, defaultDoc: "the credentials' project" }),
   ],
   defaultGranularity: 'secret-path',
   customTags: true,

@@ -1,4 +1,5 @@
 import { field } from './field';
+import { DIGITS } from './formats';
 import { defineDestinationType } from './sync-destination';
 
 export const syncDestinationRepohost = defineDestinationType({
@@ -7,11 +8,11 @@ export const syncDestinationRepohost = defineDestinationType({
   construct: 'SyncRepohostDestination',
   doc: 'A repository-host action-secrets sync destination.',
   connection: [
-    field('access_token', 'string', 'Fine-grained or personal access token; alternative to an app.', { sensitive: true }),
-    field('app_name', 'string', 'Name of a custom app stored under sys/sync/github-apps.', { prop: 'app', segment: 'single' }),
-    field('installation_id', 'string', 'Installation id of the app; required with app_name.'),
-    field('repository_owner', 'string', 'Organization or user owning the repository.', { immutable: true }),
-    field('repository_name', 'string', 'Repository name.', { immutable: true }),
+    field('access_token', 'string', 'Fine-grained or personal access token; exactly one of `accessToken` and `app`.', { sensitive: true }),
+    field('app_name', 'string', 'Name of a custom app stored under sys/sync/github-apps.', { prop: 'app', setByConstruct: true, segment: 'single' }),
+    field('installation_id', 'string', 'Installation id of the app; required with `app`.', { format: DIGITS('the installation id') }),
+    field('repository_owner', 'string', 'Organization or user owning the repository; identifies the remote store.', { immutable: true, required: true }),
+    field('repository_name', 'string', 'Repository name; identifies the remote store.', { immutable: true, required: true }),
   ],
   defaultGranularity: 'secret-key',
   customTags: false,

@@ -1,6 +1,7 @@
 /** What the five sync destination types share: identity, options, read shape and API paths. */
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
+import { SEGMENT_NAME } from './formats';
 import { SECRET_NAME_TEMPLATE } from './template';
 import { ImportIdError, type FieldSpec, type ResourceType } from './types';
 
@@ -25,23 +26,29 @@ export const DESTINATION_TYPES = ['cloud1-sm', 'cloud2-kv', 'cloud3-sm', 'repoho
 export function defineDestinationType(definition: DestinationDefinition): ResourceType & { readonly destinationType: string } {
   const { destinationType } = definition;
   const optionFields: FieldSpec[] = [
-    field('granularity', 'string', 'Level synced as one resource at the destination: secret-path or secret-key.', {
-      serviceDefault: definition.defaultGranularity,
+    field('granularity', 'string', 'Level of information synced as one resource at the destination: `secret-path` or `secret-key`.', {
+      serviceDefault: definition.defaultGranularity, allowed: GRANULARITIES,
     }),
-    field('secret_name_template', 'template', 'Template for names generated in the external system.', {
+    field('secret_name_template', 'template', 'Template for the names generated in the external system (fields such as `.MountAccessor`, `.SecretPath`).', {
       serviceDefault: definition.defaultNameTemplate,
+      defaultDoc: definition.defaultNameTemplate === undefined ? "the type's default template" : undefined,
+      emptyAllowed: true,
       template: SECRET_NAME_TEMPLATE,
     }),
   ];
   if (definition.customTags) {
-    optionFields.push(field('custom_tags', 'stringMap', 'Tags set on synced secrets, merged with built-in tags.', { serviceDefault: {} }));
+    optionFields.push(field('custom_tags', 'stringMap', 'Tags or labels set on synced secrets, merged with the built-in ones.', { serviceDefault: {} }));
   }
   const basePath = `sys/sync/destinations/${destinationType}`;
   const resourceType = defineResourceType({
     type: definition.type,
     construct: definition.construct,
     doc: definition.doc,
-    fields: [field('name', 'string', 'Destination name.', { identity: true, immutable: true, segment: 'single' }), ...definition.connection, ...optionFields],
+    fields: [
+      field('name', 'string', 'Destination name.', { identity: true, immutable: true, required: true, format: SEGMENT_NAME, segment: 'single' }),
+      ...definition.connection,
+      ...optionFields,
+    ],
     // The document gives one POST for create and update, without saying it merges: send the whole object.
     writeSemantics: 'replace',
     id: (spec) => `${basePath}/${spec.name}`,
@@ -50,10 +57,17 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       if (!match) throw new ImportIdError(definition.type, importId, `${basePath}/<name>`);
       return { name: match[1] };
     },
-    api: (spec) => samePathApi(`${basePath}/${spec.name}`, {
-      // A destination that still manages associations is deleted only with purge.
-      purgeDelete: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
-      associations: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+    api: (spec) => samePathApi(`${basePath}/${spec.name}`),
+    // A destination that still has associations (not ours: ours are removed first) is deleted only with
+    // purge, which the service finishes asynchronously; what needed it (its GitHub app) goes after that.
+    deleteSteps: (spec) => ({
+      call: { method: 'DELETE', path: `${basePath}/${spec.name}` },
+      whenOccupied: {
+        probe: { method: 'GET', path: `${basePath}/${spec.name}/associations` },
+        isOccupied: (answer) => isPlainObject(answer.associated_secrets) && Object.keys(answer.associated_secrets).length > 0,
+        call: { method: 'DELETE', path: `${basePath}/${spec.name}`, query: { purge: 'true' } },
+        awaitGone: true,
+      },
     }),
     dependsOn: definition.dependsOn,
     readAttributes(data) {

@@ -33,6 +33,12 @@ export type FieldKind =
 /** How a field is put on the wire when it differs from its canonical form. */
 export type WireFormat = 'json-string' | 'comma-string';
 
+/** A rule a string value (or each string of a list) must follow; `message` says what is allowed. */
+export interface FormatRule {
+  test(value: string): boolean;
+  readonly message: string;
+}
+
 /**
  * How a value that becomes part of an API path may be shaped (rules in names.ts):
  * - `single`: exactly one path segment (no `/`);
@@ -54,8 +60,38 @@ export interface FieldSpec {
   /** The construct prop name (camelCase). */
   readonly prop: string;
   readonly kind: FieldKind;
-  /** One-line description (shown in docs and reports). */
+  /** What the field is, for users: the construct prop's documentation (generated Props) says it. */
   readonly doc: string;
+  /** Must be set in code. */
+  readonly required?: boolean;
+  /** The values the service accepts (for a list: for each element). */
+  readonly allowed?: readonly string[];
+  /** Rules a string value (or each string of a list) follows, checked at synth, in this order. */
+  readonly format?: readonly FormatRule[];
+  /** A string that may be empty (most strings may not). */
+  readonly emptyAllowed?: boolean;
+  /** Smallest value of an int, or of a duration in seconds. */
+  readonly minimum?: number;
+  /** A list needs at least one element. */
+  readonly nonEmpty?: boolean;
+  /** Each element of a list at most once (compared ignoring case when `matchesIgnoringCase`); names the element. */
+  readonly unique?: string;
+  /**
+   * The service stores the value as given but compares it ignoring case (directory account names: `SVC-1` and
+   * `svc-1` are one account). Unlike `caseInsensitive`, the stored value keeps its case.
+   */
+  readonly matchesIgnoringCase?: boolean;
+  /** The default in words, when `serviceDefault` cannot say it (none fixed, or derived from other fields). */
+  readonly defaultDoc?: string;
+  /** objectList: the fields of each element. stringMap: its only keys. */
+  readonly members?: readonly FieldSpec[];
+  /** objectList: the name of the element's TypeScript interface (e.g. `CloudRoleAssignment`). */
+  readonly elementName?: string;
+  /**
+   * Set by the construct rather than by a prop of that name: from a referenced construct (a role's mount from
+   * its `backend`) or a default of the construct's own (an engine's path). Its prop is written by hand.
+   */
+  readonly setByConstruct?: boolean;
   /**
    * The value the service reports when the field was never set, in canonical form. `undefined` when the
    * service has no fixed default (absent, or derived from other fields). Lets the engine tell "absent in code"
@@ -82,8 +118,8 @@ export interface FieldSpec {
   readonly elementKeys?: readonly string[];
   /** How the field is sent when it is not sent in canonical form. */
   readonly wire?: WireFormat;
-  /** Deprecated by the service (still accepted). */
-  readonly deprecated?: boolean;
+  /** Deprecated by the service (still accepted); says what to use instead. */
+  readonly deprecated?: string;
   /** Not secret, but the server never returns it: compared against the last applied value only. */
   readonly writeOnly?: boolean;
   /** Reported by the server, never set in code (e.g. an association's `sync_status`). */
@@ -110,13 +146,86 @@ export interface ApiCall {
   readonly contentType?: string;
 }
 
+/** The calls that read, create, update and delete one object. */
 export interface ApiPaths {
   readonly read: ApiCall;
   readonly create: ApiCall;
   readonly update: ApiCall;
   readonly delete: ApiCall;
-  /** Further calls some types need, e.g. userpass `password` (change a user's password). */
-  readonly extra: Readonly<Record<string, ApiCall>>;
+}
+
+/**
+ * How a delete is carried out. Usually the `delete` call alone; some objects refuse it while they still hold
+ * things secretform does not manage (a destination with associations) and need another call then.
+ */
+export interface DeleteSteps {
+  readonly call: ApiCall;
+  readonly whenOccupied?: {
+    /** Read to tell whether the object still holds something. */
+    readonly probe: ApiCall;
+    /** Whether the probe's answer (unwrapped from its envelope) says it does. */
+    isOccupied(answer: Record<string, unknown>): boolean;
+    /** The call that deletes it anyway (e.g. `purge=true`). */
+    readonly call: ApiCall;
+    /** The service finishes that delete asynchronously: wait until the object's read answers 404. */
+    readonly awaitGone: boolean;
+  };
+}
+
+/** What a secret's check against the service found: `undefined` from a hook means the service cannot tell. */
+export type SecretVerdict = 'same' | 'different';
+
+/** Drift kinds that a type's `health` hook reports (besides the generic `changed` and `deleted`). */
+export type HealthDriftKind = 'out_of_sync';
+
+/** A live object that exists but is not well, as its type's `health` hook sees it. */
+export interface HealthProblem {
+  /** The drift kind plans report, e.g. `out_of_sync`. */
+  readonly kind: HealthDriftKind;
+  /** What reports say after the address, e.g. `is out of sync on the service`. */
+  readonly headline: string;
+  /** The name of what the service reported, e.g. `sync status`. */
+  readonly label: string;
+  /** What the service reported, e.g. `PENDING` or a failure cause. */
+  readonly status: string;
+  /** Writing the object again repairs it: the plan has an update. */
+  readonly repairedByWrite: boolean;
+}
+
+/** The operations a type offers besides configuration (the `secretform action` commands). */
+export type OperationName = 'rotate-root' | 'rotate-role' | 'creds' | 'check-out' | 'check-in' | 'status' | 'login';
+
+/** Options an operation takes from the command line. */
+export type OperationOption = 'ttl' | 'force' | 'account';
+
+export interface OperationInput {
+  /** `--ttl`, as the service's duration string. */
+  readonly ttl?: string;
+  /** `--force`: the privileged path (library check-in on the manage path). */
+  readonly force?: boolean;
+  /** `--account`: the accounts the call is about (library check-in). */
+  readonly accounts?: readonly string[];
+  /** Resolved values of the secret fields the operation needs (`secretInputs`). */
+  readonly secrets?: Readonly<Record<string, string>>;
+}
+
+export interface OperationSpec {
+  readonly name: OperationName;
+  readonly doc: string;
+  /** The call for the object identified by `identity` (canonical identity fields), with its body. */
+  call(identity: Attributes, input: OperationInput): ApiCall;
+  /** The answer holds credentials: printed to stdout only, never logged or stored. */
+  readonly returnsCredentials: boolean;
+  /** Command-line options the operation accepts. */
+  readonly options: readonly OperationOption[];
+  /** Secret fields of the object whose values from code the call sends (login: `password`). */
+  readonly secretInputs?: readonly string[];
+  /** Sent without the service token (userpass login). */
+  readonly anonymous?: boolean;
+  /** The service may fail briefly after it (the root rotation propagates): retry, do not report. */
+  readonly eventuallyConsistent?: boolean;
+  /** After it, the type's root credential is known only to the service. */
+  readonly rotatesRootCredential?: boolean;
 }
 
 /**
@@ -152,6 +261,22 @@ export interface ResourceType {
   parseImportId(importId: string): Attributes;
   /** The calls that read, create, update and delete the object identified by `spec`'s identity fields. */
   api(spec: Attributes): ApiPaths;
+  /** How the object identified by `spec` is deleted (its `delete` call, or more). */
+  deleteSteps(spec: Attributes): DeleteSteps;
+  /**
+   * Secret fields an update writes with a call of their own instead of the object's write (userpass
+   * `password`), each with that call; the call's body is `{ <field>: <value> }`.
+   */
+  secretWriteCalls(spec: Attributes): Readonly<Record<string, ApiCall>>;
+  /**
+   * Checks a secret against what the server reports of it (a GitHub app key against its SHA-256 fingerprint).
+   * `liveData` is the server's answer unwrapped from its envelope. Undefined: the service cannot tell.
+   */
+  verifySecret(field: string, value: string, liveData: Record<string, unknown> | null): SecretVerdict | undefined;
+  /** A problem of a live object that exists (an association not synced), or undefined when it is well. */
+  health(live: Attributes): HealthProblem | undefined;
+  /** The operations the type offers (rotate, credentials, check-out ...). */
+  readonly operations: readonly OperationSpec[];
   /** Canonical form of a desired spec (sensitive fields never appear in it). */
   normaliseDesired(spec: Attributes): Attributes;
   /**

@@ -16,10 +16,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IConstruct } from 'constructs';
 import { isStack } from '../constructs/cdktf-adapter';
-import { desiredFromStack, DesiredStateError, type DesiredResource } from '../engine/desired';
+import { desiredFromStack } from '../constructs/desired-from-stack';
+import { DesiredStateError, type DesiredResource } from '../engine/desired';
 
 export type { DesiredResource } from '../engine/desired';
-export { desiredFromStack } from '../engine/desired';
+export { desiredFromStack } from '../constructs/desired-from-stack';
 
 /** Every message the stack's validations report (what `app.synth()` would fail with), in tree order. */
 export function validateStack(stack: IConstruct): string[] {

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { runChangeCommand, type ChangeFlags, type ProcessHooks } from '../../src/cli/change-run';
 import { APPROVAL_QUESTION } from '../../src/cli/approval';
-import { synthesize } from '../../src/cli/commands/synth';
+import { synthesize } from '../../src/synthesize';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { fakeIo, type FakeIo } from '../unit/cli-fake-io';

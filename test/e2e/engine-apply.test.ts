@@ -12,7 +12,7 @@ import {
   AuthMount, LdapSecretBackend, LdapStaticRole, SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, UserpassUser,
 } from '../../src';
-import { apply, destroy, plan, stateList, stateRm, stateShow, type ProgressEvent } from '../../src/engine';
+import { apply, destroy, plan, stateList, stateRm, stateShow, type ProgressEvent } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 let h: Harness;

@@ -5,7 +5,7 @@
  */
 import { scryptSync } from 'node:crypto';
 import { AuthMount, SecretValue, UserpassUser } from '../../src';
-import { apply, plan } from '../../src/engine';
+import { apply, plan } from '../../src';
 import { newStack, startHarness, unwrap, type Harness } from './engine-harness';
 
 const KEY_PATH = 'secret/data/secretform/fingerprint-keys/test';

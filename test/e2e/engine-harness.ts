@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import type { ApplyOptions } from '../../src/engine';
+import type { ApplyOptions } from '../../src';
 
 export const ROOT_TOKEN = 'engine-test-root';
 export const BASE_DN = 'dc=engine,dc=test';
@@ -95,6 +95,6 @@ export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: E
 }
 
 /** Actions of a plan by address (only those that are not no-op unless `all`). */
-export function actions(plan: { changes: { address: string; action: string }[] }, all = false): Record<string, string> {
+export function actions(plan: { changes: readonly { address: string; action: string }[] }, all = false): Record<string, string> {
   return Object.fromEntries(plan.changes.filter((c) => all || c.action !== 'no-op').map((c) => [c.address, c.action]));
 }

@@ -9,7 +9,7 @@ import {
   SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
-import { apply, destroy, plan, type Plan } from '../../src/engine';
+import { apply, destroy, plan, type Plan } from '../../src';
 import { ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 type Variant = 'base' | 'updated' | 'replaced' | 'removed';
@@ -320,7 +320,7 @@ function changeOf(result: Plan, address: string) {
 }
 
 function expectClean(result: Plan): void {
-  expect(result.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.address}: ${c.action} ${c.actionReason ?? ''} ${JSON.stringify(c.fieldChanges)}`)).toEqual([]);
+  expect(result.changes.filter((c) => c.action !== 'no-op').map((c) => `${c.address}: ${c.action} ${JSON.stringify(c.reasons)} ${JSON.stringify(c.fieldChanges)}`)).toEqual([]);
   expect(result.drift).toEqual([]);
 }
 
@@ -343,7 +343,7 @@ describe.each(Object.keys(SCENARIOS))('%s', (name) => {
   test('creates, converges, updates, reverts drift, re-creates, replaces, deletes and destroys', async () => {
     const first = unwrap(await plan(h.options(stackOf(scenario, 'base'))));
     if (scenario.alwaysExists) {
-      expect(changeOf(first, scenario.address)).toMatchObject({ action: 'update', actionReason: expect.stringContaining('adopts it') });
+      expect(changeOf(first, scenario.address)).toMatchObject({ action: 'update', reasons: expect.arrayContaining([{ kind: 'adopt' }]) });
     } else {
       expect(changeOf(first, scenario.address)).toMatchObject({ action: 'create', type: scenario.type, before: null });
     }
@@ -378,7 +378,7 @@ describe.each(Object.keys(SCENARIOS))('%s', (name) => {
       await scenario.deleteOutside(h);
       const deleted = unwrap(await plan(h.options(stackOf(scenario, 'updated'))));
       expect(deleted.drift.find((d) => d.address === scenario.address)).toMatchObject({ kind: 'deleted', after: null });
-      expect(changeOf(deleted, scenario.address)).toMatchObject({ action: 'create', actionReason: 'deleted outside secretform' });
+      expect(changeOf(deleted, scenario.address)).toMatchObject({ action: 'create', reasons: [{ kind: 'deleted_outside' }] });
       await applyOk(h, stackOf(scenario, 'updated'));
       expectClean(unwrap(await plan(h.options(stackOf(scenario, 'updated')))));
     }

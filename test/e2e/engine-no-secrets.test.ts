@@ -14,7 +14,7 @@ import {
   SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
-import { apply, destroy, plan, type EngineOptions, type ProgressEvent } from '../../src/engine';
+import { apply, destroy, plan, type EngineOptions, type ProgressEvent } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 /** Secret values the environment holds; the directory's admin password is the real bind password. */
@@ -121,7 +121,7 @@ test('a replaced destination takes its association with it, and the association 
   unwrap(await apply(options('eu-west-1')));
   const planned = unwrap(await plan(options('us-east-1')));
   expect(actions(planned)).toEqual({ 'test/assoc': 'replace', 'test/c1': 'replace' });
-  expect(planned.changes.find((c) => c.address === 'test/assoc')!.actionReason).toContain('test/c1 is replaced');
+  expect(planned.changes.find((c) => c.address === 'test/assoc')!.reasons).toEqual([{ kind: 'container_replaced', replaced: ['test/c1'] }]);
   const result = unwrap(await apply(options('us-east-1')));
   expect(result.outcomes.map((o) => `${o.action} ${o.address}`)).toEqual(
     expect.arrayContaining(['replace:delete test/assoc', 'replace:delete test/c1', 'replace:create test/c1', 'replace:create test/assoc']),

@@ -4,7 +4,7 @@
  */
 import type { TerraformStack } from 'cdktf';
 import { AuthMount, CloudSecretBackend, CloudSecretRole, LdapSecretBackend, LdapStaticRole, SecretValue, UserpassUser } from '../../src';
-import { apply, importResource, plan } from '../../src/engine';
+import { apply, importResource, plan } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 let h: Harness;

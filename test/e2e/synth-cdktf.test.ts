@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadDesired } from '../../src/engine/desired';
-import { synthesize } from '../../src/cli/commands/synth';
+import { synthesize } from '../../src/synthesize';
 import { SECRET_ENV, SECRET_FILE_NAME, SECRET_FILE_VALUE } from './synth-fixture';
 
 const ROOT = path.resolve(__dirname, '..', '..');

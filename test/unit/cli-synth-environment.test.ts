@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { secretVariablesOfOutput, synthEnvironment } from '../../src/cli/synth-environment';
+import { secretVariablesOfOutput, synthEnvironment } from '../../src/synth-environment';
 
 describe('synthEnvironment', () => {
   const source = {

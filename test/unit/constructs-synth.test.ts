@@ -3,7 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
 import { configureDeployBridge, desiredFromStack, loadDesired, LdapSecretBackend, LdapStaticRole, SecretValue, SecretsMount, UserpassUser } from '../../src';
+import { specDigest } from '../../src/constructs/bridge';
 import { getResourceType } from '../../src/resources';
+import { parseSecretReferenceJson } from '../../src/secret-value';
 import { addEveryConstruct, SECRET_ENV, SECRET_FILE_VALUE } from '../e2e/synth-fixture';
 
 interface SynthesizedEntry {
@@ -174,6 +176,14 @@ describe('synth of a stack with every construct (real app.synth())', () => {
     const role = entry('prod/svc-role').entry;
     const canonical = getResourceType('ldap_static_role').normaliseDesired(role.spec);
     expect(canonical).toEqual({ mount: 'ldap', name: 'svc', username: 'svc', rotation_period: 86400, skip_import_rotation: true });
+    expect(role.digest).toBe(specDigest('ldap_static_role', role.id, canonical, {}));
+    // A resource with secrets: their references (never values) are part of what the digest covers.
+    const backend = entry('prod/ldap').entry;
+    const sources = Object.fromEntries(Object.entries(backend.secrets).map(([field, json]) => [field, parseSecretReferenceJson(json)]));
+    expect(Object.keys(sources)).toContain('bindpass');
+    const backendCanonical = getResourceType(backend.type).normaliseDesired(backend.spec);
+    expect(backend.digest).toBe(specDigest(backend.type, backend.id, backendCanonical, sources));
+    expect(backend.digest).not.toBe(specDigest(backend.type, backend.id, backendCanonical, {}));
   });
 
   test('no secret value appears anywhere in cdktf.out', () => {

@@ -83,7 +83,7 @@ describe('runInDependencyOrder', () => {
       { parallelism: 1, shouldStop: () => stop },
     );
     expect(ran).toEqual(['a']);
-    expect(outcomes[1]).toEqual({ key: 'b', status: 'skipped', reason: 'the run was stopped' });
+    expect(outcomes[1]).toEqual({ key: 'b', status: 'skipped', reason: { kind: 'stopped' } });
   });
 
   it('reports a dependency cycle instead of waiting forever', async () => {

@@ -117,9 +117,13 @@ function newStack(): TerraformStack {
 function apiPaths(resource: SecretformResource): string[] {
   const { resourceType, spec } = resource;
   const calls = resourceType.api(spec);
+  const deleteSteps = resourceType.deleteSteps(spec);
+  const occupied = deleteSteps.whenOccupied ? [deleteSteps.whenOccupied.probe, deleteSteps.whenOccupied.call] : [];
   return [
     resourceType.id(spec),
-    ...[calls.read, calls.create, calls.update, calls.delete, ...Object.values(calls.extra)].map((call) => call.path),
+    ...[calls.read, calls.create, calls.update, calls.delete, deleteSteps.call, ...occupied, ...Object.values(resourceType.secretWriteCalls(spec))]
+      .map((call) => call.path),
+    ...resourceType.operations.map((operation) => operation.call(spec, { force: true }).path),
     ...resourceType.dependsOn(spec),
   ];
 }

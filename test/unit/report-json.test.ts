@@ -23,7 +23,7 @@ describe('renderJson', () => {
     expect(doc.format_version).toBe('1.0');
     expect(doc.stack).toBe('prod');
     for (const entry of doc.resource_changes) {
-      const expected = entry.address === 'prod/ldap/old-set' || entry.address === 'prod/ldap/app-role'
+      const expected = entry.address === 'prod/ldap/app-role'
         ? [...CHANGE_KEYS, 'action_reason'].sort()
         : CHANGE_KEYS;
       expect(Object.keys(entry).sort()).toEqual(expected);
@@ -57,7 +57,7 @@ describe('renderJson', () => {
         type: 'ldap_static_role',
         id: 'ldap/static-role/app',
         actions: ['delete', 'create'],
-        action_reason: 'username cannot change',
+        action_reason: 'username cannot change on an existing object',
         before: { username: 'app', dn: 'cn=app,ou=users,dc=example,dc=org', rotation_period: 86400 },
         after: { username: 'app2', dn: 'cn=app,ou=users,dc=example,dc=org', rotation_period: 86400 },
         sensitive: [],

@@ -69,8 +69,8 @@ describe('renderMarkdown', () => {
       [
         '> [!WARNING]',
         '> **2 resources will be destroyed or replaced:**',
-        '> - `prod/ldap/old-set` (`ldap_library_set`) will be destroyed (not in the configuration)',
-        '> - `prod/ldap/app-role` (`ldap_static_role`) will be replaced (username cannot change)',
+        '> - `prod/ldap/old-set` (`ldap_library_set`) will be destroyed',
+        '> - `prod/ldap/app-role` (`ldap_static_role`) will be replaced (username cannot change on an existing object)',
       ].join('\n'),
     );
   });
@@ -107,7 +107,7 @@ describe('renderMarkdown', () => {
     );
     expect(text).toContain(
       [
-        '<details><summary><code>prod/ldap/app-role</code> (ldap_static_role) will be replaced (username cannot change)</summary>',
+        '<details><summary><code>prod/ldap/app-role</code> (ldap_static_role) will be replaced (username cannot change on an existing object)</summary>',
         '',
         '```diff',
         '# id: ldap/static-role/app',
@@ -176,7 +176,7 @@ describe('renderMarkdown', () => {
           type: 'ldap_library_set',
           id: 'ldap/library/x',
           action: 'delete',
-          actionReason: 'removed by <b>|someone|</b> *now*',
+          reasons: [{ kind: 'identity_changed', from: 'removed by <b>|someone|</b>', to: '*now*' }],
           before: { service_account_names: ['```', '</details>', 'a|b'] },
         }),
       ],
@@ -192,7 +192,7 @@ describe('renderMarkdown', () => {
     expect(text).toContain('| `` prod/a\\|b/<script>alert(1)</script>/`tick` `` | `ldap_library_set` | destroy |');
     // Warning list: reason escaped as text.
     expect(text).toContain(
-      '(`ldap_library_set`) will be destroyed (removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; \\*now\\*)',
+      '(`ldap_library_set`) will be destroyed (its identity changed from removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; to \\*now\\*)',
     );
     // HTML summaries: entities.
     expect(text).toContain('<summary><code>prod/a|b/&lt;script&gt;alert(1)&lt;/script&gt;/`tick`</code>');
@@ -260,8 +260,7 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps a section heading with the section after it when splitting', () => {
-    const plan = largePlan(150);
-    plan.drift = [userpassUserDrift()];
+    const plan = { ...largePlan(150), drift: [userpassUserDrift()] };
     const parts = renderMarkdown(plan, { maxLength: 8000 });
 
     for (const part of parts) expect(part.trimEnd().endsWith('### Changes')).toBe(false);

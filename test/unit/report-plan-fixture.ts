@@ -1,3 +1,4 @@
+import { getResourceType } from '../../src/resources/registry';
 import type { DriftEntry, Plan, PlannedChange } from '../../src/engine/plan/plan';
 
 /**
@@ -32,6 +33,7 @@ export function change(overrides: Partial<PlannedChange> & Pick<PlannedChange, '
   return {
     type: 'ldap_static_role',
     id: 'ldap/static-role/svc',
+    reasons: [],
     before: null,
     after: null,
     sensitive: [],
@@ -95,7 +97,6 @@ export function ldapLibrarySetDelete(): PlannedChange {
     type: 'ldap_library_set',
     id: 'ldap/library/old-set',
     action: 'delete',
-    actionReason: 'not in the configuration',
     before: { service_account_names: ['svc-a', 'svc-b'], ttl: 3600, max_ttl: 86400, disable_check_in_enforcement: false },
     after: null,
   });
@@ -108,7 +109,7 @@ export function ldapStaticRoleReplace(): PlannedChange {
     type: 'ldap_static_role',
     id: 'ldap/static-role/app',
     action: 'replace',
-    actionReason: 'username cannot change',
+    reasons: [{ kind: 'immutable_fields', fields: ['username'] }],
     before,
     after: { ...before, username: 'app2' },
     replacePaths: [['username']],
@@ -181,6 +182,8 @@ export function ldapDynamicRoleDeleted(): DriftEntry {
 }
 
 export function associationOutOfSync(): DriftEntry {
+  // The words of this drift kind come from the type's health hook, as in a real plan.
+  const problem = getResourceType('sync_association').health({ sync_status: 'PENDING' })!;
   return {
     address: 'prod/sync/db-assoc',
     type: 'sync_association',
@@ -189,7 +192,8 @@ export function associationOutOfSync(): DriftEntry {
     before: { mount: 'secret', secret_name: 'db', sync_status: 'SYNCED' },
     after: { mount: 'secret', secret_name: 'db', sync_status: 'PENDING' },
     fields: [],
-    detail: 'PENDING',
+    detail: problem.status,
+    health: { headline: problem.headline, label: problem.label },
   };
 }
 

@@ -2,8 +2,6 @@ import { allResourceTypes, getResourceType, ImportIdError, parseDuration, RESOUR
 import type { Attributes, ResourceType } from '../../src/resources';
 
 const type = (name: string): ResourceType => getResourceType(name);
-const flagged = (name: string, flag: 'sensitive' | 'immutable' | 'createOnly' | 'rootCredential' | 'identity') =>
-  type(name).fields.filter((field) => field[flag]).map((field) => field.api);
 
 describe('registry', () => {
   test('holds one definition per resource type of interface.md, each with its construct name', () => {
@@ -30,49 +28,20 @@ describe('registry', () => {
     expect(() => getResourceType('vault_mount')).toThrow('unknown resource type "vault_mount"; known types: secrets_mount, auth_mount');
   });
 
-  test('field props are the camelCase of the service names', () => {
-    const role = type('ldap_static_role').fields.find((field) => field.api === 'rotation_period')!;
-    expect(role.prop).toBe('rotationPeriod');
-    expect(type('sync_destination_repohost').fields.find((field) => field.api === 'app_name')!.prop).toBe('app');
-    for (const resourceType of RESOURCE_TYPES) {
-      for (const field of resourceType.fields) expect(field.doc.length).toBeGreaterThan(5);
-    }
-  });
 });
 
-describe('field flags', () => {
-  test('sensitive fields are the credentials, never returned by the server', () => {
-    expect(flagged('cloud_secret_backend', 'sensitive')).toEqual(['client_secret']);
-    expect(flagged('userpass_user', 'sensitive')).toEqual(['password', 'password_hash']);
-    expect(flagged('sync_github_app', 'sensitive')).toEqual(['private_key']);
-    expect(flagged('sync_destination_cloud1_sm', 'sensitive')).toEqual(['access_key_id', 'secret_access_key']);
-    expect(flagged('sync_destination_cloud2_kv', 'sensitive')).toEqual(['client_secret']);
-    expect(flagged('sync_destination_cloud3_sm', 'sensitive')).toEqual(['credentials']);
-    expect(flagged('sync_destination_repohost', 'sensitive')).toEqual(['access_token']);
-    expect(flagged('sync_destination_webhost_project', 'sensitive')).toEqual(['access_token']);
-    expect(flagged('ldap_secret_backend', 'sensitive')).toEqual(['bindpass', 'client_tls_key']);
-  });
-
-  test('root credentials are bindpass and the cloud client secret', () => {
-    const roots = RESOURCE_TYPES.flatMap((resourceType) => resourceType.fields.filter((field) => field.rootCredential).map((field) => `${resourceType.type}.${field.api}`));
-    expect(roots).toEqual(['cloud_secret_backend.client_secret', 'ldap_secret_backend.bindpass']);
-  });
-
-  test('fields that cannot change after creation: static role username/dn and each destination type remote-store identity', () => {
-    const nonIdentity = (name: string) => flagged(name, 'immutable').filter((api) => !flagged(name, 'identity').includes(api));
-    expect(nonIdentity('ldap_static_role')).toEqual(['username', 'dn']);
-    expect(nonIdentity('sync_destination_cloud1_sm')).toEqual(['region']);
-    expect(nonIdentity('sync_destination_cloud2_kv')).toEqual(['key_vault_uri', 'tenant_id', 'cloud']);
-    expect(nonIdentity('sync_destination_cloud3_sm')).toEqual(['project_id']);
-    expect(nonIdentity('sync_destination_repohost')).toEqual(['repository_owner', 'repository_name']);
-    expect(nonIdentity('sync_destination_webhost_project')).toEqual(['project_id']);
-    expect(flagged('ldap_static_role', 'createOnly')).toEqual(['skip_import_rotation']);
-  });
-
-  test('custom_tags exists on the three cloud destination types only', () => {
-    const hasTags = (name: string) => type(name).fields.some((field) => field.api === 'custom_tags');
-    expect(['sync_destination_cloud1_sm', 'sync_destination_cloud2_kv', 'sync_destination_cloud3_sm'].every(hasTags)).toBe(true);
-    expect(hasTags('sync_destination_repohost') || hasTags('sync_destination_webhost_project')).toBe(false);
+describe('secrets', () => {
+  test('a sensitive field never enters a canonical spec or a write body, except as a resolved secret passed in', () => {
+    for (const resourceType of RESOURCE_TYPES) {
+      for (const secret of resourceType.fields.filter((field) => field.sensitive)) {
+        const canonical = resourceType.normaliseDesired({ [secret.api]: 'plain-secret' });
+        expect(canonical[secret.api]).toBeUndefined();
+        expect(resourceType.writeBody(canonical, { create: true })[secret.api]).toBeUndefined();
+        if (resourceType.writeSemantics !== 'create-only') {
+          expect(resourceType.writeBody(canonical, { create: true, secrets: { [secret.api]: 'resolved' } })[secret.api]).toBe('resolved');
+        }
+      }
+    }
   });
 });
 
@@ -266,7 +235,7 @@ describe('request bodies and API calls', () => {
     const config = backend.normaliseDesired({ path: 'ldap', binddn: 'cn=admin' });
     expect(backend.writeBody(config, { create: false })).toEqual({ binddn: 'cn=admin' });
     expect(backend.writeBody(config, { create: true, secrets: { bindpass: 'p' } })).toEqual({ binddn: 'cn=admin', bindpass: 'p' });
-    expect(backend.api({ path: 'ldap' }).extra.rotateRoot).toEqual({ method: 'POST', path: 'ldap/rotate-root' });
+    expect(backend.operations.map((operation) => [operation.name, operation.call({ path: 'ldap' }, {})])).toEqual([['rotate-root', { method: 'POST', path: 'ldap/rotate-root' }]]);
   });
 
   test('dynamic role: partial writes, a cleared field is sent as ""', () => {
@@ -291,7 +260,6 @@ describe('request bodies and API calls', () => {
       create: { method: 'POST', path: 'sys/auth/userpass' },
       update: { method: 'POST', path: 'sys/auth/userpass/tune' },
       delete: { method: 'DELETE', path: 'sys/auth/userpass' },
-      extra: {},
     });
     expect(() => auth.parseImportId('sys/mounts/userpass')).toThrow('auth_mount: import id "sys/mounts/userpass" does not have the form sys/auth/<path>');
   });
@@ -318,7 +286,11 @@ describe('request bodies and API calls', () => {
     expect(destination.writeSemantics).toBe('replace');
     const desired = destination.normaliseDesired({ name: 'c2', key_vault_uri: 'https://v', client_id: 'c', tenant_id: 't', custom_tags: { b: '2', a: '1' } });
     expect(destination.writeBody(desired, { create: false, secrets: { client_secret: 's' } })).toEqual({ key_vault_uri: 'https://v', client_id: 'c', tenant_id: 't', custom_tags: { a: '1', b: '2' }, client_secret: 's' });
-    expect(destination.api({ name: 'c2' }).extra.purgeDelete).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2', query: { purge: 'true' } });
+    const steps = destination.deleteSteps({ name: 'c2' });
+    expect(steps.call).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2' });
+    expect(steps.whenOccupied?.call).toEqual({ method: 'DELETE', path: 'sys/sync/destinations/cloud2-kv/c2', query: { purge: 'true' } });
+    expect(steps.whenOccupied?.isOccupied({ associated_secrets: {} })).toBe(false);
+    expect(steps.whenOccupied?.isOccupied({ associated_secrets: { 'kv_1234/app': { sync_status: 'SYNCED' } } })).toBe(true);
   });
 
   test('dependencies are the ids of the mount, backend, destination or app an object needs', () => {

@@ -143,7 +143,7 @@ async function execute(
   });
   const runFailure = client.runFailure();
   const outcomes = taskOutcomes.map((outcome) => {
-    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true);
+    const converted = toOutcome(outcome, operations.get(outcome.key)!, signal?.aborted === true, (key) => operations.get(key));
     const warnings = [...new Set(warningsByKey.get(outcome.key) ?? [])];
     return warnings.length > 0 ? { ...converted, warnings } : converted;
   });
@@ -156,7 +156,7 @@ async function execute(
     const done = outcomes.filter((o) => o.status === 'succeeded').map((o) => `${o.action} ${o.address}`);
     return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
   }
-  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason === STOPPED);
+  const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
   const done = result(plan, outcomes, interrupted, stateOnly);
   if (runFailure) done.runFailure = runFailureMessage(runFailure);
   const warnings = applyWarnings(outcomes);
@@ -171,15 +171,13 @@ function applyWarnings(outcomes: OperationOutcome[]): string[] {
   return [...byAddress].flatMap(([address, warnings]) => serverWarnings(address, warnings));
 }
 
-const STOPPED = 'the run was stopped';
-
 /**
  * State changes that need no request: rename moved addresses, forget objects deleted outside secretform and
  * removed from code, and record the refreshed state of every object read: for a resource in code that needs no
  * write, what the code says (it matches the live object, so drift the code now matches clears); with
  * --refresh-only, the live values of the fields secretform owns.
  */
-function housekeep(resources: Map<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
+function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWriter, refreshOnly: boolean): StateOnlyChange[] {
   let entries: Record<string, ResourceState> = { ...writer.state.resources };
   const changes: StateOnlyChange[] = [];
   for (const resource of resources.values()) {
@@ -253,7 +251,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
   };
 }
 
-function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean): OperationOutcome {
+function toOutcome(outcome: TaskOutcome, operation: { address: string; label: string }, aborted: boolean, operationOf: (key: string) => { address: string } | undefined): OperationOutcome {
   const base = { address: operation.address, action: operation.label };
   if (outcome.status === 'succeeded') return { ...base, status: 'succeeded' };
   if (outcome.status === 'failed') {
@@ -263,10 +261,11 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
     }
     return { ...base, status: 'failed', message: error.message };
   }
-  if (outcome.reason === STOPPED) {
+  const { reason } = outcome;
+  if (reason.kind === 'stopped') {
     return { ...base, status: 'skipped', message: aborted ? 'not started: the run was interrupted' : 'not started: the run stopped (see the error)' };
   }
-  return { ...base, status: 'skipped', message: `not started: ${outcome.reason.replace(/^(write|delete):/, '')}` };
+  return { ...base, status: 'skipped', message: `not started: ${operationOf(reason.key)?.address ?? reason.key} did not succeed` };
 }
 
 function result(plan: Plan, outcomes: OperationOutcome[], interrupted: boolean, stateOnly: StateOnlyChange[]): ApplyResult {

@@ -1,16 +1,17 @@
 /** The requests that create, update and delete one object, built from the resource model. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretScrubber, type ServiceClient } from '../../client';
+import { unwrapData } from '../../resources/define';
 import type { ApiCall, Attributes } from '../../resources/types';
 import type { ResourcePlan } from '../plan/resource-plan';
 
-/** A destination purge runs asynchronously on the service: how often, and how long, apply waits for it. */
-export const PURGE_POLL_INTERVAL_MS = 200;
-export const PURGE_WAIT_LIMIT_MS = 60_000;
+/** A delete the service finishes asynchronously (a destination purge): how often, and how long, apply waits for it. */
+export const ASYNC_DELETE_POLL_INTERVAL_MS = 200;
+export const ASYNC_DELETE_WAIT_LIMIT_MS = 60_000;
 
 /**
  * Creates the object (every field and every desired secret in the body) or updates it: the write call when a
- * field or a body secret changed, then the own call of each secret that has one (userpass `password`).
+ * field or a body secret changed, then the call of each secret the type writes on its own.
  * Returns the service's warnings (secrets removed); a failed request throws its ServiceClientError.
  */
 export async function writeObject(client: ServiceClient, resource: ResourcePlan, secrets: Readonly<Record<string, string>>, create: boolean): Promise<string[]> {
@@ -18,7 +19,7 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
   const { resourceType } = resource;
   const canonical = resource.canonical!;
   const api = resourceType.api(canonical);
-  const secretsFor = (fields: string[]): Record<string, string> =>
+  const secretsFor = (fields: readonly string[]): Record<string, string> =>
     Object.fromEntries(fields.flatMap((field) => (secrets[field] === undefined ? [] : [[field, secrets[field]]])));
 
   if (create) {
@@ -27,39 +28,41 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
     warnings.push(...(await send(client, api.create, body, { secrets: Object.values(sent) })));
     return warnings;
   }
-  const ownCall = resource.writeSecrets.filter((field) => api.extra[field] !== undefined);
-  const inBody = resource.writeSecrets.filter((field) => api.extra[field] === undefined);
+  const ownCalls = resourceType.secretWriteCalls(canonical);
+  const inBody = resource.writeSecrets.filter((field) => ownCalls[field] === undefined);
   if (resource.writeCall) {
     const sent = secretsFor(inBody);
     const body = resourceType.writeBody(resource.writeAttributes, { create: false, secrets: sent, clear: resource.clear });
     warnings.push(...(await send(client, api.update, body, { secrets: Object.values(sent) })));
   }
-  for (const field of ownCall) {
-    if (secrets[field] === undefined) continue;
-    warnings.push(...(await send(client, api.extra[field], { [field]: secrets[field] }, { secrets: [secrets[field]] })));
+  for (const field of resource.writeSecrets) {
+    const call = ownCalls[field];
+    if (call === undefined || secrets[field] === undefined) continue;
+    warnings.push(...(await send(client, call, { [field]: secrets[field] }, { secrets: [secrets[field]] })));
   }
   return warnings;
 }
 
 /**
- * Deletes the object recorded for the resource. Already gone counts as deleted. A destination that still has
- * associations (not ours: ours were removed first) is deleted with `purge=true`, and apply waits until the
- * service has finished the purge, so what depended on it (its GitHub app) can go next.
+ * Deletes the object recorded for the resource, following its type's delete steps. Already gone counts as
+ * deleted. When the type has another call for an object that still holds something, and the probe says it
+ * does, that call is sent instead, and apply may wait until the service has finished it.
  */
 export async function deleteObject(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
-  const api = resource.resourceType.api(resource.deleteIdentity);
-  const purgeDelete = api.extra.purgeDelete;
-  const associations = api.extra.associations;
-  if (purgeDelete && associations) {
-    const read = await client.request(associations.method, associations.path, { query: associations.query });
-    if (!read.ok && read.error.status !== 404) throw read.error;
-    if (read.ok && hasAssociations(read.data)) {
-      const warnings = await send(client, purgeDelete, undefined, { absentIsDone: true });
-      await waitUntilGone(client, api.read, resource.address);
+  const { resourceType, deleteIdentity } = resource;
+  const steps = resourceType.deleteSteps(deleteIdentity);
+  const occupied = steps.whenOccupied;
+  if (occupied) {
+    const probe = await client.request(occupied.probe.method, occupied.probe.path, { query: occupied.probe.query });
+    if (!probe.ok && probe.error.status !== 404) throw probe.error;
+    const answer = probe.ok ? unwrapData(probe.raw) : null;
+    if (answer !== null && occupied.isOccupied(answer)) {
+      const warnings = await send(client, occupied.call, occupied.call.body, { absentIsDone: true });
+      if (occupied.awaitGone) await waitUntilGone(client, resourceType.api(deleteIdentity).read, resource.address);
       return warnings;
     }
   }
-  return send(client, api.delete, api.delete.body, { absentIsDone: true });
+  return send(client, steps.call, steps.call.body, { absentIsDone: true });
 }
 
 interface SendOptions {
@@ -89,20 +92,15 @@ async function send(client: ServiceClient, call: ApiCall, body: Attributes | und
   throw result.error;
 }
 
-function hasAssociations(data: unknown): boolean {
-  const secrets = (data as { associated_secrets?: unknown } | undefined)?.associated_secrets;
-  return typeof secrets === 'object' && secrets !== null && Object.keys(secrets).length > 0;
-}
-
 async function waitUntilGone(client: ServiceClient, read: ApiCall, address: string): Promise<void> {
-  const deadline = Date.now() + PURGE_WAIT_LIMIT_MS;
+  const deadline = Date.now() + ASYNC_DELETE_WAIT_LIMIT_MS;
   for (;;) {
     const result = await client.request(read.method, read.path, { query: read.query });
     if (!result.ok && result.error.status === 404) return;
     if (!result.ok) throw result.error;
     if (Date.now() >= deadline) {
-      throw new Error(`${address}: the service is still purging the destination after ${PURGE_WAIT_LIMIT_MS / 1000} s; run again once it is gone`);
+      throw new Error(`${address}: the service is still deleting the object after ${ASYNC_DELETE_WAIT_LIMIT_MS / 1000} s; run again once it is gone`);
     }
-    await sleep(PURGE_POLL_INTERVAL_MS);
+    await sleep(ASYNC_DELETE_POLL_INTERVAL_MS);
   }
 }

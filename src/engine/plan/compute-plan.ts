@@ -30,9 +30,9 @@ export interface ComputePlanInput {
 }
 
 export interface PlanComputation {
-  plan: Plan;
+  readonly plan: Plan;
   /** By address, for apply. Holds no secret value. */
-  resources: Map<string, ResourcePlan>;
+  readonly resources: ReadonlyMap<string, ResourcePlan>;
 }
 
 export async function computePlan(input: ComputePlanInput): Promise<Result<PlanComputation>> {
@@ -71,11 +71,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         refreshOnly: input.refreshOnly,
       });
       const from = moves.get(request.address);
-      if (from !== undefined) {
-        diff.plan.movedFrom = from;
-        diff.plan.change.previousAddress = from;
-      }
-      resources.set(request.address, diff.plan);
+      resources.set(request.address, from === undefined ? diff.plan : { ...diff.plan, movedFrom: from, change: { ...diff.plan.change, previousAddress: from } });
       warnings.push(...diff.warnings);
       warnings.push(...serverWarnings(request.address, live.value.get(request.address)!.warnings));
     }
@@ -98,20 +94,35 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     for (const address of dependents) {
       const resource = resources.get(address)!;
       const replaced = resource.dependencies.filter((dependency) => resources.get(dependency)?.change.action === 'replace' || dependents.has(dependency));
-      cascadeReplace(resource, replaced);
+      resources.set(address, goesWithReplaced(resource, replaced));
     }
   }
 
-  const ordered = [...resources.values()].sort((a, b) => compare(a.address, b.address));
-  for (const resource of ordered) resource.change.dependsOn = [...resource.dependencies];
-  const plan: Plan = {
-    stack: input.stack,
-    refreshOnly: input.refreshOnly,
+  return ok(planComputation(input.stack, input.refreshOnly, resources, warnings));
+}
+
+/** The plan of these resource plans, frozen: a plan is a value; what changes it later makes a new one. */
+export function planComputation(stack: string, refreshOnly: boolean, resources: ReadonlyMap<string, ResourcePlan>, warnings: readonly string[]): PlanComputation {
+  // Each change names what it depends on (desired, else as recorded in state): the reports' dependency picture.
+  const ordered = [...resources.values()]
+    .sort((a, b) => compare(a.address, b.address))
+    .map((r): ResourcePlan => ({ ...r, change: { ...r.change, dependsOn: [...r.dependencies] } }));
+  const plan: Plan = deepFreeze({
+    stack,
+    refreshOnly,
     changes: ordered.map((r) => r.change),
     drift: ordered.flatMap((r) => (r.drift ? [r.drift] : [])),
-    warnings,
-  };
-  return ok({ plan, resources });
+    warnings: [...warnings],
+  });
+  return { plan, resources: new Map(ordered.map((r) => [r.address, r])) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /**
@@ -175,21 +186,27 @@ function dependentsOfReplaced(resources: Map<string, ResourcePlan>, desired: Des
   return dependents;
 }
 
-/** Turns an update or no-op into delete-and-create, because an object it lives in is replaced. */
-function cascadeReplace(resource: ResourcePlan, because: string[]): void {
+/** An update or no-op turned into delete-and-create, because an object it lives in is replaced. */
+function goesWithReplaced(resource: ResourcePlan, replaced: string[]): ResourcePlan {
   const planned = resource.change;
-  if (planned.action !== 'update' && planned.action !== 'no-op') return; // already created or replaced
-  if (resource.live.attributes === null || !resource.canonical || !resource.desired) return;
+  if (planned.action !== 'update' && planned.action !== 'no-op') return resource; // already created or replaced
+  if (resource.live.attributes === null || !resource.canonical || !resource.desired) return resource;
   const secretFields = Object.keys(resource.desired.secrets);
-  planned.action = 'replace';
-  planned.actionReason = `${because.join(', ')} ${because.length === 1 ? 'is' : 'are'} replaced, and this object goes with it`;
-  planned.after = resource.canonical;
-  planned.sensitive = secretFields;
-  planned.secrets = secretFields.map((field) => ({ field, status: 'changed' as const }));
-  resource.writeAttributes = resource.canonical;
-  resource.clear = [];
-  resource.writeCall = true;
-  resource.writeSecrets = secretFields;
+  return {
+    ...resource,
+    change: {
+      ...planned,
+      action: 'replace',
+      reasons: [{ kind: 'container_replaced', replaced }],
+      after: resource.canonical,
+      sensitive: secretFields,
+      secrets: secretFields.map((field) => ({ field, status: 'changed' as const })),
+    },
+    writeAttributes: resource.canonical,
+    clear: [],
+    writeCall: true,
+    writeSecrets: secretFields,
+  };
 }
 
 /** What the service warned about while reading a resource, once each, named by the resource. */

@@ -1,3 +1,4 @@
+import type { HealthDriftKind } from '../../resources/types';
 import type { FieldChange, FieldDrift } from '../diff/three-way';
 
 /** What apply will do to one resource. */
@@ -9,57 +10,86 @@ export type SecretStatus =
   | 'changed'
   /** Same as last applied; the service cannot confirm it still holds it (masked or never returned). */
   | 'unverifiable'
-  /** Confirmed on the service (the GitHub app key against the server's fingerprint). */
+  /** Confirmed on the service by the type's `verifySecret` hook (e.g. a key against its fingerprint). */
   | 'in_sync'
-  /** Differs on the service from the desired value (GitHub app key fingerprint mismatch): drift. */
+  /** Differs on the service from the value applied, as the type's `verifySecret` hook sees it: drift. */
   | 'drifted';
 
 export interface SecretFieldStatus {
-  field: string;
-  status: SecretStatus;
+  readonly field: string;
+  readonly status: SecretStatus;
 }
+
+/**
+ * Why a resource gets its action, when that is not obvious. The engine says which case it is; the reports
+ * (report/reason-words.ts) own the words.
+ */
+export type ActionReason =
+  /** create: the object was applied, then deleted outside secretform. */
+  | { readonly kind: 'deleted_outside' }
+  /** replace: the identity fields changed in code, so it is another object. */
+  | { readonly kind: 'identity_changed'; readonly from: string; readonly to: string }
+  /** replace: fields that cannot change on an existing object changed. */
+  | { readonly kind: 'immutable_fields'; readonly fields: readonly string[] }
+  /** replace: objects this one lives in are replaced, and it goes with them. */
+  | { readonly kind: 'container_replaced'; readonly replaced: readonly string[] }
+  /** update: fields secretform owns were changed outside secretform. */
+  | { readonly kind: 'changed_outside' }
+  /** update: secrets differ on the service from what was applied (checked by the type's hook). */
+  | { readonly kind: 'secret_differs'; readonly fields: readonly string[] }
+  /** update: the type's health hook reports a problem that a write repairs. */
+  | { readonly kind: 'unhealthy'; readonly label: string; readonly status: string }
+  /** update: the object exists on the service but not in state. */
+  | { readonly kind: 'adopt' }
+  /** no-op: in state only, and already deleted on the service; apply forgets it. */
+  | { readonly kind: 'forget_deleted' };
+
+export type ActionReasonKind = ActionReason['kind'];
 
 export interface PlannedChange {
-  address: string;
-  type: string;
+  readonly address: string;
+  readonly type: string;
   /** The object's identity on the service (its API path, e.g. `ldap/static-role/svc`). */
-  id: string;
-  action: PlanAction;
+  readonly id: string;
+  readonly action: PlanAction;
   /** The address the object had in state when its construct id changed since (terraform's `previous_address`). */
-  previousAddress?: string;
-  /** Why, in words, when it is not obvious (e.g. "deleted outside secretform", "username cannot change"). */
-  actionReason?: string;
+  readonly previousAddress?: string;
+  /** Why, when it is not obvious; empty otherwise. Reports put these into words. */
+  readonly reasons: readonly ActionReason[];
   /** Non-sensitive attributes of the live object (null when it does not exist). */
-  before: Record<string, unknown> | null;
+  readonly before: Readonly<Record<string, unknown>> | null;
   /** Non-sensitive attributes after the apply (null for a delete). */
-  after: Record<string, unknown> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
   /** Sensitive fields this change writes; their values are never shown. */
-  sensitive: string[];
+  readonly sensitive: readonly string[];
   /** Fields whose change forces the replacement, each as a path (`[["username"]]`). */
-  replacePaths: string[][];
+  readonly replacePaths: readonly (readonly string[])[];
   /** The non-sensitive field-level changes (empty for create, delete and no-op). */
-  fieldChanges: FieldChange[];
+  readonly fieldChanges: readonly FieldChange[];
   /** Status of each secret field of the resource (for the reports' "not verifiable on the server" notes). */
-  secrets: SecretFieldStatus[];
+  readonly secrets: readonly SecretFieldStatus[];
   /** Addresses this resource depends on (desired, else as recorded in state): the reports' dependency picture. */
-  dependsOn?: string[];
+  readonly dependsOn?: readonly string[];
 }
 
-export type DriftKind = 'changed' | 'deleted' | 'out_of_sync';
+/** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */
+export type DriftKind = 'changed' | 'deleted' | HealthDriftKind;
 
 export interface DriftEntry {
-  address: string;
-  type: string;
-  id: string;
-  kind: DriftKind;
+  readonly address: string;
+  readonly type: string;
+  readonly id: string;
+  readonly kind: DriftKind;
   /** Last applied attributes. */
-  before: Record<string, unknown> | null;
+  readonly before: Readonly<Record<string, unknown>> | null;
   /** Live attributes (null when deleted). */
-  after: Record<string, unknown> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
   /** For `changed`: the fields that differ. */
-  fields: FieldDrift[];
-  /** For `out_of_sync`: the sync status seen (e.g. `PENDING`, a failure cause). */
-  detail?: string;
+  readonly fields: readonly FieldDrift[];
+  /** For a health kind: what the service reported (e.g. a sync status `PENDING`, a failure cause). */
+  readonly detail?: string;
+  /** For a health kind: the hook's words, the headline and the name of `detail` (`sync status`). */
+  readonly health?: { readonly headline: string; readonly label: string };
 }
 
 export interface PlanSummary {
@@ -71,15 +101,16 @@ export interface PlanSummary {
   drifted: number;
 }
 
+/** A plan is a value: once computed it never changes (selection and guards make new plans). */
 export interface Plan {
-  stack: string;
+  readonly stack: string;
   /** `--refresh-only`: only drift is reported; no change is planned. */
-  refreshOnly: boolean;
+  readonly refreshOnly: boolean;
   /** One entry per resource in code or state, in address order. */
-  changes: PlannedChange[];
-  drift: DriftEntry[];
+  readonly changes: readonly PlannedChange[];
+  readonly drift: readonly DriftEntry[];
   /** Non-fatal notes (e.g. a secret fingerprint made with another state key). */
-  warnings: string[];
+  readonly warnings: readonly string[];
 }
 
 export function summarize(plan: Plan): PlanSummary {

@@ -1,16 +1,17 @@
 /**
  * The diff of one resource: desired (code), last applied (state) and live (refresh) give its action, its
- * field changes, its drift, and the secrets apply has to write.
+ * field changes, its drift, and the secrets apply has to write. What is special about a type (a secret the
+ * server can check, the health of a live object, a secret with an endpoint of its own) comes from its hooks.
  */
-import type { FieldSpec, ResourceType, Attributes } from '../../resources/types';
+import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../desired';
 import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from '../diff/three-way';
 import type { LiveObject } from '../refresh';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import type { DriftEntry, PlanAction, PlannedChange } from './plan';
-import type { ResourcePlan } from './resource-plan';
-import { compareSecrets } from './secret-comparison';
+import type { ActionReason, DriftEntry, PlanAction } from './plan';
+import { keptAsIs, type ResourcePlan } from './resource-plan';
+import { compareSecrets, type SecretComparison } from './secret-comparison';
 
 export interface ResourceDiffInput {
   address: string;
@@ -30,213 +31,271 @@ export interface ResourceDiff {
   warnings: string[];
 }
 
-const SYNCED = 'SYNCED';
-
 export function diffResource(input: ResourceDiffInput): ResourceDiff {
   const diff = input.desired ? diffInCode(input, input.desired) : diffOnlyInState(input);
-  if (input.refreshOnly) asRefreshOnly(diff.plan);
-  return diff;
+  // `--refresh-only`: drift is reported, every change becomes a no-op.
+  return input.refreshOnly ? { ...diff, plan: keptAsIs(diff.plan) } : diff;
 }
 
-/** `--refresh-only`: drift is reported, every change becomes a no-op. */
-function asRefreshOnly(plan: ResourcePlan): void {
-  const { change: planned } = plan;
-  planned.action = 'no-op';
-  delete planned.actionReason;
-  planned.after = planned.before;
-  planned.sensitive = [];
-  planned.replacePaths = [];
-  planned.fieldChanges = [];
-  plan.writeCall = false;
-  plan.writeSecrets = [];
+/** What the three cases of a resource in code share. */
+interface InCode {
+  input: ResourceDiffInput;
+  desired: DesiredResource;
+  canonical: Attributes;
+  /** State is about this object (same id); state about another object is not its last applied state. */
+  sameObject: boolean;
+  /** State holds another object at this address: the identity changed in code. */
+  identityChanged: boolean;
 }
 
 function diffInCode(input: ResourceDiffInput, desired: DesiredResource): ResourceDiff {
-  const { resourceType, stateEntry, live } = input;
-  const canonical = resourceType.normaliseDesired(desired.spec);
-  // State about another object (the identity changed in code) is not this object's last applied state.
+  const { stateEntry, live } = input;
   const sameObject = stateEntry !== undefined && stateEntry.id === desired.id;
-  const lastApplied = sameObject ? stateEntry.attributes : undefined;
-  const base = {
-    address: input.address,
-    resourceType,
+  const facts: InCode = {
+    input,
     desired,
-    canonical,
-    stateEntry,
-    live,
-    deleteIdentity: stateEntry?.attributes ?? canonical,
-    dependencies: [...desired.dependsOn],
-    clear: [] as string[],
+    canonical: input.resourceType.normaliseDesired(desired.spec),
+    sameObject,
+    identityChanged: stateEntry !== undefined && !sameObject,
   };
-  const warnings: string[] = [];
+  if (live.attributes === null) return absentOnService(facts);
+  return presentOnService(facts, live.attributes);
+}
 
-  if (live.attributes === null) {
-    const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: true });
-    const drift = sameObject ? driftEntry(input, desired.id, 'deleted', stateEntry.attributes, null) : undefined;
-    let reason: string | undefined;
-    if (sameObject) reason = 'deleted outside secretform';
-    else if (stateEntry) reason = `its identity changed from ${stateEntry.id} to ${desired.id}`;
-    const action: PlanAction = stateEntry && !sameObject ? 'replace' : 'create';
-    return {
-      plan: {
-        ...base,
-        drift,
-        writeAttributes: canonical,
-        writeCall: true,
-        writeSecrets: secrets.changed,
-        change: change(input, desired.id, action, {
-          reason,
-          before: stateEntry && !sameObject ? stateEntry.attributes : null,
-          after: canonical,
-          sensitive: secrets.changed,
-          replacePaths: stateEntry && !sameObject ? identityPaths(resourceType, stateEntry.attributes, canonical) : [],
-          fieldChanges: [],
-          secrets: secrets.statuses,
-        }),
-      },
-      warnings: secrets.warnings,
-    };
+/** The object does not exist: create it (or replace the other object state holds at this address). */
+function absentOnService(facts: InCode): ResourceDiff {
+  const { input, desired, canonical, sameObject, identityChanged } = facts;
+  const stateEntry = input.stateEntry;
+  if (identityChanged) {
+    return writeWhole(facts, {
+      action: 'replace',
+      reasons: [{ kind: 'identity_changed', from: stateEntry!.id, to: desired.id }],
+      before: stateEntry!.attributes,
+      replacePaths: identityPaths(input.resourceType, stateEntry!.attributes, canonical),
+      fieldChanges: [],
+    });
   }
+  return writeWhole(facts, {
+    action: 'create',
+    reasons: sameObject ? [{ kind: 'deleted_outside' }] : [],
+    before: null,
+    replacePaths: [],
+    fieldChanges: [],
+    drift: sameObject ? driftEntry(input, desired.id, 'deleted', stateEntry!.attributes, null) : undefined,
+  });
+}
 
-  const liveAttributes = live.attributes;
-  const traits = diffTraits(resourceType);
-  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), traits);
+function presentOnService(facts: InCode, liveAttributes: Attributes): ResourceDiff {
+  const { input, desired, canonical, sameObject, identityChanged } = facts;
+  const { resourceType, stateEntry } = input;
+  const lastApplied = sameObject ? stateEntry!.attributes : undefined;
+  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), diffTraits(resourceType));
+  const fieldDriftEntry = sameObject && fieldDrift.length > 0
+    ? driftEntry(input, desired.id, 'changed', stateEntry!.attributes, liveAttributes, fieldDrift)
+    : undefined;
+
   const forcing = changes.filter((c) => c.forcesReplacement);
-  const identityChanged = stateEntry !== undefined && !sameObject;
+  if (identityChanged || forcing.length > 0) {
+    return writeWhole(facts, {
+      action: 'replace',
+      reasons: identityChanged
+        ? [{ kind: 'identity_changed', from: stateEntry!.id, to: desired.id }]
+        : [{ kind: 'immutable_fields', fields: forcing.map((c) => c.field) }],
+      before: liveAttributes,
+      replacePaths: identityChanged ? identityPaths(resourceType, stateEntry!.attributes, canonical) : forcing.map((c) => [c.field]),
+      fieldChanges: changes,
+      drift: fieldDriftEntry,
+      deleteIdentity: identityChanged ? stateEntry!.attributes : canonical,
+    });
+  }
+  return updateInPlace(facts, liveAttributes, changes, fieldDrift, fieldDriftEntry);
+}
 
-  let drift: DriftEntry | undefined;
-  if (sameObject && fieldDrift.length > 0) drift = driftEntry(input, desired.id, 'changed', stateEntry.attributes, liveAttributes, fieldDrift);
+interface WholeWrite {
+  action: 'create' | 'replace';
+  reasons: ActionReason[];
+  before: Attributes | null;
+  replacePaths: string[][];
+  fieldChanges: FieldChange[];
+  drift?: DriftEntry;
+  deleteIdentity?: Attributes;
+}
 
-  if (forcing.length > 0 || identityChanged) {
-    const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: true });
-    const replacePaths = identityChanged ? identityPaths(resourceType, stateEntry.attributes, canonical) : forcing.map((c) => [c.field]);
-    const reason = identityChanged
-      ? `its identity changed from ${stateEntry.id} to ${desired.id}`
-      : `${forcing.map((c) => c.field).join(', ')} cannot change on an existing object`;
-    return {
-      plan: {
-        ...base,
-        drift,
-        deleteIdentity: identityChanged ? stateEntry.attributes : canonical,
-        writeAttributes: canonical,
-        writeCall: true,
-        writeSecrets: secrets.changed,
-        change: change(input, desired.id, 'replace', {
-          reason,
-          before: liveAttributes,
-          after: canonical,
-          sensitive: secrets.changed,
-          replacePaths,
-          fieldChanges: changes,
-          secrets: secrets.statuses,
-        }),
+/** A create, or the create half of a replace: every field and every desired secret is written. */
+function writeWhole(facts: InCode, write: WholeWrite): ResourceDiff {
+  const { input, desired, canonical } = facts;
+  const secrets = compareSecrets({ ...secretInput(input, facts.sameObject), creating: true });
+  return {
+    plan: {
+      ...inCodeBase(facts),
+      drift: write.drift,
+      deleteIdentity: write.deleteIdentity ?? input.stateEntry?.attributes ?? canonical,
+      writeAttributes: canonical,
+      clear: [],
+      writeCall: true,
+      writeSecrets: secrets.changed,
+      change: {
+        address: input.address,
+        type: input.resourceType.type,
+        id: desired.id,
+        action: write.action,
+        reasons: write.reasons,
+        before: write.before,
+        after: canonical,
+        sensitive: [...secrets.changed],
+        replacePaths: write.replacePaths,
+        fieldChanges: write.fieldChanges,
+        secrets: secrets.statuses,
       },
-      warnings: secrets.warnings,
-    };
-  }
+    },
+    warnings: secrets.warnings,
+  };
+}
 
+/** The object exists and may stay: an update when a field, a secret or its health needs a write, else a no-op. */
+function updateInPlace(
+  facts: InCode,
+  liveAttributes: Attributes,
+  changes: FieldChange[],
+  fieldDrift: FieldDrift[],
+  fieldDriftEntry: DriftEntry | undefined,
+): ResourceDiff {
+  const { input, desired, canonical, sameObject } = facts;
+  const { resourceType, stateEntry } = input;
   const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: false });
-  warnings.push(...secrets.warnings);
+  const health = resourceType.health(liveAttributes);
+  const drift = driftOfLiveObject(facts, liveAttributes, health, secrets, fieldDriftEntry);
+  const repair = health?.repairedByWrite === true;
+
+  const reasons: ActionReason[] = [];
+  if (fieldDrift.length > 0 && changes.length > 0 && stateEntry) reasons.push({ kind: 'changed_outside' });
+  if (health && repair) reasons.push({ kind: 'unhealthy', label: health.label, status: health.status });
+  const drifted = driftedSecrets(secrets);
+  if (drifted.length > 0) reasons.push({ kind: 'secret_differs', fields: drifted });
+  if (!stateEntry) reasons.push({ kind: 'adopt' });
+
   let writeSecrets = secrets.changed;
-  const reasons: string[] = [];
-
-  const syncStatus = liveAttributes.sync_status;
-  const outOfSync = resourceType.fields.some((f) => f.api === 'sync_status' && f.computed) && syncStatus !== undefined && syncStatus !== SYNCED;
-  if (outOfSync) {
-    drift = driftEntry(input, desired.id, 'out_of_sync', stateEntry?.attributes ?? null, liveAttributes, [], String(syncStatus));
-    reasons.push(`sync status is ${String(syncStatus)}: set it again`);
-  }
-  const drifted = secrets.statuses.filter((s) => s.status === 'drifted').map((s) => s.field);
-  if (drifted.length > 0) {
-    reasons.push(`${drifted.join(', ')} differs on the service`);
-    if (sameObject && !drift) {
-      drift = driftEntry(input, desired.id, 'changed', stateEntry.attributes, liveAttributes, []);
-    }
-    if (drift) drift.fields.push(...drifted.map((field) => ({ field, applied: '(sensitive)', live: '(sensitive, differs)' })));
-  }
-  if (!stateEntry) reasons.push('exists on the service but not in state: apply adopts it');
-
-  const needsWrite = changes.length > 0 || writeSecrets.length > 0 || outOfSync || !stateEntry;
   // A write that replaces the whole object must carry every secret, or the service clears the ones left out.
   if (resourceType.writeSemantics === 'replace' && (changes.length > 0 || writeSecrets.length > 0)) {
     writeSecrets = Object.keys(input.secrets).filter((name) => isSensitive(resourceType, name));
   }
   const { writeAttributes, clear } = attributesToWrite(resourceType, canonical, changes);
-  // Secrets with a call of their own (userpass `password`) are not part of the object's write on update.
-  const bodySecrets = writeSecrets.filter((name) => resourceType.api(canonical).extra[name] === undefined);
-  const writeCall = changes.length > 0 || bodySecrets.length > 0 || outOfSync;
-
-  const action: PlanAction = needsWrite ? 'update' : 'no-op';
-  if (fieldDrift.length > 0 && changes.length > 0 && stateEntry) reasons.unshift('changed outside secretform');
+  // Secrets the type writes with a call of their own are not part of the object's write on update.
+  const ownCalls = resourceType.secretWriteCalls(canonical);
+  const bodySecrets = writeSecrets.filter((name) => ownCalls[name] === undefined);
+  const writeCall = changes.length > 0 || bodySecrets.length > 0 || repair;
+  const action: PlanAction = writeCall || writeSecrets.length > 0 || !stateEntry ? 'update' : 'no-op';
+  const updating = action === 'update';
   return {
     plan: {
-      ...base,
+      ...inCodeBase(facts),
       drift,
+      deleteIdentity: stateEntry?.attributes ?? canonical,
       writeAttributes,
       clear,
       writeCall,
       writeSecrets,
-      change: change(input, desired.id, action, {
-        reason: action === 'update' && reasons.length > 0 ? reasons.join('; ') : undefined,
+      change: {
+        address: input.address,
+        type: resourceType.type,
+        id: desired.id,
+        action,
+        reasons: updating ? reasons : [],
         before: liveAttributes,
-        after: action === 'no-op' ? liveAttributes : { ...liveAttributes, ...writeAttributes },
-        sensitive: action === 'update' ? writeSecrets : [],
+        after: updating ? { ...liveAttributes, ...writeAttributes } : liveAttributes,
+        sensitive: updating ? [...writeSecrets] : [],
         replacePaths: [],
-        fieldChanges: action === 'update' ? changes : [],
+        fieldChanges: updating ? changes : [],
         secrets: secrets.statuses,
-      }),
+      },
     },
-    warnings,
+    warnings: secrets.warnings,
+  };
+}
+
+/**
+ * The drift of an object that exists: a health problem its type's hook reports (which wins, as it says more),
+ * else the fields changed outside secretform; secrets the server shows to differ are added to either.
+ */
+function driftOfLiveObject(
+  facts: InCode,
+  liveAttributes: Attributes,
+  health: HealthProblem | undefined,
+  secrets: SecretComparison,
+  fieldDriftEntry: DriftEntry | undefined,
+): DriftEntry | undefined {
+  const { input, desired, sameObject } = facts;
+  let drift = health
+    ? {
+      ...driftEntry(input, desired.id, health.kind, input.stateEntry?.attributes ?? null, liveAttributes),
+      detail: health.status,
+      health: { headline: health.headline, label: health.label },
+    }
+    : fieldDriftEntry;
+  const drifted = driftedSecrets(secrets);
+  if (drifted.length === 0) return drift;
+  if (!drift) {
+    if (!sameObject) return undefined;
+    drift = driftEntry(input, desired.id, 'changed', input.stateEntry!.attributes, liveAttributes);
+  }
+  return { ...drift, fields: [...drift.fields, ...drifted.map((field) => ({ field, applied: '(sensitive)', live: '(sensitive, differs)' }))] };
+}
+
+function driftedSecrets(secrets: SecretComparison): string[] {
+  return secrets.statuses.filter((s) => s.status === 'drifted').map((s) => s.field);
+}
+
+function inCodeBase(facts: InCode) {
+  const { input, desired, canonical } = facts;
+  return {
+    address: input.address,
+    resourceType: input.resourceType,
+    desired,
+    canonical,
+    stateEntry: input.stateEntry,
+    live: input.live,
+    dependencies: [...desired.dependsOn],
   };
 }
 
 function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
   const { resourceType, stateEntry, live } = input;
   if (!stateEntry) throw new Error(`${input.address}: neither in code nor in state`);
-  const base = {
-    address: input.address,
-    resourceType,
-    stateEntry,
-    live,
-    deleteIdentity: stateEntry.attributes,
-    dependencies: [...stateEntry.dependencies],
-    writeAttributes: {},
-    clear: [],
-    writeCall: false,
-    writeSecrets: [],
-  };
+  let drift: DriftEntry | undefined;
   if (live.attributes === null) {
-    return {
-      plan: {
-        ...base,
-        drift: driftEntry(input, stateEntry.id, 'deleted', stateEntry.attributes, null),
-        change: change(input, stateEntry.id, 'no-op', {
-          reason: 'already deleted outside secretform; apply removes it from state',
-          before: null,
-          after: null,
-          sensitive: [],
-          replacePaths: [],
-          fieldChanges: [],
-          secrets: [],
-        }),
-      },
-      warnings: [],
-    };
+    drift = driftEntry(input, stateEntry.id, 'deleted', stateEntry.attributes, null);
+  } else {
+    const comparable = comparableLive(resourceType, live.attributes, stateEntry.attributes);
+    const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, comparable, diffTraits(resourceType));
+    if (fieldDrift.length > 0) drift = driftEntry(input, stateEntry.id, 'changed', stateEntry.attributes, live.attributes, fieldDrift);
   }
-  const comparable = comparableLive(resourceType, live.attributes, stateEntry.attributes);
-  const { drift: fieldDrift } = threeWayDiff(stateEntry.attributes, stateEntry.attributes, comparable, diffTraits(resourceType));
+  const gone = live.attributes === null;
   return {
     plan: {
-      ...base,
-      drift: fieldDrift.length > 0 ? driftEntry(input, stateEntry.id, 'changed', stateEntry.attributes, live.attributes, fieldDrift) : undefined,
-      change: change(input, stateEntry.id, 'delete', {
+      address: input.address,
+      resourceType,
+      stateEntry,
+      live,
+      drift,
+      deleteIdentity: stateEntry.attributes,
+      dependencies: [...stateEntry.dependencies],
+      writeAttributes: {},
+      clear: [],
+      writeCall: false,
+      writeSecrets: [],
+      change: {
+        address: input.address,
+        type: resourceType.type,
+        id: stateEntry.id,
+        action: gone ? 'no-op' : 'delete',
+        reasons: gone ? [{ kind: 'forget_deleted' }] : [],
         before: live.attributes,
         after: null,
         sensitive: [],
         replacePaths: [],
         fieldChanges: [],
         secrets: [],
-      }),
+      },
     },
     warnings: [],
   };
@@ -284,7 +343,7 @@ function attributesToWrite(resourceType: ResourceType, canonical: Attributes, ch
 
 function identityPaths(resourceType: ResourceType, before: Attributes, after: Attributes): string[][] {
   return resourceType.fields
-    .filter((field: FieldSpec) => field.identity && JSON.stringify(before[field.api]) !== JSON.stringify(after[field.api]))
+    .filter((field) => field.identity && JSON.stringify(before[field.api]) !== JSON.stringify(after[field.api]))
     .map((field) => [field.api]);
 }
 
@@ -310,39 +369,6 @@ function driftEntry(
   before: Attributes | null,
   after: Attributes | null,
   fields: FieldDrift[] = [],
-  detail?: string,
 ): DriftEntry {
-  const entry: DriftEntry = { address: input.address, type: input.resourceType.type, id, kind, before, after, fields };
-  if (detail !== undefined) entry.detail = detail;
-  return entry;
-}
-
-function change(
-  input: ResourceDiffInput,
-  id: string,
-  action: PlanAction,
-  parts: {
-    reason?: string;
-    before: Attributes | null;
-    after: Attributes | null;
-    sensitive: string[];
-    replacePaths: string[][];
-    fieldChanges: FieldChange[];
-    secrets: PlannedChange['secrets'];
-  },
-): PlannedChange {
-  const planned: PlannedChange = {
-    address: input.address,
-    type: input.resourceType.type,
-    id,
-    action,
-    before: parts.before,
-    after: parts.after,
-    sensitive: [...parts.sensitive],
-    replacePaths: parts.replacePaths,
-    fieldChanges: parts.fieldChanges,
-    secrets: parts.secrets,
-  };
-  if (parts.reason !== undefined) planned.actionReason = parts.reason;
-  return planned;
+  return { address: input.address, type: input.resourceType.type, id, kind, before, after, fields };
 }

@@ -1,9 +1,8 @@
 /**
  * Where each secret of a resource stands. The service never returns secrets, so the desired value is compared
- * with the fingerprint of the value last applied (state); only the GitHub app key can be checked on the server
- * (its read carries a SHA-256 fingerprint of the key).
+ * with the fingerprint of the value last applied (state), unless the type's `verifySecret` hook can check it
+ * against what the server reports of it.
  */
-import { createHash } from 'node:crypto';
 import type { ResourceType } from '../../resources/types';
 import { compareSecret, STATE_KEY_ENV, type FingerprintKey } from '../state/fingerprint';
 import type { SecretFieldStatus } from './plan';
@@ -17,7 +16,7 @@ export interface SecretComparisonInput {
   recorded: Readonly<Record<string, string>> | undefined;
   /** The object is (re-)created: every secret is written. */
   creating: boolean;
-  /** The server's answer for the object, unwrapped (for the GitHub app key fingerprint). */
+  /** The server's answer for the object, unwrapped (for the type's `verifySecret` hook). */
   liveData: Record<string, unknown> | null;
   fingerprintKey: FingerprintKey;
 }
@@ -29,9 +28,6 @@ export interface SecretComparison {
   /** Non-fatal notes for the plan. */
   warnings: string[];
 }
-
-/** The service exposes this SHA-256 fingerprint of a GitHub app's private key. */
-const SERVER_FINGERPRINTED: Readonly<Record<string, string>> = { sync_github_app: 'private_key' };
 
 export function compareSecrets(input: SecretComparisonInput): SecretComparison {
   const statuses: SecretFieldStatus[] = [];
@@ -50,10 +46,9 @@ export function compareSecrets(input: SecretComparisonInput): SecretComparison {
     const recorded = input.recorded?.[name];
     const comparison = recorded === undefined ? 'different' : compareSecret(value, recorded, input.fingerprintKey);
 
-    const serverFingerprint = SERVER_FINGERPRINTED[input.resourceType.type] === name ? input.liveData?.fingerprint : undefined;
-    if (typeof serverFingerprint === 'string' && serverFingerprint !== '') {
-      const sentHash = createHash('sha256').update(value, 'utf8').digest('hex');
-      if (sentHash === serverFingerprint.toLowerCase()) {
+    const verdict = input.resourceType.verifySecret(name, value, input.liveData);
+    if (verdict !== undefined) {
+      if (verdict === 'same') {
         statuses.push({ field: name, status: 'in_sync' });
       } else {
         // Same as applied but not what the server holds: changed outside secretform.

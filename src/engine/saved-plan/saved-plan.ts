@@ -7,7 +7,6 @@
 import { promises as fs } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import type { SynthesizedSpec } from '../desired';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 
@@ -26,7 +25,7 @@ export interface SavedPlan {
   /** The state the plan was based on. `location` is printable (a URL's password masked). */
   state: { location: string; lineage: string; serial: number };
   /** The desired resources as synthesized (secrets are `{"$secret": {...}}` references). */
-  desired: SynthesizedSpec[];
+  desired: Record<string, unknown>[];
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
   plan: Plan;

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSecretReferenceJson } from '../secret-value';
+import { parseSecretReferenceJson } from './secret-value';
 
 /** The user's list of extra variables for the app, read by secretform itself (it is never passed on). */
 export const SYNTH_ENV_VARIABLE = 'SECRETFORM_SYNTH_ENV';

@@ -1,0 +1,138 @@
+/**
+ * The synthesized spec format: the object each secretform construct writes under `"//".secretform` of its
+ * resource in `cdk.tf.json`, and the engine reads back. Both sides use this module, so the writer and the reader
+ * agree on the version, the shape and where the object sits. It names no framework: constructs write it,
+ * the engine reads it without importing constructs or cdktf.
+ */
+import { z } from 'zod';
+import { parseSecretReferenceJson, secretReferenceJson, type SecretReference } from './secret-value';
+
+export const SPEC_FORMAT_VERSION = 1;
+
+/** The override path of the object on a synthesized resource (cdktf's `addOverride`). */
+export const SPEC_OVERRIDE_PATH = '//.secretform';
+
+const specSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  id: z.string().min(1),
+  spec: z.record(z.string(), z.unknown()),
+  secrets: z.record(z.string(), z.unknown()),
+  dependsOn: z.array(z.string()),
+  digest: z.string(),
+});
+
+/** One resource as synthesized: everything but secret values (secrets are references). */
+export interface SynthesizedSpec {
+  /** Construct path. */
+  readonly address: string;
+  /** Resource type, e.g. `ldap_static_role`. */
+  readonly type: string;
+  /** API path id. */
+  readonly id: string;
+  /** Desired attributes by the service's field names, without secrets. */
+  readonly spec: Readonly<Record<string, unknown>>;
+  /** Where each secret field's value comes from (never the value). */
+  readonly secrets: Readonly<Record<string, SecretReference>>;
+  /** Addresses of the resources that must exist first. */
+  readonly dependsOn: readonly string[];
+  /** Digest of the canonical spec and the secret references (the bridge's trigger). */
+  readonly digest: string;
+}
+
+/** The JSON object written under `"//".secretform`. */
+export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unknown> {
+  const secrets: Record<string, unknown> = {};
+  for (const [field, reference] of Object.entries(entry.secrets)) secrets[field] = secretReferenceJson(reference);
+  return {
+    version: SPEC_FORMAT_VERSION,
+    type: entry.type,
+    address: entry.address,
+    id: entry.id,
+    spec: entry.spec,
+    secrets,
+    dependsOn: [...entry.dependsOn],
+    digest: entry.digest,
+  };
+}
+
+/**
+ * What a construct whose props or stack rules failed is synthesized as when validation was skipped
+ * (`new App({ skipValidation: true })`): the reader refuses the whole stack, rather than read the construct's
+ * absence as "removed from code" and delete the live object.
+ */
+export interface InvalidMarker {
+  readonly type: string;
+  readonly address: string;
+  readonly problems: readonly string[];
+}
+
+const invalidMarkerSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  type: z.string(),
+  address: z.string().min(1),
+  problems: z.array(z.string()).min(1),
+});
+
+export function writeInvalidMarker(marker: InvalidMarker): Record<string, unknown> {
+  return { version: SPEC_FORMAT_VERSION, type: marker.type, address: marker.address, problems: [...marker.problems] };
+}
+
+export class SpecFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SpecFormatError';
+  }
+}
+
+/**
+ * Every secretform spec of a synthesized stack configuration (`cdk.tf.json` content), in file order, whatever
+ * resource type carries it (the bridge's `null_resource` or `terraform_data`). Resources of the user's own,
+ * without the object, are skipped. Throws a SpecFormatError naming the resource when an object is malformed.
+ */
+export function readSynthesizedSpecs(config: unknown, source: string): SynthesizedSpec[] {
+  const blocks = (config as { resource?: unknown } | null)?.resource;
+  const specs: SynthesizedSpec[] = [];
+  const invalid: string[] = [];
+  if (typeof blocks !== 'object' || blocks === null) return specs;
+  for (const [resourceType, resources] of Object.entries(blocks as Record<string, unknown>)) {
+    if (typeof resources !== 'object' || resources === null) continue;
+    for (const [logicalId, block] of Object.entries(resources as Record<string, unknown>)) {
+      const comment = (block as { '//'?: { secretform?: unknown } } | null)?.['//'];
+      if (comment?.secretform === undefined) continue;
+      const marked = invalidMarkerSchema.safeParse(comment.secretform);
+      if (marked.success) {
+        const { address, problems } = marked.data;
+        invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
+        continue;
+      }
+      specs.push(parseSynthesizedSpec(comment.secretform, `${source}: ${resourceType}.${logicalId}`));
+    }
+  }
+  if (invalid.length > 0) {
+    throw new SpecFormatError(
+      `${source}: ${invalid.length} problem${invalid.length === 1 ? '' : 's'} in constructs synthesized without validation ` +
+        `(\`new App({ skipValidation: true })\`?); secretform never plans a construct whose spec is invalid. Fix them, ` +
+        `then synthesize again:\n  ${invalid.join('\n  ')}`,
+    );
+  }
+  return specs;
+}
+
+/** One `"//".secretform` object read back; throws a SpecFormatError naming `where` when it is malformed. */
+export function parseSynthesizedSpec(value: unknown, where: string): SynthesizedSpec {
+  const parsed = specSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new SpecFormatError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${issues}`);
+  }
+  const entry = parsed.data;
+  const secrets: Record<string, SecretReference> = {};
+  for (const [field, json] of Object.entries(entry.secrets)) {
+    const reference = parseSecretReferenceJson(json);
+    if (!reference) throw new SpecFormatError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
+    secrets[field] = reference;
+  }
+  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+}

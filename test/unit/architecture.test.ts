@@ -1,0 +1,78 @@
+/**
+ * The boundaries the layout promises: the engine reads synthesized JSON and never reaches constructs or cdktf;
+ * the package entry never loads the CLI; engine and reports name no resource type (a type's special cases
+ * are its hooks). Checked over the real import graph of src/.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RESOURCE_TYPES } from '../../src/resources';
+
+const SRC = path.resolve(__dirname, '../../src');
+
+/** Module specifiers imported (statically, including `import type` and re-exports) by a source file. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specifiers: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) specifiers.push(match[1]);
+  return specifiers;
+}
+
+function resolveLocal(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+/** Every file and package reachable from `entry` through imports. */
+function reachable(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const specifier of importsOf(file)) {
+      const local = resolveLocal(file, specifier);
+      if (local) visit(local);
+      else if (!specifier.startsWith('.')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+    }
+  };
+  visit(entry);
+  return { files, packages };
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const relative = (file: string) => path.relative(SRC, file);
+
+test('no import from the engine reaches the constructs, cdktf or the CLI', () => {
+  for (const file of sourceFiles(path.join(SRC, 'engine'))) {
+    const { files, packages } = reachable(file);
+    const offending = [...files].map(relative).filter((name) => name.startsWith('constructs/') || name.startsWith('cli/'));
+    expect({ file: relative(file), offending, frameworks: [...packages].filter((name) => /cdktf|cdktn|constructs/.test(name)) })
+      .toEqual({ file: relative(file), offending: [], frameworks: [] });
+  }
+});
+
+test('the package entry point does not load the CLI', () => {
+  const { files, packages } = reachable(path.join(SRC, 'index.ts'));
+  expect([...files].map(relative).filter((name) => name.startsWith('cli/'))).toEqual([]);
+  expect(packages.has('commander')).toBe(false);
+});
+
+test('engine and reports name no resource type: what is special about a type is one of its hooks', () => {
+  const typeNames = RESOURCE_TYPES.map((resourceType) => resourceType.type);
+  const found: string[] = [];
+  for (const file of [...sourceFiles(path.join(SRC, 'engine')), ...sourceFiles(path.join(SRC, 'report'))]) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const name of typeNames) if (text.includes(`'${name}'`) || text.includes(`"${name}"`)) found.push(`${relative(file)}: ${name}`);
+    if (text.includes('SYNCED')) found.push(`${relative(file)}: SYNCED`);
+  }
+  expect(found).toEqual([]);
+});
