@@ -37,6 +37,9 @@ export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export {
   defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
 } from './engine';
+// Operations on managed objects (what `secretform action` runs); over a synth output (EngineOptions.desired).
+export { runOperation, offeredOperations } from './engine';
+export type { OperationRequest, OperationAnswer } from './engine';
 export type {
   ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,

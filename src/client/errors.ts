@@ -31,7 +31,8 @@ export type RunFailureCause =
   | 'certificate' // the server's certificate cannot be verified, or the TLS handshake failed
   | 'client_certificate_required'
   | 'not_tls'
-  | 'redirected'; // a redirect the client does not follow: SERVICE_ADDR points at a standby node or a proxy
+  | 'redirected' // a redirect the client does not follow: SERVICE_ADDR points at a standby node or a proxy
+  | 'not_answering'; // connections open but no request of the run was ever answered in time
 
 export interface ServiceClientErrorDetails {
   code: ServiceClientErrorCode;
@@ -87,6 +88,8 @@ const RUN_FAILURE_HEADLINES: Record<RunFailureCause, string> = {
   not_tls: 'SERVICE_ADDR uses https, but the server speaks plain HTTP: use an http:// address or enable TLS on the server',
   redirected:
     'the server at SERVICE_ADDR redirects requests to where this client does not follow (another node, a proxy, or a method-changing redirect): point SERVICE_ADDR at the service itself',
+  not_answering:
+    'the server at SERVICE_ADDR accepts connections but does not answer requests in time: it is hung or overloaded, or SERVICE_ADDR points at something that is not the service',
 };
 
 /** One sentence naming the likely cause of a run-level failure, for the single report of a stopped run. */

@@ -33,12 +33,18 @@ import {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Matches the engine's default --parallelism (10): one connection per request in flight. */
 export const DEFAULT_MAX_CONNECTIONS = 10;
+/** Attempts of one request that ends in a connect timeout before the server ever answered (each waits 10 s). */
+const CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER = 2;
+/** Request timeouts in a row, with no response in between, after which the server is taken as hung. */
+const TIMEOUTS_IN_A_ROW_FOR_RUN_FAILURE = 3;
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
 export interface ServiceClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Whole-request limit (connect, send, headers and body), per attempt. */
   timeoutMs?: number;
+  /** Limit for opening a connection, TLS handshake included (undici's default: 10 s). */
+  connectTimeoutMs?: number;
   /** Connections kept open to the service; size it to the number of requests run in parallel. */
   maxConnections?: number;
   /** How long an idle connection stays open for reuse (the server's Keep-Alive hint may shorten it). */
@@ -74,6 +80,8 @@ export interface RequestOptions {
    */
   idempotent?: boolean;
   contentType?: string;
+  /** Sent without the service token (userpass login is called without one). */
+  anonymous?: boolean;
 }
 
 export interface WriteOptions {
@@ -153,9 +161,14 @@ export class ServiceClient {
   #runFailure: ServiceClientError | undefined;
   #accepted = 0;
   #denied = 0;
+  /** HTTP responses of any status received so far: a timeout before the first one concerns the whole run. */
+  #answered = 0;
+  /** Timeouts since the last response: a server that stopped answering mid-run concerns the whole run too. */
+  #timeoutsSinceAnswer = 0;
   #clientCertificateProbe: Promise<string | undefined> | undefined;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
+  readonly #connectTimeoutMs: number | undefined;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
@@ -172,6 +185,7 @@ export class ServiceClient {
       throw new RangeError(`retry.maxAttempts must be an integer >= 1, got ${this.#retry.maxAttempts}`);
     }
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#connectTimeoutMs = options.connectTimeoutMs;
     this.#sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
@@ -191,7 +205,10 @@ export class ServiceClient {
       pool = new Pool(origin, {
         connections: this.#maxConnections,
         keepAliveTimeout: this.#keepAliveTimeoutMs,
-        connect: origin.startsWith('https:') ? { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {},
+        connect: {
+          ...(this.#connectTimeoutMs === undefined ? {} : { timeout: this.#connectTimeoutMs }),
+          ...(origin.startsWith('https:') ? { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {}),
+        },
       });
       this.#pools.set(origin, pool);
     }
@@ -282,7 +299,7 @@ export class ServiceClient {
     const wirePath = this.#wirePath(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
     const token = this.#config.token?.reveal();
-    if (token !== undefined) headers['x-service-token'] = token;
+    if (token !== undefined && options.anonymous !== true) headers['x-service-token'] = token;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -298,10 +315,22 @@ export class ServiceClient {
       if (attempt.kind === 'redirect') {
         return this.#finish({ ok: false, error: redirectError(upperMethod, displayPath, attempt.status, attempt.location, attempt.reason) });
       }
-      if (attempt.kind === 'timeout') return this.#finish({ ok: false, error: timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts) });
+      if (attempt.kind === 'timeout') {
+        const error = timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts);
+        // A server that has answered nothing yet, or stopped answering, would leave every request of the run
+        // waiting as long; one slow request after answers is that request's own failure.
+        this.#timeoutsSinceAnswer++;
+        if (this.#answered === 0 || this.#timeoutsSinceAnswer >= TIMEOUTS_IN_A_ROW_FOR_RUN_FAILURE) error.runFailure = 'not_answering';
+        return this.#finish({ ok: false, error });
+      }
       if (attempt.kind === 'error') {
         const classified = await this.#classifyConnectionError(upperMethod, displayPath, attempt);
         if (classified) return this.#finish({ ok: false, error: classified });
+        // Each connect timeout (an https server that never completes the handshake, or no SYN-ACK) has
+        // already waited undici's 10 s: with no answer ever seen, one retry is enough to call it unreachable.
+        if (attempt.code === 'UND_ERR_CONNECT_TIMEOUT' && this.#answered === 0 && attempts >= CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER) {
+          return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
+        }
       }
       if (attempt.kind === 'response') {
         if (attempt.status !== 401 && attempt.status !== 403) this.#accepted++;
@@ -415,6 +444,8 @@ export class ServiceClient {
         const value = response.headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
+      this.#answered++;
+      this.#timeoutsSinceAnswer = 0;
       return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
       if (error === timedOut || controller.signal.aborted) return { kind: 'timeout' };

@@ -33,7 +33,12 @@ export type EngineErrorCode =
   /** A saved plan file that cannot be read, written or understood. */
   | 'plan_file'
   /** A saved plan whose state or live objects changed since it was made: it is not applied. */
-  | 'plan_stale';
+  | 'plan_stale'
+
+  /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
+  | 'operation_unsupported'
+  /** A library check-out found no account available. */
+  | 'no_account_available';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 

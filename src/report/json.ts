@@ -1,6 +1,6 @@
 import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
-import { secretFieldNames, visibleAttributes } from './plan-view';
+import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
 
 /** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
@@ -24,6 +24,8 @@ export interface ResourceChangeJson {
   after: Record<string, unknown> | null;
   sensitive: string[];
   replace_paths: string[][];
+  /** Root credentials the service rotated (rotate-root), managed by the service now: field -> when. */
+  managed_by_service?: Record<string, string>;
 }
 
 export interface ResourceDriftJson {
@@ -75,7 +77,13 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     after: change.after === null ? null : visibleAttributes(change.after, hidden),
     sensitive: [...change.sensitive],
     replace_paths: change.replacePaths.map((path) => [...path]),
+    ...managedByService(change),
   };
+}
+
+function managedByService(change: PlannedChange): { managed_by_service?: Record<string, string> } {
+  const entries = serviceManagedSecrets(change);
+  return entries.length === 0 ? {} : { managed_by_service: Object.fromEntries(entries.map((entry) => [entry.field, entry.rotatedAt])) };
 }
 
 function driftToJson(entry: DriftEntry): ResourceDriftJson {

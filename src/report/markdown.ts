@@ -19,6 +19,9 @@ import {
   unchangedAttributesNote,
   UNVERIFIABLE_SECRETS_TITLE,
   unverifiableSecrets,
+  serviceManagedSecrets,
+  serviceManagedText,
+  SERVICE_MANAGED_TITLE,
 } from './plan-view';
 
 export interface MarkdownOptions {
@@ -47,7 +50,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     sections.push(...summaryTable(changes), ...dependencyPicture(changes), ...destructionWarning(changes), ...changeSections(changes));
   }
   sections.push(...driftSections(plan.drift));
-  if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes));
+  if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
   sections.push(...planWarnings(plan.warnings));
   return splitComment(header, sections, maxLength);
 }
@@ -138,6 +141,17 @@ function driftSections(drift: readonly DriftEntry[]): MarkdownSection[] {
     sections.push(detailsWithDiff(entry.address, entry.type, driftHeadline(entry), lines));
   }
   return sections;
+}
+
+/** Root credentials the service rotated: listed as managed by the service, never shown as changes. */
+function serviceManagedSection(changes: readonly PlannedChange[]): MarkdownSection[] {
+  const lines = changes.flatMap((change) => {
+    const entries = serviceManagedSecrets(change);
+    if (entries.length === 0) return [];
+    return [`- ${inlineCode(change.address)}: ${entries.map((entry) => escapeInline(serviceManagedText(entry))).join(', ')}`];
+  });
+  if (lines.length === 0) return [];
+  return [{ head: `**${escapeInline(SERVICE_MANAGED_TITLE)}**\n`, continuedHead: `**${escapeInline(SERVICE_MANAGED_TITLE)} (continued)**\n`, lines, tail: '' }];
 }
 
 /** Secrets the plan does not touch and the service cannot confirm: listed, never shown as changes. */

@@ -182,6 +182,23 @@ export function unverifiableSecrets(change: PlannedChange): string[] {
     .sort();
 }
 
+/** The heading of the list of root credentials that `serviceManagedSecrets` returns. */
+export const SERVICE_MANAGED_TITLE = 'Root credentials managed by the service now (rotated with rotate-root; the value in code is not sent)';
+
+/** Root credentials the service rotated and the plan does not write, each with when it was rotated. */
+export function serviceManagedSecrets(change: PlannedChange): { field: string; rotatedAt: string }[] {
+  if (change.action === 'delete') return [];
+  return change.secrets
+    .filter((secret) => secret.status === 'managed_by_service')
+    .map((secret) => ({ field: secret.field, rotatedAt: secret.rotatedAt ?? 'unknown time' }))
+    .sort((a, b) => (a.field < b.field ? -1 : 1));
+}
+
+/** `bindpass (rotated by the service at 2026-...)`. */
+export function serviceManagedText(entry: { field: string; rotatedAt: string }): string {
+  return `${entry.field} (rotated by the service at ${entry.rotatedAt})`;
+}
+
 export interface PlanTotals {
   add: number;
   change: number;

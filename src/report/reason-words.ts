@@ -17,6 +17,8 @@ export function reasonText(reason: ActionReason): string {
       return `${reason.fields.join(', ')} differs on the service`;
     case 'unhealthy':
       return `${reason.label} is ${reason.status}: set it again`;
+    case 'root_credential_changed':
+      return `${reason.fields.join(', ')}, rotated by the service, changed in code: the new value is sent and the code manages it again`;
     case 'adopt':
       return 'exists on the service but not in state: apply adopts it';
     case 'forget_deleted':

@@ -14,6 +14,9 @@ import {
   unchangedAttributesNote,
   UNVERIFIABLE_SECRETS_TITLE,
   unverifiableSecrets,
+  serviceManagedSecrets,
+  serviceManagedText,
+  SERVICE_MANAGED_TITLE,
   type AttributeLine,
   type LineSymbol,
 } from './plan-view';
@@ -48,6 +51,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     const changes = actionableChanges(plan);
     if (changes.length > 0) out.push(...actionsSection(plan, changes, colors));
     out.push(...unverifiableSection(plan, colors));
+    out.push(...serviceManagedSection(plan, colors));
     out.push(...summarySection(plan, changes.length, colors));
   }
 
@@ -115,6 +119,19 @@ function unverifiableSection(plan: Plan, colors: Colors): string[] {
   return [
     colors.bold(`${UNVERIFIABLE_SECRETS_TITLE}:`),
     ...notes.map((note) => `  ${note.address}: ${note.fields.join(', ')} ${colors.dim(NOT_VERIFIABLE)}`),
+    '',
+  ];
+}
+
+/** Root credentials the service rotated: managed by the service now, never shown as changes. */
+function serviceManagedSection(plan: Plan, colors: Colors): string[] {
+  const notes = plan.changes
+    .map((change) => ({ address: change.address, entries: serviceManagedSecrets(change) }))
+    .filter((note) => note.entries.length > 0);
+  if (notes.length === 0) return [];
+  return [
+    colors.bold(`${SERVICE_MANAGED_TITLE}:`),
+    ...notes.map((note) => `  ${note.address}: ${note.entries.map(serviceManagedText).join(', ')}`),
     '',
   ];
 }

@@ -17,5 +17,5 @@ export const authMount = defineResourceType({
     field('type', 'string', 'Auth method type: `userpass`.', { immutable: true, inBody: true, required: true, allowed: AUTH_METHOD_TYPES }),
     field('description', 'string', 'Human-readable description of the mount.', { serviceDefault: '', emptyAllowed: true }),
   ],
-  ...mountBehaviour('auth_mount', 'sys/auth'),
+  ...mountBehaviour('auth_mount', 'sys/auth', AUTH_METHOD_TYPES),
 });

@@ -1,6 +1,7 @@
+import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountPathFacts } from './field';
-import { rotateRoot } from './operation';
+import { rotateRoot, rotateRootAfterCreateField } from './operation';
 import { ImportIdError } from './types';
 
 /** The cloud credential engine's configuration (`<path>/config`). */
@@ -22,6 +23,7 @@ export const cloudSecretBackend = defineResourceType({
     field('identity_token_ttl', 'duration', '(Enterprise) Lifetime of generated identity tokens.', { serviceDefault: 3600 }),
     field('environment', 'string', 'Cloud environment.', { serviceDefault: '', emptyAllowed: true, defaultDoc: 'the public cloud' }),
     field('root_password_ttl', 'duration', 'Validity of the root client secret that rotate-root generates.', { serviceDefault: 15768000 }),
+    rotateRootAfterCreateField('client secret'),
   ],
   writeSemantics: 'merge',
   id: (spec) => `${spec.path}/config`,
@@ -31,6 +33,11 @@ export const cloudSecretBackend = defineResourceType({
     return { path: match[1] };
   },
   api: (spec) => samePathApi(`${spec.path}/config`),
+  discover: {
+    ...configOfMount('cloud'),
+    // Workload identity federation needs no client secret; otherwise the config holds one.
+    secretsHeld: (data) => (data.identity_token_audience ? [] : ['client_secret']),
+  },
   operations: [rotateRoot('cloud engine', 'client secret')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".

@@ -1,3 +1,4 @@
+import { namedInMount } from './discovery';
 import { compareJson, defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { NO_COMMA, SEGMENT_NAME } from './formats';
@@ -54,6 +55,11 @@ export const cloudSecretRole = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/roles/${spec.name}`),
+  discover: {
+    ...namedInMount('cloud', 'roles', 'name', false),
+    // A role assignment holds a role name or a role id; the server reports both when given the name.
+    asWritten: (live) => ({ ...live, cloud_roles: Array.isArray(live.cloud_roles) ? live.cloud_roles.map(oneRoleKey) : live.cloud_roles }),
+  },
   operations: [
     {
       name: 'creds',
@@ -94,4 +100,10 @@ function projectElements(read: unknown, desired: unknown, alternatives: string[]
     return kept;
   });
   return projected.sort(compareJson);
+}
+
+function oneRoleKey(element: unknown): unknown {
+  if (!isPlainObject(element) || element.role_name === undefined || element.role_id === undefined) return element;
+  const { role_id: _roleId, ...named } = element;
+  return named;
 }

@@ -98,7 +98,7 @@ export function compareJson(a: unknown, b: unknown): number {
 export function canonicalAttributes(fields: readonly FieldSpec[], spec: Attributes): Attributes {
   const result: Attributes = {};
   for (const field of fields) {
-    if (field.sensitive || field.computed) continue;
+    if (field.sensitive || field.computed || field.local) continue;
     const value = spec[field.api];
     if (value === undefined || value === null) continue;
     result[field.api] = canonicalValue(field, value);
@@ -117,7 +117,7 @@ export function wireValue(field: FieldSpec, canonical: unknown): unknown {
 export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attributes, options: WriteBodyOptions): Attributes {
   const body: Attributes = {};
   for (const field of fields) {
-    if ((field.identity && !field.inBody) || field.computed) continue;
+    if ((field.identity && !field.inBody) || field.computed || field.local) continue;
     if (field.createOnly && !options.create) continue;
     if (field.sensitive) {
       const secret = options.secrets?.[field.api];
@@ -135,7 +135,7 @@ export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attribut
 
 /** Fields a read reports: everything except secrets and create-only fields. */
 export function readableFields(fields: readonly FieldSpec[]): FieldSpec[] {
-  return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly);
+  return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly && !field.local);
 }
 
 /** Identity fields of a spec (what `parseImportId` returns and `normaliseRead` copies into its result). */
@@ -153,7 +153,7 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover'>> {
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -198,6 +198,7 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
     health: (live) => definition.health?.(live),
     operations: definition.operations ?? [],
+    discover: definition.discover,
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
     normaliseDesired: (spec) => canonicalAttributes(fields, spec),
     normaliseRead(raw, identity, desired) {

@@ -1,3 +1,4 @@
+import { namedInMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { HIERARCHICAL_NAME } from './formats';
@@ -32,6 +33,7 @@ export const ldapDynamicRole = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/role/${spec.name}`),
+  discover: namedInMount('ldap', 'role', 'name', true),
   operations: [
     {
       name: 'creds',

@@ -1,3 +1,4 @@
+import { namedInMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { HIERARCHICAL_NAME } from './formats';
@@ -29,6 +30,7 @@ export const ldapLibrarySet = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/library/${spec.name}`),
+  discover: namedInMount('ldap', 'library', 'name', true),
   operations: [
     {
       name: 'check-out',

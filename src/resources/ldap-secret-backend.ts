@@ -1,6 +1,7 @@
+import { configOfMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountPathFacts } from './field';
-import { rotateRoot } from './operation';
+import { rotateRoot, rotateRootAfterCreateField } from './operation';
 import { LDAP_URLS, PEM_CERTIFICATE_ONE, PEM_CERTIFICATES } from './formats';
 import { ImportIdError } from './types';
 
@@ -38,6 +39,7 @@ export const ldapSecretBackend = defineResourceType({
     field('length', 'int', 'Length of generated passwords; exclusive with `passwordPolicy`.', {
       deprecated: 'use `passwordPolicy`', minimum: 1, defaultDoc: '64 (the service generates passwords of that length when neither `length` nor `passwordPolicy` is set)',
     }),
+    rotateRootAfterCreateField('bind password'),
   ],
   writeSemantics: 'merge',
   id: (spec) => `${spec.path}/config`,
@@ -47,6 +49,7 @@ export const ldapSecretBackend = defineResourceType({
     return { path: match[1] };
   },
   api: (spec) => samePathApi(`${spec.path}/config`),
+  discover: configOfMount('ldap'),
   operations: [rotateRoot('directory engine', 'bind password')],
   dependsOn: (spec) => [`sys/mounts/${spec.path}`],
 });

@@ -1,3 +1,4 @@
+import { namedInMount } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { HIERARCHICAL_NAME } from './formats';
@@ -30,6 +31,7 @@ export const ldapStaticRole = defineResourceType({
     return { mount: match[1], name: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`${spec.mount}/static-role/${spec.name}`),
+  discover: { ...namedInMount('ldap', 'static-role', 'name', true), readOnlyKeys: ['last_service_rotation'] },
   operations: [
     {
       name: 'rotate-role',

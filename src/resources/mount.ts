@@ -1,12 +1,16 @@
 /** What secrets engines (`sys/mounts`) and auth methods (`sys/auth`) share: how they are enabled, read and tuned. */
-import { isPlainObject, matchPath, type ResourceTypeDefinition } from './define';
-import { ImportIdError } from './types';
+import { isPlainObject, matchPath, unwrapData, type ResourceTypeDefinition } from './define';
+import { ImportIdError, type DiscoverySpec } from './types';
+
+/** Mounts every server has and no one configures (the system backend, per-token storage, the token method). */
+const BUILT_IN_MOUNT_TYPES = ['system', 'cubbyhole', 'identity', 'token', 'ns_system', 'ns_cubbyhole', 'ns_identity', 'ns_token'];
 
 /** Everything of a mount type but its names and fields: `<base>/<path>` is its id; create enables, update tunes. */
 export function mountBehaviour(
   type: string,
   base: 'sys/mounts' | 'sys/auth',
-): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'alignWithDesired' | 'writeBody'> {
+  supportedTypes: readonly string[],
+): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'alignWithDesired' | 'writeBody' | 'discover'> {
   const pattern = new RegExp(`^${base}/(.+)$`);
   return {
     writeSemantics: 'create-only',
@@ -24,6 +28,7 @@ export function mountBehaviour(
       delete: { method: 'DELETE', path: `${base}/${spec.path}` },
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
+    discover: mountDiscovery(base, supportedTypes),
     // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.
     alignWithDesired: (read, desired) =>
       read.options === undefined && isPlainObject(desired.options) && Object.keys(desired.options).length === 0 ? { ...read, options: {} } : read,
@@ -45,4 +50,26 @@ export function mountEntry(data: Record<string, unknown>, path: string): Record<
   // Engines without options report null; an empty object means the same.
   if (isPlainObject(entry.options) && Object.keys(entry.options).length > 0) result.options = entry.options;
   return result;
+}
+
+/** Every mount of the listing whose type secretform manages; other types (not built in) are reported. */
+function mountDiscovery(base: string, supportedTypes: readonly string[]): DiscoverySpec {
+  return {
+    async find(read) {
+      const data = unwrapData(await read({ method: 'GET', path: base })) ?? {};
+      const found = [];
+      const unexpressed = [];
+      for (const key of Object.keys(data).sort()) {
+        const entry = data[key];
+        if (!key.endsWith('/') || !isPlainObject(entry) || typeof entry.type !== 'string') continue;
+        if (BUILT_IN_MOUNT_TYPES.includes(entry.type)) continue;
+        const path = key.slice(0, -1);
+        if (supportedTypes.includes(entry.type)) found.push({ path });
+        else unexpressed.push(`${base}/${path} (mount type ${JSON.stringify(entry.type)} is not one secretform manages)`);
+      }
+      return { found, unexpressed };
+    },
+    // The listing entry is mapped to the fields by `mountEntry`; what else it holds (accessor, config) is the server's.
+    unmodelledKeys: () => [],
+  };
 }

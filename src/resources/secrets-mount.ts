@@ -24,5 +24,5 @@ export const secretsMount = defineResourceType({
       members: [field('version', 'string', 'KV version.', { allowed: ['1', '2'] })],
     }),
   ],
-  ...mountBehaviour('secrets_mount', 'sys/mounts'),
+  ...mountBehaviour('secrets_mount', 'sys/mounts', SECRETS_ENGINE_TYPES),
 });

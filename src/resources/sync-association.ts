@@ -1,7 +1,9 @@
 import { defineResourceType, isPlainObject, matchPath } from './define';
 import { field, mountPathFacts } from './field';
 import { SECRET_PATH } from './formats';
-import { ImportIdError } from './types';
+import { ImportIdError, type Attributes, type DiscoveryRead, type DiscoveryResult } from './types';
+import { DESTINATION_TYPES } from './sync-destination';
+import { unwrapData } from './define';
 
 /** The sync status of an association that is up to date; anything else is drift. */
 const SYNCED = 'SYNCED';
@@ -43,6 +45,11 @@ export const syncAssociation = defineResourceType({
     };
   },
   dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${spec.mount}`],
+  discover: {
+    find: findAssociations,
+    // The lookup answer is keyed by destination; `readAttributes` takes the one entry it needs.
+    unmodelledKeys: () => [],
+  },
   health(live) {
     const status = live.sync_status;
     if (status === undefined || status === SYNCED) return undefined;
@@ -59,4 +66,36 @@ export const syncAssociation = defineResourceType({
 
 function destinationPath(spec: Record<string, unknown>): string {
   return `sys/sync/destinations/${spec.destination_type}/${spec.destination_name}`;
+}
+
+/** Every associated secret (`LIST sys/sync/associations`), then the destinations of each (the per-secret lookup). */
+async function findAssociations(read: DiscoveryRead): Promise<DiscoveryResult> {
+  const listing = unwrapData(await read({ method: 'LIST', path: 'sys/sync/associations' })) ?? {};
+  const keyInfo = isPlainObject(listing.key_info) ? listing.key_info : {};
+  const secrets = new Map<string, { mount: string; secret_name: string }>();
+  for (const entries of Object.values(keyInfo)) {
+    for (const entry of Array.isArray(entries) ? entries : []) {
+      if (!isPlainObject(entry) || typeof entry.mount !== 'string' || typeof entry.secret_path !== 'string') continue;
+      const secret = { mount: entry.mount.replace(/^\/+|\/+$/g, ''), secret_name: entry.secret_path };
+      secrets.set(`${secret.mount}/${secret.secret_name}`, secret);
+    }
+  }
+  const found: Attributes[] = [];
+  const unexpressed: string[] = [];
+  const lookups = await Promise.all(
+    [...secrets.values()].map(async (secret) => ({
+      secret,
+      answer: unwrapData(await read({ method: 'GET', path: 'sys/sync/associations/destinations', query: { mount: secret.mount, secret_name: secret.secret_name } })) ?? {},
+    })),
+  );
+  for (const { secret, answer } of lookups) {
+    const destinations = isPlainObject(answer.associated_destinations) ? answer.associated_destinations : {};
+    for (const entry of Object.values(destinations)) {
+      if (!isPlainObject(entry) || typeof entry.type !== 'string' || typeof entry.name !== 'string') continue;
+      const identity = { destination_type: entry.type, destination_name: entry.name, ...secret };
+      if ((DESTINATION_TYPES as readonly string[]).includes(entry.type)) found.push(identity);
+      else unexpressed.push(`${destinationPath(identity)}/associations/${secret.mount}/${secret.secret_name} (destination type ${JSON.stringify(entry.type)} is not one secretform manages)`);
+    }
+  }
+  return { found, unexpressed };
 }

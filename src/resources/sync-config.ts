@@ -19,6 +19,8 @@ export const syncConfig = defineResourceType({
     if (!matchPath(importId, /^sys\/sync\/config$/)) throw new ImportIdError('sync_config', importId, 'sys/sync/config');
     return {};
   },
+  // One object per server, always present (with the service's defaults until set).
+  discover: { find: () => Promise.resolve({ found: [{}] }) },
   api: () => ({
     read: { method: 'GET', path: 'sys/sync/config' },
     create: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },

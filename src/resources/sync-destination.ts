@@ -2,8 +2,9 @@
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { SEGMENT_NAME } from './formats';
+import { isPlainObject as isObject, keysBesides, listAllNames, listedNames } from './discovery';
 import { SECRET_NAME_TEMPLATE } from './template';
-import { ImportIdError, type FieldSpec, type ResourceType } from './types';
+import { ImportIdError, type DiscoveryRead, type FieldSpec, type ResourceType } from './types';
 
 export interface DestinationDefinition {
   /** The service's type identifier, e.g. `cloud1-sm`. */
@@ -70,6 +71,25 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       },
     }),
     dependsOn: definition.dependsOn,
+    discover: {
+      async find(read) {
+        const names = await listAllNames(read, basePath, false);
+        return { found: names.map((name) => ({ name })), unexpressed: await unknownDestinationTypes(read) };
+      },
+      // The read masks secrets but shows which are set: the generated code asks for exactly those.
+      secretsHeld: (data) => {
+        const connection = isObject(data.connection_details) ? data.connection_details : {};
+        return definition.connection.filter((spec) => spec.sensitive && connection[spec.api] !== undefined && connection[spec.api] !== '').map((spec) => spec.api);
+      },
+      unmodelledKeys(data) {
+        const connection = isObject(data.connection_details) ? data.connection_details : {};
+        const options = isObject(data.options) ? data.options : {};
+        return [
+          ...keysBesides(connection, definition.connection.map((spec) => spec.api)).map((key) => `connection_details.${key}`),
+          ...keysBesides(options, ['granularity_level', 'secret_name_template', 'custom_tags']).map((key) => `options.${key}`),
+        ];
+      },
+    },
     readAttributes(data) {
       const connection = isPlainObject(data.connection_details) ? data.connection_details : {};
       const options = isPlainObject(data.options) ? data.options : {};
@@ -81,4 +101,17 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     },
   });
   return { ...resourceType, destinationType };
+}
+
+/** Destinations of types secretform does not know, from the listing of every type (`LIST sys/sync/destinations`). */
+async function unknownDestinationTypes(read: DiscoveryRead): Promise<string[]> {
+  const unknown: string[] = [];
+  for (const key of listedNames(await read({ method: 'LIST', path: 'sys/sync/destinations' }))) {
+    const destinationType = key.replace(/\/$/, '');
+    if ((DESTINATION_TYPES as readonly string[]).includes(destinationType)) continue;
+    for (const name of await listAllNames(read, `sys/sync/destinations/${destinationType}`, false)) {
+      unknown.push(`sys/sync/destinations/${destinationType}/${name} (destination type ${JSON.stringify(destinationType)} is not one secretform manages)`);
+    }
+  }
+  return unknown;
 }

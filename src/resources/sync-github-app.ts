@@ -1,3 +1,4 @@
+import { listAllNames } from './discovery';
 import { createHash } from 'node:crypto';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field } from './field';
@@ -24,6 +25,11 @@ export const syncGithubApp = defineResourceType({
     return { name: match[1] };
   },
   api: (spec) => samePathApi(`sys/sync/github-apps/${spec.name}`),
+  discover: {
+    find: async (read) => ({ found: (await listAllNames(read, 'sys/sync/github-apps', false)).map((name) => ({ name })) }),
+    // The key's fingerprint (the key itself is never returned; its check is `verifySecret`).
+    readOnlyKeys: ['fingerprint'],
+  },
   // The read carries a SHA-256 fingerprint of the private key: the one secret the service lets us check.
   verifySecret(field, value, liveData) {
     const fingerprint = liveData?.fingerprint;

@@ -132,6 +132,11 @@ export interface FieldSpec {
   readonly maxLength?: number;
   /** Only with `kind: 'template'` or `'ldif'`: the fields and functions the template may use. */
   readonly template?: TemplateSyntaxFacts;
+  /**
+   * A setting of secretform itself, not of the service (e.g. `rotate_root_after_create`): a construct prop that
+   * is synthesized with the spec, but never sent, never read back, never diffed and never kept in state.
+   */
+  readonly local?: boolean;
 }
 
 /** One HTTP call of the service's API; `path` is relative to `/v1/`. */
@@ -226,6 +231,11 @@ export interface OperationSpec {
   readonly eventuallyConsistent?: boolean;
   /** After it, the type's root credential is known only to the service. */
   readonly rotatesRootCredential?: boolean;
+  /**
+   * The local bool field (`rotate_root_after_create`) that makes apply run this operation right after the object
+   * was created, so the value from code stops working at once.
+   */
+  readonly afterCreateSetting?: string;
 }
 
 /**
@@ -245,6 +255,48 @@ export interface WriteBodyOptions {
   readonly secrets?: Readonly<Record<string, string>>;
   /** Fields to send as `""` (only meaningful for `partial-empty-deletes`). */
   readonly clear?: readonly string[];
+}
+
+/**
+ * Calls the service while discovering objects: the answer's body, or `undefined` when the service answered 404
+ * (a LIST with no entries answers 404 too). Identical calls are sent once.
+ */
+export type DiscoveryRead = (call: ApiCall) => Promise<unknown>;
+
+/** What discovery found of one type: the identities of its objects, and what it saw but cannot express. */
+export interface DiscoveryResult {
+  /** Identity fields (canonical) of each object found; each is then read with the type's `read` call. */
+  readonly found: readonly Attributes[];
+  /** Objects of the service the model cannot express, each as `<path> (<why>)`, e.g. `sys/mounts/pki (type "pki")`. */
+  readonly unexpressed?: readonly string[];
+}
+
+/** How `secretform generate` finds every object of a type on the service (the listing endpoints). */
+export interface DiscoverySpec {
+  /**
+   * The type whose objects this type's objects live in (roles in a secrets mount, users in an auth mount); its
+   * objects are discovered first and `find` is called once per object (with its canonical live attributes).
+   * Absent: `find` is called once, with no parent.
+   */
+  readonly within?: string;
+  find(read: DiscoveryRead, parent: Attributes | undefined): Promise<DiscoveryResult>;
+  /**
+   * The secret fields an object holds, from its read answer (unwrapped): the server never returns them, so
+   * generated code asks for them from the environment. Default: the required sensitive fields.
+   */
+  secretsHeld?(data: Record<string, unknown>): readonly string[];
+  /**
+   * Keys of the read answer (unwrapped) that are not fields of the type but are known (computed by the server,
+   * e.g. `last_service_rotation`); any other key the model lacks is reported as not expressed.
+   */
+  readonly readOnlyKeys?: readonly string[];
+  /**
+   * The form a person writes of live attributes where the server fills in equivalents (a cloud role given by
+   * name is read back with its id too); default: the attributes as read.
+   */
+  asWritten?(live: Attributes): Attributes;
+  /** Overrides the check of the read answer's keys for answers not shaped as the fields (listings, lookups). */
+  unmodelledKeys?(data: Record<string, unknown>, identity: Attributes): readonly string[];
 }
 
 export interface ResourceType {
@@ -290,6 +342,8 @@ export interface ResourceType {
   dependsOn(spec: Attributes): string[];
   /** The request body of a create or update, built from a canonical desired spec. */
   writeBody(desired: Attributes, options: WriteBodyOptions): Attributes;
+  /** How `generate` finds the type's objects on the service; undefined: it does not look for them. */
+  readonly discover?: DiscoverySpec;
 }
 
 export class ImportIdError extends Error {

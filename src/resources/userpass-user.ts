@@ -1,3 +1,4 @@
+import { listAllNames } from './discovery';
 import { defineResourceType, matchPath, samePathApi } from './define';
 import { field, mountField } from './field';
 import { CIDR, USERPASS_USERNAME } from './formats';
@@ -42,6 +43,16 @@ export const userpassUser = defineResourceType({
     return { mount: match[1], username: match[2].toLowerCase() };
   },
   api: (spec) => samePathApi(`auth/${spec.mount}/users/${spec.username}`),
+  discover: {
+    within: 'auth_mount',
+    async find(read, mount) {
+      if (!mount || mount.type !== 'userpass') return { found: [] };
+      const names = await listAllNames(read, `auth/${String(mount.path)}/users`, false);
+      return { found: names.map((username) => ({ mount: mount.path, username })) };
+    },
+    // The server keeps a hash only; the code cannot tell a password from a pre-hashed one: it asks for a password.
+    secretsHeld: () => ['password'],
+  },
   // The user's write takes a password on creation only; a changed one goes through the password endpoint.
   secretWriteCalls: (spec) => ({ password: { method: 'POST', path: `auth/${spec.mount}/users/${spec.username}/password` } }),
   operations: [

@@ -109,6 +109,27 @@ describe('config', () => {
     expect(read.body.data).toMatchObject({ identity_token_ttl: 3600, root_password_ttl: 4147200, identity_token_audience: 'api://aud' });
   });
 
+  it('sums fractional durations exactly in nanoseconds, as the service does (4.1m is 246 s, not 245)', async () => {
+    const path = await freshMount();
+    for (const [text, seconds] of [['4.1m', 246], ['4.35m', 261], ['2.05m', 123], ['1.1h', 3960], ['1h30m', 5400], ['1.9999999999s', 1]] as const) {
+      const write = await request('POST', `${path}/config`, { ...BASE_CONFIG, root_password_ttl: text });
+      expect(write.status).toBe(204);
+      expect([text, (await request('GET', `${path}/config`)).body.data.root_password_ttl]).toEqual([text, seconds]);
+    }
+  });
+
+  it('rejects a duration longer than the service holds (2^63 - 1 ns) with 400 naming the field', async () => {
+    const path = await freshMount();
+    for (const text of ['106752d', '9223372037s', '9223372037', '2562048h']) {
+      expect(await request('POST', `${path}/config`, { ...BASE_CONFIG, root_password_ttl: text })).toEqual({
+        status: 400,
+        body: { errors: [`invalid duration for field "root_password_ttl": ${JSON.stringify(text)}`] },
+      });
+    }
+    const longest = await request('POST', `${path}/config`, { ...BASE_CONFIG, root_password_ttl: '9223372036s' });
+    expect(longest.status).toBe(204);
+  });
+
   it('rejects a first write without subscription_id or tenant_id with 400', async () => {
     const path = await freshMount();
     expect(await request('POST', `${path}/config`, { tenant_id: 't' })).toEqual({

@@ -1,4 +1,5 @@
 // Redirects, the path check, run-level failure classification and warnings, against raw servers on loopback.
+import * as net from 'node:net';
 import { ServiceClient, type ServiceClientOptions } from '../../src/client/service-client';
 import { loadClientConfig } from '../../src/client/config';
 import { MAX_REDIRECTS } from '../../src/client/redirects';
@@ -185,6 +186,57 @@ describe('run-level failures', () => {
     for (let i = 0; i < 6; i++) {
       const result = await accepted.get(`ldap/role/r${i}`);
       expect(!result.ok && result.error.runFailure).toBeUndefined();
+    }
+  });
+
+  it('takes a timeout before any answer, or 3 in a row, for a hung server ("not_answering"), and a single timeout after answers for the request\'s own', async () => {
+    let hang = true;
+    respond = () => (hang ? new Promise<never>(() => undefined) : { status: 200, body: envelopeOf({}) });
+    const hung = clientFor(server.url, { timeoutMs: 200, stopAfterRunFailure: true });
+    const first = await hung.get('sys/auth');
+    expect(!first.ok && [first.error.code, first.error.runFailure]).toEqual(['timeout', 'not_answering']);
+    const before = server.requests.length;
+    expect(await hung.get('sys/mounts')).toEqual(first);
+    expect(server.requests).toHaveLength(before);
+
+    hang = false;
+    const answered = clientFor(server.url, { timeoutMs: 200, stopAfterRunFailure: true });
+    expect((await answered.get('sys/auth')).ok).toBe(true);
+    hang = true;
+    const slow = await answered.get('ldap/role/slow');
+    expect(!slow.ok && [slow.error.code, slow.error.runFailure]).toEqual(['timeout', undefined]);
+    hang = false;
+    expect((await answered.get('sys/mounts')).ok).toBe(true);
+
+    // A server that stops answering mid-run: the third timeout in a row, with no answer between, stops the run.
+    hang = true;
+    const causes: Array<string | undefined> = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await answered.get(`ldap/role/r${i}`);
+      causes.push(result.ok ? 'ok' : result.error.runFailure);
+    }
+    expect(causes).toEqual([undefined, undefined, 'not_answering']);
+    const sent = server.requests.length;
+    expect(!(await answered.get('ldap/role/after')).ok && answered.runFailure()?.runFailure).toBe('not_answering');
+    expect(server.requests).toHaveLength(sent);
+  });
+
+  it('gives up on connect timeouts after two attempts when the server never answered (an https server that never handshakes)', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const client = clientFor(`https://127.0.0.1:${port}`, { connectTimeoutMs: 200, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 1 } });
+      const result = await client.get('sys/auth');
+      expect(!result.ok && [result.error.causeCode, result.error.runFailure, result.error.attempts]).toEqual(['UND_ERR_CONNECT_TIMEOUT', 'unreachable', 2]);
+      expect(sockets).toHaveLength(2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

@@ -207,7 +207,7 @@ function serverAnswer(type: ResourceType, identity: Attributes, stored: Attribut
 // ---- the properties ----
 
 function comparableFields(type: ResourceType): FieldSpec[] {
-  return type.fields.filter((field) => !field.identity && !field.sensitive && !field.computed && !field.writeOnly && !field.createOnly);
+  return type.fields.filter((field) => !field.identity && !field.sensitive && !field.computed && !field.writeOnly && !field.createOnly && !field.local);
 }
 
 function identityOf(type: ResourceType): Attributes {

@@ -160,7 +160,21 @@ describe('compareSecrets', () => {
     compareSecrets({ address: 'prod/r', resourceType: backend, desired: { bindpass: 'pw' }, recorded: undefined, creating: false, liveData: null, fingerprintKey: KEY, ...overrides });
 
   test('creating writes every desired secret', () => {
-    expect(compare({ creating: true })).toEqual({ statuses: [{ field: 'bindpass', status: 'changed' }], changed: ['bindpass'], warnings: [] });
+    expect(compare({ creating: true })).toEqual({ statuses: [{ field: 'bindpass', status: 'changed' }], changed: ['bindpass'], warnings: [], handedBack: [] });
+  });
+
+  test('a root credential the service rotated is managed by the service while its value in code is unchanged (or unknown)', async () => {
+    const rotatedByService = { bindpass: '2026-01-01T00:00:00.000Z' };
+    for (const recorded of <Record<string, string>[]>[{ bindpass: await KEY.fingerprint('pw') }, {}, { bindpass: await OTHER_KEY.fingerprint('pw') }]) {
+      expect(compare({ recorded, rotatedByService })).toEqual({
+        statuses: [{ field: 'bindpass', status: 'managed_by_service', rotatedAt: '2026-01-01T00:00:00.000Z' }], changed: [], warnings: [], handedBack: [],
+      });
+    }
+  });
+
+  test('a root credential the service rotated whose value in code changed is written on purpose (handed back)', async () => {
+    const result = compare({ recorded: { bindpass: await KEY.fingerprint('old') }, rotatedByService: { bindpass: '2026-01-01T00:00:00.000Z' } });
+    expect(result).toEqual({ statuses: [{ field: 'bindpass', status: 'changed' }], changed: ['bindpass'], warnings: [], handedBack: ['bindpass'] });
   });
 
   test('unchanged since the last apply: not written, and not verifiable on the service', async () => {

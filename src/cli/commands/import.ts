@@ -1,9 +1,10 @@
 /**
  * `secretform import ADDRESS ID`: adopts an existing object into state under an address of the code (the app is
  * synthesized first unless --no-synth, so the address's type and desired secrets are known).
+ * `secretform import --all`: every resource of the code that is not in state and exists on the service.
  */
 import type { Command } from 'commander';
-import { importResource } from '../../engine';
+import { importAll, importResource } from '../../engine';
 import {
   addLockTimeoutOption, addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
 } from '../engine-flags';
@@ -18,6 +19,8 @@ export interface ImportFlags {
   lockTimeout?: string;
   synth: boolean;
   app?: string;
+  all?: boolean;
+  parallelism?: string;
   synthEnv?: string[];
 }
 
@@ -26,13 +29,25 @@ export function registerImportCommand(program: Command, outcome: CommandOutcome)
     program
       .command('import')
       .description('adopt an existing object on the service into state')
-      .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
-      .argument('<id>', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
+      .argument('[address]', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
+      .argument('[id]', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
   ))
+    .option('--all', 'import every resource of the stack that exists on the service and is not in state')
+    .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM))
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
-    .action(async (address: string, id: string, flags: ImportFlags) => {
+    .action(async (address: string | undefined, id: string | undefined, flags: ImportFlags) => {
+      if (flags.all) {
+        outcome.exitCode = address === undefined && id === undefined
+          ? await runImportAll(flags, processIo())
+          : failWith(processIo(), 'import --all takes no ADDRESS or ID (it imports every resource of the stack)');
+        return;
+      }
+      if (address === undefined || id === undefined) {
+        outcome.exitCode = failWith(processIo(), 'import needs ADDRESS and ID (or --all)');
+        return;
+      }
       outcome.exitCode = await runImport(address, id, flags, processIo());
     });
 }
@@ -52,5 +67,25 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
   if (!imported.ok) return failWith(io, imported.error);
   const { value } = imported;
   io.stdout.write(`Imported ${value.id} as ${value.address} (${value.type}). It is now managed by secretform; run \`secretform plan\` to compare it with the code.\n`);
+  return 0;
+}
+
+export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<number> {
+  let settings: EngineSettings;
+  try {
+    settings = parseEngineFlags({ ...flags, target: [], parallelism: flags.parallelism ?? String(DEFAULT_PARALLELISM) });
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
+  const result = await importAll(prepared.options);
+  if (!result.ok) return failWith(io, result.error);
+  const { imported, notFound, alreadyManaged } = result.value;
+  for (const resource of imported) io.stdout.write(`Imported ${resource.id} as ${resource.address} (${resource.type}).\n`);
+  for (const resource of notFound) io.stdout.write(`Not found on the service: ${resource.id} (${resource.address}); apply would create it.\n`);
+  io.stdout.write(
+    `${imported.length} imported, ${notFound.length} not found, ${alreadyManaged} already in state. Run \`secretform plan\` to compare the code with the service.\n`,
+  );
   return 0;
 }

@@ -90,6 +90,11 @@ export interface CloudSecretBackendFields {
    * @default "4380h" (15768000 seconds)
    */
   readonly rootPasswordTtl?: string | number;
+  /**
+   * Rotate the client secret right after the configuration is first written (`secretform action rotate-root`), so the value in code stops working at once and only the service knows the new one.
+   * @default `false`
+   */
+  readonly rotateRootAfterCreate?: boolean;
 }
 
 /** An element of `cloudRoles`. */
@@ -601,6 +606,11 @@ export interface LdapSecretBackendFields {
    * @deprecated use `passwordPolicy`
    */
   readonly length?: number;
+  /**
+   * Rotate the bind password right after the configuration is first written (`secretform action rotate-root`), so the value in code stops working at once and only the service knows the new one.
+   * @default `false`
+   */
+  readonly rotateRootAfterCreate?: boolean;
 }
 
 /** The field props of `LdapStaticRole` (`ldap_static_role`): An existing directory entry whose password the engine rotates. */

@@ -19,6 +19,7 @@ import type { RunMode } from '../targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { staleReasons } from '../saved-plan/staleness';
+import { runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
 import { buildOperations } from './task-graph';
@@ -126,8 +127,15 @@ async function execute(
         await writer.set(operation.address, undefined);
       } else {
         const values = secrets.get(operation.address) ?? {};
-        warningsByKey.set(key, await writeObject(client, resource, values, operation.kind === 'create'));
-        await writer.set(operation.address, await stateEntryAfterWrite(resource, values, fingerprintKey, operation.kind === 'create'));
+        const created = operation.kind === 'create';
+        warningsByKey.set(key, await writeObject(client, resource, values, created));
+        const entry = await stateEntryAfterWrite(resource, values, fingerprintKey, created);
+        await writer.set(operation.address, entry);
+        const rotated = created ? await runAfterCreateOperations(client, resource) : [];
+        if (rotated.length > 0) {
+          const at = new Date().toISOString();
+          await writer.set(operation.address, { ...entry, rotated_by_service: Object.fromEntries(rotated.map((field) => [field, at])) });
+        }
       }
     } catch (error) {
       onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
@@ -233,12 +241,18 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
 /** State after a successful create or update: the canonical desired attributes and fingerprints of the secrets. */
 async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Record<string, string>>, key: FingerprintKey, created: boolean): Promise<ResourceState> {
   const desired = resource.desired!;
-  const previous = !created && resource.stateEntry?.id === desired.id ? resource.stateEntry.secrets : {};
+  const sameObject = !created && resource.stateEntry?.id === desired.id;
+  const previous = sameObject ? resource.stateEntry!.secrets : {};
+  const previouslyRotated = sameObject ? resource.stateEntry!.rotated_by_service ?? {} : {};
   const fingerprints: Record<string, string> = {};
+  // A root credential the service rotated stays the service's until this apply writes the value from code.
+  const rotated: Record<string, string> = {};
   for (const field of Object.keys(desired.secrets)) {
     const value = values[field];
-    if (value !== undefined && resource.writeSecrets.includes(field)) fingerprints[field] = await key.fingerprint(value);
+    const written = value !== undefined && resource.writeSecrets.includes(field);
+    if (written) fingerprints[field] = await key.fingerprint(value);
     else if (previous[field] !== undefined) fingerprints[field] = previous[field];
+    if (!written && previouslyRotated[field] !== undefined) rotated[field] = previouslyRotated[field];
   }
   return {
     type: desired.type,
@@ -246,6 +260,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
     attributes: resource.canonical!,
     secrets: fingerprints,
     digest: desired.digest,
+    ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
   };

@@ -13,11 +13,15 @@ export type SecretStatus =
   /** Confirmed on the service by the type's `verifySecret` hook (e.g. a key against its fingerprint). */
   | 'in_sync'
   /** Differs on the service from the value applied, as the type's `verifySecret` hook sees it: drift. */
-  | 'drifted';
+  | 'drifted'
+  /** A root credential the service rotated (rotate-root): the value in code is superseded and not sent. */
+  | 'managed_by_service';
 
 export interface SecretFieldStatus {
   readonly field: string;
   readonly status: SecretStatus;
+  /** For `managed_by_service`: when the service rotated it (ISO 8601). */
+  readonly rotatedAt?: string;
 }
 
 /**
@@ -39,6 +43,11 @@ export type ActionReason =
   | { readonly kind: 'secret_differs'; readonly fields: readonly string[] }
   /** update: the type's health hook reports a problem that a write repairs. */
   | { readonly kind: 'unhealthy'; readonly label: string; readonly status: string }
+  /**
+   * update: a root credential the service rotated changed in code: the new value is sent on purpose, and the
+   * root is managed by the code again.
+   */
+  | { readonly kind: 'root_credential_changed'; readonly fields: readonly string[] }
   /** update: the object exists on the service but not in state. */
   | { readonly kind: 'adopt' }
   /** no-op: in state only, and already deleted on the service; apply forgets it. */

@@ -172,6 +172,7 @@ function updateInPlace(
   if (health && repair) reasons.push({ kind: 'unhealthy', label: health.label, status: health.status });
   const drifted = driftedSecrets(secrets);
   if (drifted.length > 0) reasons.push({ kind: 'secret_differs', fields: drifted });
+  if (secrets.handedBack.length > 0) reasons.push({ kind: 'root_credential_changed', fields: [...secrets.handedBack] });
   if (!stateEntry) reasons.push({ kind: 'adopt' });
 
   let writeSecrets = secrets.changed;
@@ -316,7 +317,7 @@ function comparableLive(resourceType: ResourceType, live: Attributes, lastApplie
 /** The traits the three-way diff needs, for every non-secret field the code can set. */
 export function diffTraits(resourceType: ResourceType): DiffFieldTraits[] {
   return resourceType.fields
-    .filter((field) => !field.sensitive && !field.computed)
+    .filter((field) => !field.sensitive && !field.computed && !field.local)
     .map((field) => ({
       name: field.api,
       immutable: field.immutable,
@@ -357,6 +358,7 @@ function secretInput(input: ResourceDiffInput, sameObject: boolean) {
     resourceType: input.resourceType,
     desired: input.secrets,
     recorded: sameObject ? input.stateEntry?.secrets : undefined,
+    rotatedByService: sameObject ? input.stateEntry?.rotated_by_service : undefined,
     liveData: input.live.data,
     fingerprintKey: input.fingerprintKey,
   };

@@ -14,6 +14,8 @@ export interface SecretComparisonInput {
   desired: Readonly<Record<string, string>>;
   /** Fingerprints recorded in state for this object (none when it was never applied). */
   recorded: Readonly<Record<string, string>> | undefined;
+  /** Root credentials the service rotated, by field, with when (state's `rotated_by_service`). */
+  rotatedByService?: Readonly<Record<string, string>>;
   /** The object is (re-)created: every secret is written. */
   creating: boolean;
   /** The server's answer for the object, unwrapped (for the type's `verifySecret` hook). */
@@ -27,12 +29,15 @@ export interface SecretComparison {
   changed: string[];
   /** Non-fatal notes for the plan. */
   warnings: string[];
+  /** Root credentials rotated by the service whose value in code changed since: written on purpose. */
+  handedBack: string[];
 }
 
 export function compareSecrets(input: SecretComparisonInput): SecretComparison {
   const statuses: SecretFieldStatus[] = [];
   const changed: string[] = [];
   const warnings: string[] = [];
+  const handedBack: string[] = [];
   for (const field of input.resourceType.fields) {
     if (!field.sensitive) continue;
     const value = input.desired[field.api];
@@ -44,6 +49,20 @@ export function compareSecrets(input: SecretComparisonInput): SecretComparison {
       continue;
     }
     const recorded = input.recorded?.[name];
+    const rotatedAt = field.rootCredential ? input.rotatedByService?.[name] : undefined;
+    if (rotatedAt !== undefined) {
+      // The service holds a root only it knows. The value in code is sent again only once it changed there
+      // (the user hands the root back to the code on purpose); unknown or unchanged, it stays superseded.
+      const since = recorded === undefined ? 'incomparable' : compareSecret(value, recorded, input.fingerprintKey);
+      if (since === 'different') {
+        statuses.push({ field: name, status: 'changed' });
+        changed.push(name);
+        handedBack.push(name);
+      } else {
+        statuses.push({ field: name, status: 'managed_by_service', rotatedAt });
+      }
+      continue;
+    }
     const comparison = recorded === undefined ? 'different' : compareSecret(value, recorded, input.fingerprintKey);
 
     const verdict = input.resourceType.verifySecret(name, value, input.liveData);
@@ -76,5 +95,5 @@ export function compareSecrets(input: SecretComparisonInput): SecretComparison {
       changed.push(name);
     }
   }
-  return { statuses, changed, warnings };
+  return { statuses, changed, warnings, handedBack };
 }

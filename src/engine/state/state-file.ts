@@ -14,6 +14,12 @@ export const resourceStateSchema = z.object({
   attributes: z.record(z.string(), z.unknown()),
   secrets: z.record(z.string(), z.string()),
   digest: z.string().optional(),
+  /**
+   * Root credentials the service rotated (`rotate-root`), by field, with when: the value in code is superseded,
+   * so plans do not report it and apply does not send it until it changes in code. Its fingerprint in `secrets`
+   * is that of the superseded value.
+   */
+  rotated_by_service: z.record(z.string(), z.string()).optional(),
   dependencies: z.array(z.string()),
   applied_at: z.string(),
 });

@@ -1,0 +1,93 @@
+/**
+ * `secretform action <operation> ADDRESS [--format text|json|env] [--ttl D] [--account NAME]... [--force]` and the
+ * stack options: one operation on an object the stack manages (rotate-root, rotate-role, creds, check-out,
+ * check-in, status, login). Which operations a type offers comes from the resource model.
+ */
+import type { Command } from 'commander';
+import { runOperation } from '../../engine';
+import { allResourceTypes } from '../../resources/registry';
+import type { OperationName } from '../../resources/types';
+import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
+import { failWith, processIo, type CliIo } from '../io';
+import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
+import { parseOperationFormat, renderAnswer } from '../operation-output';
+import { UsageError } from '../usage-error';
+
+/** Every operation some type offers, in the model's order. */
+export function knownOperations(): OperationName[] {
+  return [...new Set(allResourceTypes().flatMap((type) => type.operations.map((operation) => operation.name)))];
+}
+
+export interface ActionFlags {
+  stack?: string;
+  output?: string;
+  state?: string;
+  synth: boolean;
+  app?: string;
+  synthEnv?: string[];
+  format: string;
+  ttl?: string;
+  account?: string[];
+  force?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function registerActionCommand(program: Command, outcome: CommandOutcome): void {
+  addStateLocationOptions(
+    program
+      .command('action')
+      .description(`run an operation on a managed object: ${knownOperations().join(', ')}`)
+      .argument('<operation>', knownOperations().join(' | '))
+      .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)'),
+  )
+    .option('--format <format>', 'output: text, json (one object) or env (export lines)', 'text')
+    .option('--ttl <duration>', 'check-out: how long (capped by the set\'s ttl)')
+    .option('--account <name>', 'check-in: an account to check in (repeatable)', collect)
+    .option('--force', 'check-in: use the manage path (accounts checked out by anyone)')
+    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
+    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
+    .action(async (operation: string, address: string, flags: ActionFlags) => {
+      outcome.exitCode = await runAction(operation, address, flags, processIo());
+    });
+}
+
+export async function runAction(operationName: string, address: string, flags: ActionFlags, io: CliIo): Promise<number> {
+  let operation: OperationName;
+  let format;
+  let settings;
+  try {
+    operation = parseOperationName(operationName);
+    nonEmptyFlag('ADDRESS', address);
+    format = parseOperationFormat(flags.format);
+    if (format === 'env' && !returnsCredentialsSomewhere(operation)) {
+      throw new UsageError(`--format env is for operations that return credentials (${credentialOperations().join(', ')}), not ${operation}`);
+    }
+    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
+  const answered = await runOperation(prepared.options, { address, operation, ttl: flags.ttl, force: flags.force, accounts: flags.account });
+  if (!answered.ok) return failWith(io, answered.error);
+  io.stdout.write(renderAnswer(answered.value, format));
+  for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
+  return 0;
+}
+
+export function parseOperationName(value: string): OperationName {
+  const known = knownOperations();
+  if ((known as string[]).includes(value)) return value as OperationName;
+  throw new UsageError(`unknown operation "${value}"; operations: ${known.join(', ')}`);
+}
+
+function credentialOperations(): OperationName[] {
+  return knownOperations().filter(returnsCredentialsSomewhere);
+}
+
+function returnsCredentialsSomewhere(name: OperationName): boolean {
+  return allResourceTypes().some((type) => type.operations.some((operation) => operation.name === name && operation.returnsCredentials));
+}

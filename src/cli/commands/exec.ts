@@ -1,0 +1,141 @@
+/**
+ * `secretform exec ADDRESS [--ttl D] [stack options] -- COMMAND [ARG...]`: runs COMMAND with credentials of the
+ * object in its environment (creds of a role, a checked-out library account, a userpass login token), and exits
+ * with COMMAND's exit code. A checked-out account is checked back in when COMMAND ends, whatever its exit code
+ * and also after Ctrl-C, which is passed on to COMMAND. COMMAND gets neither SERVICE_TOKEN nor the state key.
+ */
+import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
+import type { Command } from 'commander';
+import { runOperation, stateShow, type OperationAnswer } from '../../engine';
+import type { EngineOptions } from '../../engine/engine-options';
+import { STATE_KEY_ENV } from '../../engine/state/fingerprint';
+import { findResourceType } from '../../resources/registry';
+import type { OperationName } from '../../resources/types';
+import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
+import { failWith, processIo, writeError, type CliIo } from '../io';
+import type { CommandOutcome } from '../main';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
+import { credentialEnvironment } from '../operation-output';
+import { UsageError } from '../usage-error';
+
+/** The operation exec runs for a type: the first of these the type offers. */
+export const EXEC_OPERATIONS: readonly OperationName[] = ['check-out', 'creds', 'login'];
+
+/** Variables the child never inherits: it needs the credentials exec gives it, not secretform's own. */
+const WITHHELD_VARIABLES = ['SERVICE_TOKEN', STATE_KEY_ENV];
+
+/** What `exec` exits with when COMMAND cannot be started (as shells do). */
+export const COMMAND_NOT_STARTED_EXIT_CODE = 127;
+
+export interface ExecFlags {
+  stack?: string;
+  output?: string;
+  state?: string;
+  synth: boolean;
+  app?: string;
+  synthEnv?: string[];
+  ttl?: string;
+}
+
+type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+const FORWARDED_SIGNALS: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+export function registerExecCommand(program: Command, outcome: CommandOutcome): void {
+  addStateLocationOptions(
+    program
+      .command('exec')
+      .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards)')
+      .argument('<address>', 'resource address in the code (a role, a library set or a userpass user)')
+      .argument('<command...>', 'the command and its arguments, after --'),
+  )
+    .option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)')
+    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
+    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
+    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
+    .action(async (address: string, command: string[], flags: ExecFlags) => {
+      outcome.exitCode = await runExec(address, command, flags, processIo());
+    });
+}
+
+export async function runExec(address: string, command: string[], flags: ExecFlags, io: CliIo): Promise<number> {
+  let settings;
+  try {
+    nonEmptyFlag('ADDRESS', address);
+    if (command.length === 0 || command[0] === '') throw new UsageError('exec needs a command after --, e.g. `secretform exec prod/ldap/pool -- ./job.sh`');
+    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok) return prepared.exitCode;
+  const operation = await execOperation(prepared.options, address);
+  if (!operation.ok) return failWith(io, operation.error);
+  const answered = await runOperation(prepared.options, { address, operation: operation.value, ttl: flags.ttl });
+  if (!answered.ok) return failWith(io, answered.error);
+  for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
+
+  const exitCode = await runChild(command, childEnvironment(io.env, answered.value), io);
+  if (operation.value !== 'check-out') return exitCode;
+  return checkBackIn(prepared.options, address, answered.value, exitCode, io);
+}
+
+/** The operation exec runs for the object at `address`, from its type in state. */
+async function execOperation(options: EngineOptions, address: string): Promise<{ ok: true; value: OperationName } | { ok: false; error: Error }> {
+  const entry = await stateShow(options, address);
+  if (!entry.ok) return { ok: false, error: new Error(`${entry.error.message}; nothing was sent`) };
+  const resourceType = findResourceType(entry.value.type);
+  const offered = resourceType?.operations.map((candidate) => candidate.name) ?? [];
+  const operation = EXEC_OPERATIONS.find((name) => offered.includes(name));
+  if (!operation) {
+    return {
+      ok: false,
+      error: new Error(`${address} is a ${resourceType?.construct ?? entry.value.type}, which returns no credentials (it offers: ${offered.join(', ') || 'none'}); exec needs a type that offers ${EXEC_OPERATIONS.join(', ')}; nothing was sent`),
+    };
+  }
+  return { ok: true, value: operation };
+}
+
+function childEnvironment(env: NodeJS.ProcessEnv, answer: OperationAnswer): NodeJS.ProcessEnv {
+  const child: NodeJS.ProcessEnv = { ...env };
+  for (const name of WITHHELD_VARIABLES) delete child[name];
+  return { ...child, ...credentialEnvironment(answer) };
+}
+
+/** Runs COMMAND with this process's stdio; signals this process gets while it runs are passed on to it. */
+function runChild(command: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0], command.slice(1), { env, stdio: 'inherit' });
+    const forwarders = FORWARDED_SIGNALS.map((signal) => {
+      const forward = () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      };
+      process.on(signal, forward);
+      return () => process.off(signal, forward);
+    });
+    const done = (code: number) => {
+      forwarders.forEach((stop) => stop());
+      resolve(code);
+    };
+    child.once('error', (error) => {
+      writeError(io, `cannot run ${command[0]}: ${error.message}`);
+      done(COMMAND_NOT_STARTED_EXIT_CODE);
+    });
+    child.once('exit', (code, signal) => {
+      // A command killed by a signal exits as shells report it: 128 + the signal number.
+      done(code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
+
+/** Checks the account back in; COMMAND's exit code stands unless that fails (then 1 if COMMAND succeeded). */
+async function checkBackIn(options: EngineOptions, address: string, answer: OperationAnswer, exitCode: number, io: CliIo): Promise<number> {
+  const account = typeof answer.fields.service_account_name === 'string' ? answer.fields.service_account_name : undefined;
+  const checkedIn = await runOperation(options, { address, operation: 'check-in', accounts: account ? [account] : undefined });
+  if (!checkedIn.ok) {
+    writeError(io, `the command ended, but checking ${account ?? 'the account'} back in failed: ${checkedIn.error.message}. Check it in with \`secretform action check-in ${address}${account ? ` --account ${account}` : ''}\`; otherwise it returns when its check-out expires.`);
+    return exitCode === 0 ? 1 : exitCode;
+  }
+  io.stderr.write(`Checked ${account ?? 'the account'} back in to ${address}.\n`);
+  return exitCode;
+}

@@ -1,0 +1,69 @@
+/**
+ * `secretform generate [--out-file PATH] [--stack NAME]`: writes the objects found on the service as a cdktf
+ * app in TypeScript (stdout without --out-file), and says what it found, which environment variables the code
+ * reads secrets from, and what it could not express.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import writeFileAtomic from 'write-file-atomic';
+import { ServiceClient } from '../../client';
+import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
+import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
+import { failWith, processIo, type CliIo } from '../io';
+import type { CommandOutcome } from '../main';
+import { checkServiceEnvironment } from '../service-environment';
+
+export interface GenerateFlags {
+  outFile?: string;
+  stack: string;
+  parallelism: string;
+}
+
+export function registerGenerateCommand(program: Command, outcome: CommandOutcome): void {
+  program
+    .command('generate')
+    .description('write the objects on the service as a cdktf app (TypeScript) to adopt them')
+    .option('--out-file <path>', 'file to write (default: stdout)')
+    .option('--stack <name>', 'name of the generated stack', DEFAULT_GENERATED_STACK)
+    .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+    .action(async (flags: GenerateFlags) => {
+      outcome.exitCode = await runGenerate(flags, processIo());
+    });
+}
+
+export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<number> {
+  let parallelism: number;
+  try {
+    parallelism = parseParallelism(flags.parallelism);
+    if (!/^[A-Za-z0-9_-]+$/.test(flags.stack)) throw new Error(`--stack must be letters, digits, "-" or "_", got ${JSON.stringify(flags.stack)}`);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const problem = checkServiceEnvironment(io);
+  if (problem !== undefined) return failWith(io, problem);
+  const created = ServiceClient.fromEnv(io.env, { maxConnections: parallelism, stopAfterRunFailure: true });
+  if (!created.ok) return failWith(io, `${created.error.variable}: ${created.error.message}`);
+  const client = created.client;
+  try {
+    const generated = await generateApp(client, { stack: flags.stack, parallelism });
+    if (!generated.ok) return failWith(io, generated.error);
+    const app = generated.value;
+    const report = flags.outFile === undefined ? io.stderr : io.stdout;
+    if (flags.outFile === undefined) io.stdout.write(app.source);
+    else await writeFileAtomic(path.resolve(io.cwd, flags.outFile), app.source);
+    report.write(`Generated ${app.constructCount} object${app.constructCount === 1 ? '' : 's'} in stack ${flags.stack}${flags.outFile === undefined ? '' : ` (${flags.outFile})`}.\n`);
+    if (app.variables.length > 0) {
+      report.write(`Set these environment variables to the secrets' values before synth, import and plan:\n`);
+      for (const variable of app.variables) report.write(`  ${variable.name}: ${variable.description}\n`);
+    }
+    if (app.unexpressed.length > 0) {
+      report.write(`Not expressed (secretform cannot manage these; listed in the file's header):\n`);
+      for (const line of app.unexpressed) report.write(`  ${line}\n`);
+    }
+    return 0;
+  } catch (error) {
+    return failWith(io, error);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Operations apply runs right after it created an object, when the code asks for them with the operation's local
+ * setting (`rotateRootAfterCreate: true`: rotate-root as soon as the configuration is first written, so the
+ * value in code stops working at once).
+ */
+import type { ServiceClient } from '../../client';
+import type { ResourcePlan } from '../plan/resource-plan';
+import { retryWhileSettling } from '../eventual-consistency';
+
+/** Runs them; resolves to the names of the root credential fields now rotated (empty when none ran). */
+export async function runAfterCreateOperations(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
+  const spec = resource.desired?.spec ?? {};
+  const rotated: string[] = [];
+  for (const operation of resource.resourceType.operations) {
+    if (operation.afterCreateSetting === undefined || spec[operation.afterCreateSetting] !== true) continue;
+    const call = operation.call(resource.canonical!, {});
+    const send = () => client.request(call.method, call.path, { body: call.method === 'GET' ? undefined : call.body ?? {}, query: call.query });
+    const result = operation.eventuallyConsistent ? await retryWhileSettling(send) : await send();
+    if (!result.ok) {
+      result.error.message = `created, but ${operation.name} right after creation failed, so the value in code still works: ${result.error.message}. ` +
+        `Run \`secretform action ${operation.name} ${resource.address}\` to finish it.`;
+      throw result.error;
+    }
+    if (operation.rotatesRootCredential) {
+      rotated.push(...resource.resourceType.fields.filter((field) => field.rootCredential).map((field) => field.api));
+    }
+  }
+  return rotated;
+}

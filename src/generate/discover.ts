@@ -1,0 +1,115 @@
+/**
+ * Discovery: finds every object of the types that declare `discover` (the resource model holds the listing
+ * endpoints), then reads each with the engine's refresh, through one client, at most `parallelism` requests at
+ * a time. Identical calls (the mount listing, a destination-type listing) are sent once.
+ */
+import pLimit from 'p-limit';
+import type { ServiceClient } from '../client';
+import { EngineError, fail, ok, type Result } from '../engine/errors';
+import { refresh } from '../engine/refresh';
+import { keysBesides } from '../resources/discovery';
+import { allResourceTypes } from '../resources/registry';
+import type { ApiCall, Attributes, ResourceType } from '../resources/types';
+
+/** One object found on the service and read back. */
+export interface DiscoveredObject {
+  readonly resourceType: ResourceType;
+  /** The object's id (its API path), e.g. `cloud/roles/deployer`. */
+  readonly id: string;
+  /** Canonical live attributes (identity fields included, secrets never). */
+  readonly attributes: Attributes;
+  /** Secret fields the object holds (values unknown: the generated code reads them from the environment). */
+  readonly secrets: readonly string[];
+}
+
+export interface Discovery {
+  /** Sorted by type (registry order), then id. */
+  readonly objects: readonly DiscoveredObject[];
+  /** What the model cannot express, sorted: unknown mount or destination types, fields the model lacks. */
+  readonly unexpressed: readonly string[];
+}
+
+export async function discover(client: ServiceClient, options: { parallelism: number }): Promise<Result<Discovery>> {
+  const limit = pLimit(Math.max(1, options.parallelism));
+  const answers = new Map<string, Promise<unknown>>();
+  const read = (call: ApiCall): Promise<unknown> => {
+    const key = `${call.method} ${call.path} ${JSON.stringify(call.query ?? {})}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = limit(async () => {
+        const result = await client.request(call.method, call.path, { query: call.query });
+        if (result.ok) return result.raw;
+        if (result.error.status === 404) return undefined;
+        throw new EngineError('service_error', `discovery: ${call.method} ${call.path}: ${result.error.message}`);
+      });
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+
+  const objects: DiscoveredObject[] = [];
+  const unexpressed = new Set<string>();
+  const byType = new Map<string, DiscoveredObject[]>();
+  try {
+    for (const resourceType of typesInDiscoveryOrder()) {
+      const spec = resourceType.discover!;
+      const parents: (Attributes | undefined)[] = spec.within ? (byType.get(spec.within) ?? []).map((parent) => parent.attributes) : [undefined];
+      const results = await Promise.all(parents.map((parent) => spec.find(read, parent)));
+      const identities = results.flatMap((result) => result.found);
+      for (const line of results.flatMap((result) => result.unexpressed ?? [])) unexpressed.add(line);
+
+      const requests = identities.map((identity) => ({ address: resourceType.id(identity), resourceType, identity }));
+      const live = await refresh(client, requests, { parallelism: options.parallelism });
+      if (!live.ok) return live;
+      const found: DiscoveredObject[] = [];
+      for (const request of requests) {
+        const object = live.value.get(request.address);
+        if (!object?.attributes) continue; // e.g. a mount whose engine was never configured
+        const data = object.data ?? {};
+        found.push({
+          resourceType,
+          id: request.address,
+          attributes: resourceType.discover?.asWritten ? resourceType.discover.asWritten(object.attributes) : object.attributes,
+          secrets: secretsHeld(resourceType, data),
+        });
+        for (const key of unmodelledKeys(resourceType, data, request.identity)) {
+          unexpressed.add(`${request.address}: field ${JSON.stringify(key)} (not in secretform's model of ${resourceType.type})`);
+        }
+      }
+      found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      byType.set(resourceType.type, found);
+      objects.push(...found);
+    }
+  } catch (error) {
+    if (error instanceof EngineError) return fail(error);
+    throw error;
+  }
+  return ok({ objects, unexpressed: [...unexpressed].sort() });
+}
+
+/** Types that declare discovery, each after the type its objects live in. */
+function typesInDiscoveryOrder(): ResourceType[] {
+  const types = allResourceTypes().filter((resourceType) => resourceType.discover);
+  const ordered: ResourceType[] = [];
+  const visit = (resourceType: ResourceType): void => {
+    if (ordered.includes(resourceType)) return;
+    const parent = types.find((candidate) => candidate.type === resourceType.discover?.within);
+    if (parent) visit(parent);
+    ordered.push(resourceType);
+  };
+  types.forEach(visit);
+  return ordered;
+}
+
+function secretsHeld(resourceType: ResourceType, data: Record<string, unknown>): string[] {
+  const held = resourceType.discover?.secretsHeld
+    ? resourceType.discover.secretsHeld(data)
+    : resourceType.fields.filter((field) => field.sensitive && field.required).map((field) => field.api);
+  return [...held];
+}
+
+function unmodelledKeys(resourceType: ResourceType, data: Record<string, unknown>, identity: Attributes): readonly string[] {
+  const spec = resourceType.discover;
+  if (spec?.unmodelledKeys) return spec.unmodelledKeys(data, identity);
+  return keysBesides(data, [...resourceType.fields.map((field) => field.api), ...(spec?.readOnlyKeys ?? [])]);
+}
