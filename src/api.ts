@@ -4,12 +4,13 @@
  * constructs' `desiredFromStack`: so the engine itself never imports constructs or cdktf.
  */
 import { desiredFromStack } from './constructs/desired-from-stack';
-import { isStack, type TerraformStack } from './constructs/cdktf-adapter';
+import type { IConstruct } from 'constructs';
+import { isStack } from './constructs/cdktf-adapter';
 import * as engine from './engine';
 import type { ApplyResult, ImportedResource, Plan, ResourceState, Result, StateListEntry, StateMoved } from './engine';
 import { EngineError, fail, ok } from './engine/errors';
 
-/** Where the desired state comes from: the engine's sources, or an in-memory cdktf stack (a `TerraformStack`). */
+/** Where the desired state comes from: the engine's sources, or an in-memory stack (a cdktf or cdktn `TerraformStack`). */
 export type DesiredSource = engine.DesiredSource | { kind: 'stack'; stack: unknown };
 
 /** The engine's options, whose `desired` may be an in-memory stack. */
@@ -26,7 +27,7 @@ export function engineOptions<T extends { desired: DesiredSource }>(options: T):
   const { desired } = options;
   if (desired.kind !== 'stack') return ok(options as T & { desired: engine.DesiredSource });
   try {
-    return ok({ ...options, desired: { kind: 'loaded', desired: desiredFromStack(desired.stack as TerraformStack) } });
+    return ok({ ...options, desired: { kind: 'loaded', desired: desiredFromStack(desired.stack as IConstruct) } });
   } catch (error) {
     return fail(new EngineError('desired_invalid', `invalid desired state: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -77,6 +78,6 @@ export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>):
   const { desired } = options;
   if (desired.kind !== 'stack') return engine.resolveStack({ stack: options.stack, desired });
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
-  if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a cdktf TerraformStack'));
-  return ok((desired.stack as TerraformStack).node.id);
+  if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a TerraformStack (cdktf or cdktn)'));
+  return ok((desired.stack as IConstruct).node.id);
 }

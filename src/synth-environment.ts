@@ -92,8 +92,9 @@ export function secretVariablesOfOutput(outdir: string): Set<string> {
     } catch {
       continue;
     }
-    const blocks = (config as { resource?: { null_resource?: Record<string, unknown> } } | null)?.resource?.null_resource ?? {};
-    for (const block of Object.values(blocks)) {
+    // Each construct's entry is a terraform_data (default bridge) or a null_resource (on request).
+    const byType = (config as { resource?: Record<string, Record<string, unknown> | null> } | null)?.resource ?? {};
+    for (const block of Object.values(byType).flatMap((blocks) => Object.values(blocks ?? {}))) {
       const secrets = (block as { '//'?: { secretform?: { secrets?: unknown } } } | null)?.['//']?.secretform?.secrets;
       if (typeof secrets !== 'object' || secrets === null) continue;
       for (const value of Object.values(secrets)) {

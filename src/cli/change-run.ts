@@ -10,17 +10,14 @@ import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
 import { refreshOnlySummaryLine, writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
+import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { createProgressReporter, type ProgressReporter } from './progress';
-import { UsageError } from './usage-error';
 
 export interface ChangeFlags extends EngineFlags {
   autoApprove?: boolean;
-  /** destroy only: the cdktf deploy bridge's guard. */
-  ifDigest?: string;
   /** apply only: record the live state of managed objects as applied (accept drift); change nothing on the service. */
   refreshOnly?: boolean;
 }
@@ -37,10 +34,8 @@ export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit
 
 export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
-  let ifDigest: string | undefined;
   try {
     settings = parseEngineFlags(flags);
-    ifDigest = parseIfDigest(flags, settings);
   } catch (error) {
     return failWith(io, error);
   }
@@ -51,8 +46,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   if (!prepared.ok) return prepared.exitCode;
   const progress = createProgressReporter(io, { showOperations: true });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
-  // approved here, so the plan carried out is the plan the user saw, refreshed once. The bridge's guarded
-  // destroy (--if-digest) decides per digest inside the engine: nothing to show or ask there.
+  // approved here, so the plan carried out is the plan the user saw, refreshed once.
   let declined: 'nothing to do' | 'cancelled' | undefined;
   let nothingToApply = false;
   const confirm = async (preview: Plan): Promise<boolean> => {
@@ -79,8 +73,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     ...prepared.options,
     onProgress: progress.onProgress,
     refreshOnly,
-    ifDigest,
-    confirm: ifDigest === undefined ? confirm : undefined,
+    confirm,
   };
 
   const result = await runWithInterrupts(command, runOptions, io, hooks, progress);
@@ -99,16 +92,6 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return 0;
   }
   return writeApplyResult(command, result.value, io);
-}
-
-function parseIfDigest(flags: ChangeFlags, settings: EngineSettings): string | undefined {
-  const ifDigest = nonEmptyFlag('--if-digest', flags.ifDigest);
-  if (ifDigest === undefined) return undefined;
-  if (settings.targets.length !== 1) {
-    throw new UsageError(`--if-digest guards a single resource: pass exactly one --target (got ${settings.targets.length})`);
-  }
-  if (flags.autoApprove !== true) throw new UsageError('--if-digest is for the cdktf deploy bridge and needs --auto-approve');
-  return ifDigest;
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */

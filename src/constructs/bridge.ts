@@ -1,49 +1,72 @@
 /**
- * The `cdktf deploy` bridge: what each null_resource carries so that terraform, running in
- * `cdktf.out/stacks/<stack>`, applies and destroys through `secretform`.
+ * The `cdktf deploy` bridge (also `cdktn deploy`): what secretform adds to each stack so that terraform, run
+ * in `cdktf.out/stacks/<stack>`, converges the service through `secretform` and destroys through it.
  *
- * - `triggers` = { address, digest, stack, workdir }. The digest covers the canonical non-secret spec and the
- *   secret references (never secret values: triggers are stored in terraform state). A changed spec changes
- *   the digest, so terraform replaces the null_resource and its create-time provisioner applies the change.
- * - create-time `local-exec`: `npx secretform apply --no-synth --target <address>` in the project directory.
- * - destroy-time `local-exec` (it may read only `self.triggers`): `npx secretform destroy --no-synth --target
- *   <address> --if-digest <digest>`. With `create_before_destroy`, a trigger change first creates the new
- *   instance, whose apply records the new digest for the address in secretform's state; the old instance's
- *   destroy then sees a digest different from the one it carries and leaves the real object alone. `cdktf
- *   destroy` runs it with the digest last applied, so the object is deleted. Terraform runs a destroy-time
- *   provisioner only while its block is still in the configuration: when a construct is removed from the code,
- *   `cdktf deploy` drops the null_resource without running it, and `secretform apply` (which compares state
- *   with the code) is what deletes the object.
+ * - One stack-level step (`terraform_data.secretform`, or `null_resource.secretform` on request) whose trigger
+ *   is `timestamp()`, so every deploy replaces it. Its create-time `local-exec` runs `secretform apply
+ *   --auto-approve` for the whole stack: a full plan against state and the live service, so creates, updates,
+ *   replacements, removed constructs, drift and changed secret values all converge, and nothing else in the
+ *   stack runs secretform, so terraform's parallelism can never make two steps collide on the state lock.
+ * - `create_before_destroy` on the step: terraform never runs the destroy-time provisioner of a deposed
+ *   create_before_destroy object, so the replacement on each deploy destroys nothing on the service; `cdktf
+ *   destroy` destroys the current object, whose destroy-time provisioner runs `secretform destroy` for the
+ *   stack. A destroy-time provisioner may read only `self`, so both commands are stored in the step's own
+ *   attributes.
+ * - Per construct, one plain entry (`terraform_data` with `input`, or `null_resource` with `triggers`) holding
+ *   address, type, id and digest, without provisioners: `terraform plan` shows what is managed and what changed;
+ *   its `"//".secretform` comment holds the synthesized spec the engine reads.
  */
 import { createHash } from 'node:crypto';
 import type { Attributes } from '../resources/types';
 
-export interface BridgeInput {
-  readonly address: string;
-  readonly digest: string;
+/** The terraform resource type the bridge uses. */
+export type BridgeResourceType = 'terraform_data' | 'null_resource';
+export const BRIDGE_RESOURCE_TYPES: readonly BridgeResourceType[] = ['terraform_data', 'null_resource'];
+
+export interface DeployBridgeOptions {
+  /**
+   * `terraform_data` (built into terraform >= 1.4: no provider download, works offline and under cdktn) or
+   * `null_resource` (terraform downloads the `hashicorp/null` provider at `init`).
+   * @default 'terraform_data' (or the `secretform:bridge` context value)
+   */
+  readonly resource?: BridgeResourceType;
+  /**
+   * The command that runs secretform, in the project directory (where synth ran).
+   * @default 'npx --no-install secretform' (or the `secretform:command` context value)
+   */
+  readonly command?: string;
+}
+
+export const DEFAULT_BRIDGE_COMMAND = 'npx --no-install secretform';
+
+export interface BridgeStepInput {
   readonly stack: string;
   /** The project directory (where synth ran) relative to `cdktf.out/stacks/<stack>`. */
   readonly workdir: string;
   /** The synth output directory relative to the project directory. */
   readonly output: string;
+  readonly command: string;
 }
 
 export interface LocalExecProvisioner {
   readonly 'local-exec': { readonly command: string; readonly working_dir: string; readonly when?: 'destroy' };
 }
 
-export function bridgeAttributes(input: BridgeInput): { triggers: Record<string, string>; provisioners: LocalExecProvisioner[] } {
-  const triggers = { address: input.address, digest: input.digest, stack: input.stack, workdir: input.workdir };
-  const output = quote(literal(input.output));
-  const apply = `npx secretform apply --no-synth --output ${output} --stack ${quote(literal(input.stack))} --target ${quote(literal(input.address))} --auto-approve`;
-  const destroy =
-    `npx secretform destroy --no-synth --output ${output} --stack ${quote('${self.triggers.stack}')}` +
-    ` --target ${quote('${self.triggers.address}')} --if-digest ${quote('${self.triggers.digest}')} --auto-approve`;
+/** The stack-level step: its stored attributes (read through `self` by both provisioners) and provisioners. */
+export function bridgeStep(input: BridgeStepInput, attribute: 'input' | 'triggers'): { stored: Record<string, string>; provisioners: LocalExecProvisioner[] } {
+  const common = `--no-synth --output ${quote(input.output)} --stack ${quote(input.stack)} --auto-approve`;
+  const stored = {
+    stack: literal(input.stack),
+    workdir: literal(input.workdir),
+    apply: literal(`${input.command} apply ${common}`),
+    destroy: literal(`${input.command} destroy ${common}`),
+  };
+  const self = (key: string) => `\${self.${attribute}.${key}}`;
   return {
-    triggers,
+    stored,
     provisioners: [
-      { 'local-exec': { command: apply, working_dir: literal(input.workdir) } },
-      { 'local-exec': { when: 'destroy', command: destroy, working_dir: '${self.triggers.workdir}' } },
+      { 'local-exec': { command: self('apply'), working_dir: self('workdir') } },
+      { 'local-exec': { when: 'destroy', command: self('destroy'), working_dir: self('workdir') } },
     ],
   };
 }
@@ -68,11 +91,11 @@ export function stableJson(value: unknown): string {
 }
 
 /** Single-quotes a shell argument. */
-function quote(text: string): string {
+export function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Escapes terraform's template sequences in a literal string (terraform would interpolate them). */
-function literal(text: string): string {
+export function literal(text: string): string {
   return text.replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
 }

@@ -1,57 +1,180 @@
 /**
- * Everything secretform takes from cdktf and the null provider, in one file: switching to the maintained fork
- * (CDK Terrain, `cdktn`) means changing the imports here and nothing else.
+ * The one place that finds the CDK framework. secretform never imports `cdktf` or `cdktn` statically: both are
+ * optional peer dependencies, and an app loads exactly one of them. The adapter takes the copy the app loaded
+ * (the one whose classes built the app's construct tree), so aspects, validations and resources are all
+ * registered through the framework that will synthesize them. Types here are structural: the `.d.ts` files
+ * secretform ships mention neither framework, so a cdktn app type-checks without cdktf installed.
  */
-import { App, Aspects, TerraformProvider, TerraformStack, Token, type IAspect } from 'cdktf';
-import { NullProvider } from '@cdktf/provider-null/lib/provider';
-import { Resource as NullResource } from '@cdktf/provider-null/lib/resource';
+import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
 
-export { App, TerraformStack, NullResource, NullProvider };
+/** The framework packages secretform works with, preferred in this order when nothing is loaded yet. */
+export const FRAMEWORK_PACKAGES = ['cdktn', 'cdktf'] as const;
+export type FrameworkName = (typeof FRAMEWORK_PACKAGES)[number];
 
-/** The stack a construct belongs to; throws naming the construct when it is not inside one. */
-export function stackOf(construct: IConstruct): TerraformStack {
-  return TerraformStack.of(construct);
+/** An element of the synthesized configuration (a resource): what secretform sets on it. */
+export interface TerraformElementLike extends IConstruct {
+  readonly friendlyUniqueId: string;
+  readonly terraformResourceType: string;
+  addOverride(path: string, value: unknown): void;
 }
 
-export function isStack(construct: IConstruct): construct is TerraformStack {
-  return TerraformStack.isStack(construct);
+/** What secretform uses of a framework module (the same in cdktf 0.21 and cdktn 0.24). */
+interface FrameworkModule {
+  App: { of(construct: IConstruct): { readonly outdir: string }; prototype: object };
+  TerraformStack: { of(construct: IConstruct): IConstruct; isStack(x: unknown): boolean; prototype: object };
+  Aspects: { of(construct: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
+  Token: { isUnresolved(value: unknown): boolean };
+  TerraformResource: {
+    new (scope: IConstruct, id: string, config: { terraformResourceType: string; terraformGeneratorMetadata?: { providerName: string } }): TerraformElementLike;
+  };
+}
+
+export interface Framework {
+  readonly name: FrameworkName;
+  /** Absolute path of the package's entry file. */
+  readonly file: string;
+  readonly module: FrameworkModule;
+}
+
+export class FrameworkNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrameworkNotFoundError';
+  }
+}
+
+/** Frameworks already loaded in this process (by the app), found in the CommonJS module cache. */
+function loadedFrameworks(): Framework[] {
+  const found: Framework[] = [];
+  for (const file of Object.keys(require.cache)) {
+    const match = /[\\/]node_modules[\\/](cdktf|cdktn)[\\/]lib[\\/]index\.js$/.exec(file);
+    if (!match) continue;
+    const loaded = require.cache[file]?.exports as FrameworkModule | undefined;
+    if (loaded && typeof loaded.TerraformResource === 'function') found.push({ name: match[1] as FrameworkName, file, module: loaded });
+  }
+  return found;
+}
+
+/** Directories an app's `require` would search from: its entry point, the working directory, and ours. */
+function searchBases(): string[] {
+  const bases = [require.main?.filename, process.argv[1]]
+    .filter((file): file is string => typeof file === 'string' && file !== '')
+    .map((file) => path.dirname(path.resolve(file)));
+  return [...new Set([...bases, process.cwd(), __dirname])];
+}
+
+/** Resolves and loads the framework the app would get, when none is loaded yet. */
+function resolvableFramework(): Framework | undefined {
+  for (const name of FRAMEWORK_PACKAGES) {
+    let file: string;
+    try {
+      file = require.resolve(name, { paths: searchBases() });
+    } catch {
+      continue;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return { name, file, module: require(file) as FrameworkModule };
+  }
+  return undefined;
+}
+
+/** Whether `construct`'s root app or stack was built from this framework's classes (prototype identity). */
+function built(framework: Framework, construct: IConstruct): boolean {
+  const { App, TerraformStack } = framework.module;
+  const chainHas = (value: object, proto: object): boolean => {
+    for (let current: object | null = Object.getPrototypeOf(value) as object | null; current; current = Object.getPrototypeOf(current) as object | null) {
+      if (current === proto) return true;
+    }
+    return false;
+  };
+  const root = construct.node.root;
+  if (chainHas(root, App.prototype)) return true;
+  return construct.node.scopes.some((scope) => chainHas(scope, TerraformStack.prototype));
+}
+
+const byRoot = new WeakMap<IConstruct, Framework>();
+
+/**
+ * The framework that built `construct`'s tree: of the copies loaded in this process, the one whose `App` or
+ * `TerraformStack` class made the tree; else the one the app can resolve (`cdktn` first, then `cdktf`).
+ */
+export function frameworkOf(construct: IConstruct): Framework {
+  const root = construct.node.root;
+  const cached = byRoot.get(root);
+  if (cached) return cached;
+  const loaded = loadedFrameworks();
+  const framework = loaded.find((candidate) => built(candidate, construct)) ?? loaded[0] ?? resolvableFramework();
+  if (!framework) {
+    throw new FrameworkNotFoundError(
+      `secretform needs the app's CDK framework: install cdktf (^0.21) or cdktn (^0.24) in the app (npm install cdktf constructs), ` +
+      `and build the stack with it`,
+    );
+  }
+  byRoot.set(root, framework);
+  return framework;
+}
+
+/** The stack a construct belongs to; throws naming the construct when it is not inside one. */
+export function stackOf(construct: IConstruct): IConstruct {
+  return frameworkOf(construct).module.TerraformStack.of(construct);
+}
+
+/** Whether a construct is a stack of either framework (by their shared `Symbol.for` marker, never instanceof). */
+export function isStack(construct: unknown): construct is IConstruct {
+  return typeof construct === 'object' && construct !== null && Symbol.for('cdktf/TerraformStack') in construct;
 }
 
 /** The output directory of the app a construct belongs to. */
 export function appOutdir(construct: IConstruct): string {
-  return App.of(construct).outdir;
+  return frameworkOf(construct).module.App.of(construct).outdir;
 }
 
 /** Runs `finalise` once per synth of the stack, after every construct exists and before validation. */
-export function onStackSynth(stack: TerraformStack, finalise: () => void): void {
-  const aspect: IAspect = {
+export function onStackSynth(stack: IConstruct, finalise: () => void): void {
+  frameworkOf(stack).module.Aspects.of(stack).add({
     visit(node: IConstruct) {
       if (node === stack) finalise();
     },
-  };
-  Aspects.of(stack).add(aspect);
+  });
 }
 
-/** Adds a validation that cdktf runs at synth, reporting all messages of all constructs together. */
+/** Adds a validation that the framework runs at synth, reporting all messages of all constructs together. */
 export function addValidation(construct: IConstruct, validate: () => string[]): void {
   construct.node.addValidation({ validate });
 }
 
-/** Whether the stack holds a null provider other than `ours` (then ours must go: one default config only). */
-export function otherNullProviders(stack: TerraformStack, ours: NullProvider): TerraformProvider[] {
-  return stack.node
-    .findAll()
-    .filter((node): node is TerraformProvider => node instanceof TerraformProvider && node !== ours)
-    .filter((provider) => provider.terraformResourceType === 'null' && provider.alias === undefined);
+/**
+ * terraform's built-in `terraform_data` resource (no provider to download; terraform >= 1.4). Made with the
+ * generic resource class, not the framework's `DataResource`: that one adds a validation that runs
+ * `terraform version` at every synth, which would make synth need terraform (secretform's own commands don't)
+ * and spawn it once per construct. Attributes are set with `addOverride`.
+ */
+export function newTerraformData(scope: IConstruct, id: string): TerraformElementLike {
+  return new (frameworkOf(scope).module.TerraformResource)(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
 }
 
-/** Whether a value holds an unresolved cdktf token (a terraform reference or variable) anywhere inside. */
-export function containsToken(value: unknown): boolean {
-  if (typeof value === 'string' || typeof value === 'number') return Token.isUnresolved(value);
-  if (Array.isArray(value)) return value.some(containsToken);
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.values(value).some(containsToken);
-  }
-  return Token.isUnresolved(value);
+/**
+ * A resource of the null provider (`null_resource`) made with the framework's generic resource class: the
+ * provider is implied by the type (terraform installs `hashicorp/null`), so no provider bindings are needed,
+ * which also makes it work under cdktn (there is no `@cdktn/provider-null`).
+ */
+export function newNullResource(scope: IConstruct, id: string, triggers: Record<string, string>): TerraformElementLike {
+  const resource = new (frameworkOf(scope).module.TerraformResource)(scope, id, { terraformResourceType: 'null_resource' });
+  resource.addOverride('triggers', triggers);
+  return resource;
+}
+
+/** Whether a value holds an unresolved framework token (a terraform reference or variable) anywhere inside. */
+export function containsToken(value: unknown, scope: IConstruct): boolean {
+  const { Token } = frameworkOf(scope).module;
+  const inner = (item: unknown): boolean => {
+    if (typeof item === 'string' || typeof item === 'number') return Token.isUnresolved(item);
+    if (Array.isArray(item)) return item.some(inner);
+    if (typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === Object.prototype) {
+      return Object.values(item).some(inner);
+    }
+    return Token.isUnresolved(item);
+  };
+  return inner(value);
 }

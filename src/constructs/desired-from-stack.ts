@@ -4,11 +4,12 @@
  * `SecretValue.unsafePlainText` values reach the engine).
  */
 import { DesiredStateError, type DesiredStack } from '../engine/desired';
-import { isStack, type TerraformStack } from './cdktf-adapter';
+import type { IConstruct } from 'constructs';
+import { isStack } from './cdktf-adapter';
 import { analyseStack, StackSupport } from './stack';
 
 /** Invalid props and stack-level problems throw one DesiredStateError listing them all. */
-export function desiredFromStack(stack: TerraformStack): DesiredStack {
+export function desiredFromStack(stack: IConstruct): DesiredStack {
   if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
   const all = StackSupport.existing(stack)?.resources() ?? [];
   const analysis = analyseStack(stack, all);

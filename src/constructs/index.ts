@@ -20,3 +20,6 @@ export type {
 } from './sync-destinations';
 export { LdapSecretBackend, LdapStaticRole, LdapDynamicRole, LdapLibrarySet } from './ldap';
 export type { LdapSecretBackendProps, LdapStaticRoleProps, LdapDynamicRoleProps, LdapLibrarySetProps } from './ldap';
+export { configureDeployBridge } from './stack';
+export { BRIDGE_RESOURCE_TYPES, DEFAULT_BRIDGE_COMMAND } from './bridge';
+export type { DeployBridgeOptions, BridgeResourceType } from './bridge';

@@ -1,15 +1,15 @@
 /**
  * The base of every secretform construct: validates its props (zod schema plus cross-prop rules), turns them
- * into a spec keyed by the service's field names with secrets kept apart, and owns the `null_resource` that
- * carries the spec in the synthesized JSON. The stack-level pass (stack.ts) fills in dependencies and the
- * `cdktf deploy` bridge once every construct exists.
+ * into a spec keyed by the service's field names with secrets kept apart. The stack-level pass (stack.ts) adds,
+ * at synth, the entry that carries the spec in the synthesized JSON, its dependencies and the `cdktf deploy`
+ * bridge.
  */
 import { Construct } from 'constructs';
 import type { z } from 'zod';
 import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { SecretValue } from '../secret-value';
-import { addValidation, containsToken, NullResource, stackOf } from './cdktf-adapter';
+import { addValidation, containsToken, stackOf } from './cdktf-adapter';
 import { StackSupport } from './stack';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
 
@@ -38,8 +38,6 @@ export abstract class SecretformResource extends Construct {
   readonly spec: Readonly<Attributes>;
   /** Secret fields by service field name. */
   readonly secrets: Readonly<Record<string, SecretValue>>;
-  /** The resource that carries this construct into the synthesized JSON. */
-  readonly nullResource: NullResource;
   readonly references: readonly ResourceReference[];
   private readonly propIssues: readonly PropIssue[];
 
@@ -51,7 +49,7 @@ export abstract class SecretformResource extends Construct {
     const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
     const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
     const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
-    const shapeIssues = [...tokenIssues(props), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
+    const shapeIssues = [...tokenIssues(props, this), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
     const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
@@ -61,7 +59,6 @@ export abstract class SecretformResource extends Construct {
     this.secrets = secrets;
     this.references = definition.references ?? [];
     const support = StackSupport.of(stackOf(this));
-    this.nullResource = new NullResource(this, 'resource', { lifecycle: { createBeforeDestroy: true } });
     support.register(this);
     addValidation(this, () => [...this.propProblems(), ...this.synthOnlyProblems()]);
   }
@@ -75,10 +72,19 @@ export abstract class SecretformResource extends Construct {
     return this.propIssues.length > 0;
   }
 
-  /** The API path id, or undefined while the props are invalid. */
+  /**
+   * The object's identity on the service: its API path without `/v1/` (also its import id), e.g.
+   * `ldap/static-role/svc`; a plain string, usable in a `TerraformOutput`. Undefined while the props are invalid.
+   */
   get resourceId(): string | undefined {
     if (this.hasPropIssues) return undefined;
     return this.resourceType.id(this.spec);
+  }
+
+  /** The object's URL path on the service, e.g. `/v1/ldap/static-role/svc`; undefined while the props are invalid. */
+  get servicePath(): string | undefined {
+    const id = this.resourceId;
+    return id === undefined ? undefined : `/v1/${id}`;
   }
 
   /** Messages for invalid props (reported by synth and by `desiredFromStack`). */
@@ -100,9 +106,9 @@ export abstract class SecretformResource extends Construct {
 }
 
 /** The engine reads plain values from the synthesized JSON: terraform references cannot be resolved there. */
-function tokenIssues(props: Record<string, unknown>): PropIssue[] {
+function tokenIssues(props: Record<string, unknown>, scope: Construct): PropIssue[] {
   return Object.entries(props)
-    .filter(([, value]) => !SecretValue.isSecretValue(value) && !(value instanceof Construct) && containsToken(value))
+    .filter(([, value]) => !SecretValue.isSecretValue(value) && !Construct.isConstruct(value) && containsToken(value, scope))
     .map(([prop, value]) => ({
       prop,
       value,

@@ -1,15 +1,17 @@
 /**
- * What secretform adds to each stack, once: the null provider, the stack-level rules (two constructs managing
- * one object, an account in two library sets, references across stacks, ...), and the pass that, once every
- * construct exists, resolves dependencies and writes each construct's spec and `cdktf deploy` bridge onto its
- * null_resource.
+ * What secretform adds to each stack, once: the stack-level rules (two constructs managing one object, an
+ * account in two library sets, references across stacks, ...), and the pass that, once every construct
+ * exists, resolves dependencies and writes each construct's spec and the `cdktf deploy` bridge (bridge.ts).
  */
 import * as path from 'node:path';
+import type { IConstruct } from 'constructs';
 import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
 import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
-import { appOutdir, NullProvider, onStackSynth, otherNullProviders, type TerraformStack } from './cdktf-adapter';
-import { bridgeAttributes, specDigest } from './bridge';
+import { appOutdir, newNullResource, newTerraformData, onStackSynth, type TerraformElementLike } from './cdktf-adapter';
+import {
+  BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
+} from './bridge';
 import type { SecretformResource } from './resource';
 
 /** One resource of a stack after the stack-level pass. */
@@ -26,10 +28,21 @@ export interface StackAnalysis {
   readonly problems: readonly string[];
 }
 
-const supports = new WeakMap<TerraformStack, StackSupport>();
+const supports = new WeakMap<IConstruct, StackSupport>();
+
+/** The id of the stack-level bridge step (`terraform_data.secretform` / `null_resource.secretform`). */
+export const BRIDGE_STEP_ID = 'secretform';
+
+/**
+ * Chooses how `cdktf deploy` reaches secretform for one stack (see bridge.ts); call it before `app.synth()`.
+ * Without it, the context values `secretform:bridge` and `secretform:command` (cdktf.json "context") apply.
+ */
+export function configureDeployBridge(stack: IConstruct, options: DeployBridgeOptions): void {
+  StackSupport.of(stack).configure(options);
+}
 
 export class StackSupport {
-  static of(stack: TerraformStack): StackSupport {
+  static of(stack: IConstruct): StackSupport {
     let support = supports.get(stack);
     if (!support) {
       support = new StackSupport(stack);
@@ -39,21 +52,26 @@ export class StackSupport {
   }
 
   /** The support of a stack, if any secretform construct was ever added to it. */
-  static existing(stack: TerraformStack): StackSupport | undefined {
+  static existing(stack: IConstruct): StackSupport | undefined {
     return supports.get(stack);
   }
 
   private readonly registered: SecretformResource[] = [];
-  private readonly provider: NullProvider;
+  private options: DeployBridgeOptions = {};
+  private readonly carriers = new Map<SecretformResource, TerraformElementLike>();
+  private step: TerraformElementLike | undefined;
 
-  private constructor(private readonly stack: TerraformStack) {
-    this.provider = new NullProvider(stack, 'secretform-null-provider');
+  private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
-    stack.node.addValidation({ validate: () => [...analyseStack(this.stack, this.resources()).problems] });
+    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...analyseStack(this.stack, this.resources()).problems] });
   }
 
   register(resource: SecretformResource): void {
     this.registered.push(resource);
+  }
+
+  configure(options: DeployBridgeOptions): void {
+    this.options = { ...this.options, ...options };
   }
 
   /** The registered resources still in the tree, in construct order. */
@@ -62,36 +80,113 @@ export class StackSupport {
     return this.registered.filter((resource) => inStack.has(resource));
   }
 
-  /** Writes spec, dependencies and bridge onto each null_resource; runs at synth before validation. */
+  /** The bridge resource type: configured, else the `secretform:bridge` context value, else terraform_data. */
+  bridgeResourceType(): BridgeResourceType {
+    const chosen = this.options.resource ?? this.stack.node.tryGetContext('secretform:bridge') as unknown;
+    return chosen === 'null_resource' ? 'null_resource' : 'terraform_data';
+  }
+
+  private bridgeCommand(): string {
+    const chosen = this.options.command ?? this.stack.node.tryGetContext('secretform:command') as unknown;
+    return typeof chosen === 'string' && chosen.trim() !== '' ? chosen : DEFAULT_BRIDGE_COMMAND;
+  }
+
+  private optionProblems(): string[] {
+    const problems: string[] = [];
+    const resource = this.options.resource ?? this.stack.node.tryGetContext('secretform:bridge') as unknown;
+    if (resource !== undefined && !BRIDGE_RESOURCE_TYPES.includes(resource as BridgeResourceType)) {
+      problems.push(`${this.stack.node.path}: deploy bridge resource: received ${JSON.stringify(resource)}; one of ${BRIDGE_RESOURCE_TYPES.map((type) => JSON.stringify(type)).join(', ')}`);
+    }
+    const command = this.options.command ?? this.stack.node.tryGetContext('secretform:command') as unknown;
+    if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) {
+      problems.push(`${this.stack.node.path}: deploy bridge command: received ${JSON.stringify(command)}; a non-empty shell command that runs secretform (default ${JSON.stringify(DEFAULT_BRIDGE_COMMAND)})`);
+    }
+    return problems;
+  }
+
+  /** The plain per-construct entry of `resource` in the synthesized configuration (made at synth). */
+  carrierOf(resource: SecretformResource): TerraformElementLike | undefined {
+    return this.carriers.get(resource);
+  }
+
+  /**
+   * Runs at synth, before validation: one plain entry per construct (with the spec of each valid one), their
+   * dependencies, and the stack-level step that runs secretform on deploy and destroy.
+   */
   private finalise(): void {
-    if (otherNullProviders(this.stack, this.provider).length > 0) this.stack.node.tryRemoveChild(this.provider.node.id);
-    const analysis = analyseStack(this.stack, this.resources());
+    const type = this.bridgeResourceType();
+    const resources = this.resources();
+    const analysis = analyseStack(this.stack, resources);
+    const analysed = new Map(analysis.resources.map((entry) => [entry.resource, entry]));
+    for (const resource of resources) {
+      const entry = analysed.get(resource);
+      const carrier = this.carrier(resource, type);
+      // Terraform would interpolate `${` in these strings: escaped, they show as written.
+      const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
+      carrier.addOverride(type === 'terraform_data' ? 'input' : 'triggers', identity);
+      if (!entry) continue;
+      carrier.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
+      const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
+      if (dependsOn.length > 0) carrier.addOverride('depends_on', dependsOn);
+    }
+    // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
+    // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
+    // absence as "removed from code" and deleting the live object.
+    for (const resource of resources) {
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      if (problems.length === 0) continue;
+      this.carrier(resource, type).addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
+    }
+    this.addStep(type, resources);
+  }
+
+  private carrier(resource: SecretformResource, type: BridgeResourceType): TerraformElementLike {
+    let carrier = this.carriers.get(resource);
+    if (carrier && carrier.terraformResourceType !== type) {
+      resource.node.tryRemoveChild(carrier.node.id);
+      carrier = undefined;
+    }
+    if (!carrier) {
+      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource') : newNullResource(resource, 'resource', {});
+      this.carriers.set(resource, carrier);
+    }
+    return carrier;
+  }
+
+  private addStep(type: BridgeResourceType, resources: readonly SecretformResource[]): void {
+    if (this.step && this.step.terraformResourceType !== type) {
+      this.stack.node.tryRemoveChild(this.step.node.id);
+      this.step = undefined;
+    }
     const stackName = this.stack.node.id;
     const outdir = path.resolve(appOutdir(this.stack));
     const projectDir = process.cwd();
     const workdir = toPosix(path.relative(path.join(outdir, 'stacks', stackName), projectDir)) || '.';
     const output = toPosix(path.relative(projectDir, outdir)) || '.';
-    for (const entry of analysis.resources) {
-      const { resource } = entry;
-      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
-      const bridge = bridgeAttributes({ address: resource.address, digest: entry.digest, stack: stackName, workdir, output });
-      resource.nullResource.triggers = bridge.triggers;
-      resource.nullResource.addOverride('provisioner', bridge.provisioners);
-      const dependsOn = entry.dependsOn.map((target) => `null_resource.${target.nullResource.friendlyUniqueId}`);
-      if (dependsOn.length > 0) resource.nullResource.addOverride('depends_on', dependsOn);
+    const attribute = type === 'terraform_data' ? 'input' : 'triggers';
+    const { stored, provisioners } = bridgeStep({ stack: stackName, workdir, output, command: this.bridgeCommand() }, attribute);
+    if (!this.step) {
+      this.step = type === 'terraform_data'
+        ? newTerraformData(this.stack, BRIDGE_STEP_ID)
+        : newNullResource(this.stack, BRIDGE_STEP_ID, {});
     }
-    // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
-    // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
-    // absence as "removed from code" and deleting the live object.
-    for (const resource of this.resources()) {
-      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
-      if (problems.length === 0) continue;
-      resource.nullResource.addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
+    // A new value on every plan: terraform replaces the step, so its create-time provisioner runs every deploy.
+    if (type === 'terraform_data') {
+      this.step.addOverride('input', stored);
+      this.step.addOverride('triggers_replace', '${timestamp()}');
+    } else {
+      this.step.addOverride('triggers', { ...stored, run: '${timestamp()}' });
     }
+    // Deposed create_before_destroy objects never run their destroy-time provisioner: replacing the step on
+    // each deploy destroys nothing; `cdktf destroy` destroys the current one, which runs `secretform destroy`.
+    this.step.addOverride('lifecycle', { create_before_destroy: true });
+    this.step.addOverride('provisioner', provisioners);
+    const carriers = resources.map((resource) => `${type}.${this.carrier(resource, type).friendlyUniqueId}`);
+    if (carriers.length > 0) this.step.addOverride('depends_on', carriers);
   }
 }
 
-/** The object written under `"//".secretform` of a resource's null_resource (format: synthesized-spec.ts). */
+/** The object written under `"//".secretform` of a construct's entry in the synthesized configuration (format: synthesized-spec.ts). */
 export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown> {
   const { resource } = entry;
   const secrets: Record<string, SecretReference> = {};
@@ -114,7 +209,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
  * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
  * own props are invalid are left out (their messages already explain why).
  */
-export function analyseStack(stack: TerraformStack, all: readonly SecretformResource[]): StackAnalysis {
+export function analyseStack(stack: IConstruct, all: readonly SecretformResource[]): StackAnalysis {
   const problems: string[] = [];
   const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);

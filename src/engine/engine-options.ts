@@ -55,11 +55,6 @@ export type ProgressEvent =
 
 export interface ApplyOptions extends EngineOptions {
   /**
-   * Bridge (`cdktf deploy` destroy-time provisioner): delete only when the state's digest for the target equals
-   * this one, so replacing a null_resource never deletes the real object its successor just applied.
-   */
-  ifDigest?: string;
-  /**
    * Called with the plan computed under the state lock, before anything is changed: resolve false to stop
    * (nothing is changed; the result has no outcomes and `confirmed: false`). This is how the CLI shows the plan
    * and asks for approval without refreshing twice, and without the plan going stale before it is carried out.

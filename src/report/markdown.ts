@@ -1,3 +1,4 @@
+import { renderMermaid } from './graph';
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
@@ -46,7 +47,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const sections: MarkdownSection[] = [];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
-    sections.push(...summaryTable(changes), ...destructionWarning(changes), ...changeSections(changes));
+    sections.push(...summaryTable(changes), ...dependencyPicture(changes), ...destructionWarning(changes), ...changeSections(changes));
   }
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
@@ -93,6 +94,22 @@ function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[
       tail: '',
     },
   ];
+}
+
+/** Above this many changes a picture is unreadable (and beyond what GitHub renders): none is drawn. */
+export const MAX_PICTURED_CHANGES = 100;
+
+/** A collapsed Mermaid flowchart of what changes, in dependency order (edges between changing resources only). */
+function dependencyPicture(changes: readonly PlannedChange[]): MarkdownSection[] {
+  if (changes.length === 0 || changes.length > MAX_PICTURED_CHANGES) return [];
+  const nodes = changes.map((change) => ({ address: change.address, type: change.type, dependsOn: change.dependsOn ?? [], note: change.action }));
+  const summary = `Dependency order (${changes.length} change${changes.length === 1 ? '' : 's'})`;
+  return [{
+    head: `<details><summary>${escapeHtml(summary)}</summary>\n\n\`\`\`mermaid`,
+    continuedHead: `<details><summary>${escapeHtml(`${summary} (continued)`)}</summary>\n\n\`\`\`mermaid\nflowchart LR`,
+    lines: renderMermaid(nodes).trimEnd().split('\n'),
+    tail: '```\n\n</details>',
+  }];
 }
 
 function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {

@@ -23,8 +23,6 @@ export function reasonText(reason: ActionReason): string {
       return 'exists on the service but not in state: apply adopts it';
     case 'forget_deleted':
       return 'already deleted outside secretform; apply removes it from state';
-    case 'digest_guard':
-      return 'kept: the --if-digest check did not pass';
   }
 }
 

@@ -29,7 +29,7 @@ async function loadedModules(args: string[]): Promise<{ code: number | null; std
   return { ...result, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
 }
 
-const isCdktf = (module: string) => /node_modules[\\/](cdktf|constructs|@cdktf)[\\/]/.test(module) || /[\\/]dist[\\/]constructs[\\/](cdktf-adapter|stack|resource)\.js$/.test(module);
+const isCdktf = (module: string) => /node_modules[\\/](cdktf|cdktn|constructs|@cdktf)[\\/]/.test(module) || /[\\/]dist[\\/]constructs[\\/](cdktf-adapter|stack|resource)\.js$/.test(module);
 const isDevServer = (module: string) => /[\\/]dist[\\/]devserver[\\/]/.test(module);
 
 describe('secretform start-up', () => {

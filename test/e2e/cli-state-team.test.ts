@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
+import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretsMount, UserpassUser } from '../../src/constructs';
 import { plan, statePull } from '../../src/engine';
 import { SecretValue } from '../../src/secret-value';

@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
-import type { TerraformStack as Stack } from '../../src/constructs/cdktf-adapter';
+import { App, TerraformStack } from 'cdktf';
+import type { TerraformStack as Stack } from 'cdktf';
 import {
   AuthMount, LdapSecretBackend, LdapStaticRole, SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncConfig, SyncGithubApp,
   SyncRepohostDestination, UserpassUser,
@@ -91,20 +91,6 @@ describe('destroy', () => {
     const result = unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'] })));
     expect(result.outcomes.map((o) => o.address).sort()).toEqual(['test/assoc', 'test/c1']);
     expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/gh']);
-  });
-
-  test('--if-digest: deletes only when state holds that digest and the code has no other spec for the address', async () => {
-    unwrap(await apply(h.options(ldapAndUserStack())));
-    const digest = (await h.state()).resources['test/alice'].digest as string;
-    const stale = unwrap(await destroy(h.options(ldapAndUserStack(), { targets: ['test/alice'], ifDigest: 'sha256:another' })));
-    expect(stale.outcomes).toEqual([]);
-    expect(stale.plan.warnings.join('\n')).toContain('nothing destroyed');
-    expect((await h.call('GET', 'auth/userpass/users/alice')).status).toBe(200);
-
-    const removedFromCode = newStack();
-    const done = unwrap(await destroy(h.options(removedFromCode, { targets: ['test/alice'], ifDigest: digest })));
-    expect(done.outcomes).toEqual([{ address: 'test/alice', action: 'delete', status: 'succeeded' }]);
-    expect((await h.call('GET', 'auth/userpass/users/alice')).status).toBe(404);
   });
 });
 

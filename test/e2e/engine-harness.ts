@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
+import { App, TerraformStack } from 'cdktf';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import type { ApplyOptions } from '../../src';
 

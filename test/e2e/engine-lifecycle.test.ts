@@ -3,7 +3,7 @@
  * update (or a replace for an immutable field); a change outside the code is drift that apply reverts; a
  * delete outside the code is drift that apply re-creates; removal from code deletes; destroy removes the rest.
  */
-import type { TerraformStack } from '../../src/constructs/cdktf-adapter';
+import type { TerraformStack } from 'cdktf';
 import {
   AuthMount, CloudSecretBackend, CloudSecretRole, LdapDynamicRole, LdapLibrarySet, LdapSecretBackend, LdapStaticRole, SecretsMount,
   SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp,

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from '../../src/constructs/cdktf-adapter';
+import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import {
   AuthMount, CloudSecretBackend, CloudSecretRole, LdapDynamicRole, LdapLibrarySet, LdapSecretBackend, LdapStaticRole, SecretsMount,

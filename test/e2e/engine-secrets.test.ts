@@ -2,7 +2,7 @@
  * Masked fields: root credentials are sent only when their desired value changed (a rotate-root done outside is
  * never undone), a secret changed in code is a sensitive update, and imports adopt without re-sending.
  */
-import type { TerraformStack } from '../../src/constructs/cdktf-adapter';
+import type { TerraformStack } from 'cdktf';
 import { AuthMount, CloudSecretBackend, CloudSecretRole, LdapSecretBackend, LdapStaticRole, SecretValue, UserpassUser } from '../../src';
 import { apply, importResource, plan } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';

@@ -117,21 +117,24 @@ describe('cdktf synth (the real cdktf-cli command)', () => {
     expect(byAddress.get('prod/ldap')!.secrets.bindpass.reference).toEqual({ env: 'SF_LDAP_BINDPASS' });
 
     const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'prod', 'cdk.tf.json'), 'utf8'));
-    expect(config.provider).toEqual({ null: [{}] });
-    const block = Object.values(config.resource.null_resource as Record<string, any>).find((candidate) => candidate['//'].secretform.address === 'prod/svc-role');
-    expect(block.triggers).toEqual({ address: 'prod/svc-role', digest: byAddress.get('prod/svc-role')!.digest, stack: 'prod', workdir: '../../..' });
-    expect(block.lifecycle).toEqual({ create_before_destroy: true });
-    expect(block.provisioner[0]['local-exec']).toEqual({
-      command: "npx secretform apply --no-synth --output 'cdktf.out' --stack 'prod' --target 'prod/svc-role' --auto-approve",
-      working_dir: '../../..',
+    expect(config.provider).toBeUndefined();
+    const entries = config.resource.terraform_data as Record<string, any>;
+    const block = Object.values(entries).find((candidate) => candidate['//']?.secretform?.address === 'prod/svc-role');
+    expect(block.input).toEqual({ address: 'prod/svc-role', type: 'ldap_static_role', id: 'ldap/static-role/svc', digest: byAddress.get('prod/svc-role')!.digest });
+    expect(block.provisioner).toBeUndefined();
+    const step = entries.secretform;
+    expect(step.input).toEqual({
+      stack: 'prod',
+      workdir: '../../..',
+      apply: "npx --no-install secretform apply --no-synth --output 'cdktf.out' --stack 'prod' --auto-approve",
+      destroy: "npx --no-install secretform destroy --no-synth --output 'cdktf.out' --stack 'prod' --auto-approve",
     });
-    expect(block.provisioner[1]['local-exec']).toMatchObject({ when: 'destroy', working_dir: '${self.triggers.workdir}' });
-    expect(block.provisioner[1]['local-exec'].command).toContain("--if-digest '${self.triggers.digest}'");
+    expect(step.lifecycle).toEqual({ create_before_destroy: true });
     // Terraform runs in cdktf.out/stacks/prod: the bridge's working directory from there is the project.
-    expect(path.resolve(outdir, 'stacks', 'prod', block.triggers.workdir)).toBe(project);
-    const ldapBlock = Object.values(config.resource.null_resource as Record<string, any>).find((candidate) => candidate['//'].secretform.address === 'prod/ldap');
-    const mountBlock = Object.entries(config.resource.null_resource as Record<string, any>).find(([, candidate]) => candidate['//'].secretform.address === 'prod/ldap/mount')!;
-    expect(ldapBlock.depends_on).toEqual([`null_resource.${mountBlock[0]}`]);
+    expect(path.resolve(outdir, 'stacks', 'prod', step.input.workdir)).toBe(project);
+    const ldapBlock = Object.values(entries).find((candidate) => candidate['//']?.secretform?.address === 'prod/ldap');
+    const mountBlock = Object.entries(entries).find(([, candidate]) => candidate['//']?.secretform?.address === 'prod/ldap/mount')!;
+    expect(ldapBlock.depends_on).toEqual([`terraform_data.${mountBlock[0]}`]);
   });
 
   test('writes no secret value anywhere in cdktf.out', () => {

@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from 'cdktf';
-import { NullProvider } from '@cdktf/provider-null/lib/provider';
-import { desiredFromStack, loadDesired, LdapSecretBackend, LdapStaticRole, SecretValue, SecretsMount, UserpassUser } from '../../src';
+import { App, TerraformOutput, TerraformStack } from 'cdktf';
+import { configureDeployBridge, desiredFromStack, loadDesired, LdapSecretBackend, LdapStaticRole, SecretValue, SecretsMount, UserpassUser } from '../../src';
 import { specDigest } from '../../src/constructs/bridge';
 import { getResourceType } from '../../src/resources';
 import { parseSecretReferenceJson } from '../../src/secret-value';
@@ -29,11 +28,12 @@ function newApp(): { app: App; outdir: string } {
   return { app: new App({ outdir }), outdir };
 }
 
-function readStack(outdir: string, stack = 'prod') {
+function readStack(outdir: string, stack = 'prod', type = 'terraform_data') {
   const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', stack, 'cdk.tf.json'), 'utf8'));
-  const nullResources = config.resource.null_resource as Record<string, Record<string, any>>;
+  const blocks = config.resource[type] as Record<string, Record<string, any>>;
   const byAddress = new Map<string, { logicalId: string; block: Record<string, any>; entry: SynthesizedEntry }>();
-  for (const [logicalId, block] of Object.entries(nullResources)) {
+  for (const [logicalId, block] of Object.entries(blocks)) {
+    if (logicalId === 'secretform') continue; // the stack-level bridge step
     const entry = block['//'].secretform as SynthesizedEntry;
     byAddress.set(entry.address, { logicalId, block, entry });
   }
@@ -53,11 +53,11 @@ describe('synth of a stack with every construct (real app.synth())', () => {
   const { byAddress, config } = synthesized;
   const entry = (address: string) => {
     const found = byAddress.get(address);
-    if (!found) throw new Error(`no null_resource for ${address}; have ${[...byAddress.keys()].join(', ')}`);
+    if (!found) throw new Error(`no terraform_data for ${address}; have ${[...byAddress.keys()].join(', ')}`);
     return found;
   };
 
-  test('emits one null_resource per construct, plus the mount of each backend', () => {
+  test('emits one terraform_data entry per construct, plus the mount of each backend', () => {
     expect([...byAddress.keys()].sort()).toEqual([
       'prod/alice', 'prod/assoc', 'prod/cloud', 'prod/cloud-role', 'prod/cloud/mount', 'prod/dest-cloud1', 'prod/dest-cloud2',
       'prod/dest-cloud3', 'prod/dest-repohost', 'prod/dest-repohost-token', 'prod/dest-webhost', 'prod/dyn-role', 'prod/gh-app', 'prod/kv',
@@ -132,39 +132,42 @@ describe('synth of a stack with every construct (real app.synth())', () => {
     expect(deps('prod/kv')).toEqual([]);
     // The terraform depends_on mirrors the secretform dependencies.
     for (const { block, entry: synthesizedEntry } of byAddress.values()) {
-      const expected = synthesizedEntry.dependsOn.map((address) => `null_resource.${entry(address).logicalId}`).sort();
+      const expected = synthesizedEntry.dependsOn.map((address) => `terraform_data.${entry(address).logicalId}`).sort();
       expect([...(block.depends_on ?? [])].sort()).toEqual(expected);
     }
   });
 
-  test('writes the cdktf deploy bridge: triggers, create_before_destroy and both local-exec provisioners', () => {
+  test('each entry is plain data (address, type, id, digest): no provisioner, no provider', () => {
     const { block, entry: role } = entry('prod/svc-role');
-    expect(Object.keys(block.triggers).sort()).toEqual(['address', 'digest', 'stack', 'workdir']);
-    expect(block.triggers.address).toBe('prod/svc-role');
-    expect(block.triggers.stack).toBe('prod');
-    expect(block.triggers.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(block.triggers.digest).toBe(role.digest);
-    expect(block.lifecycle).toEqual({ create_before_destroy: true });
-    const workdir = path.relative(path.join(synthesized.outdir, 'stacks', 'prod'), process.cwd()).split(path.sep).join('/');
-    expect(block.triggers.workdir).toBe(workdir);
-    const output = path.relative(process.cwd(), synthesized.outdir).split(path.sep).join('/');
-    expect(block.provisioner).toEqual([
-      { 'local-exec': { command: `npx secretform apply --no-synth --output '${output}' --stack 'prod' --target 'prod/svc-role' --auto-approve`, working_dir: workdir } },
-      {
-        'local-exec': {
-          when: 'destroy',
-          command: `npx secretform destroy --no-synth --output '${output}' --stack '\${self.triggers.stack}' --target '\${self.triggers.address}' --if-digest '\${self.triggers.digest}' --auto-approve`,
-          working_dir: '${self.triggers.workdir}',
-        },
-      },
-    ]);
-    // The working directory, resolved from where terraform runs, is the project directory.
-    expect(path.resolve(synthesized.outdir, 'stacks', 'prod', block.triggers.workdir)).toBe(process.cwd());
+    expect(block.input).toEqual({ address: 'prod/svc-role', type: 'ldap_static_role', id: 'ldap/static-role/svc', digest: role.digest });
+    expect(role.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    for (const { block: other } of byAddress.values()) expect(other.provisioner).toBeUndefined();
+    expect(config.provider).toBeUndefined();
+    expect(config.resource.null_resource).toBeUndefined();
   });
 
-  test('adds the null provider once', () => {
-    expect(config.provider).toEqual({ null: [{}] });
-    expect(config.terraform.required_providers.null.source).toMatch(/null$/);
+  test('one stack-level step converges the whole stack on every deploy and destroys it on cdktf destroy', () => {
+    const step = config.resource.terraform_data.secretform;
+    const workdir = path.relative(path.join(synthesized.outdir, 'stacks', 'prod'), process.cwd()).split(path.sep).join('/');
+    const output = path.relative(process.cwd(), synthesized.outdir).split(path.sep).join('/');
+    expect(step.input).toEqual({
+      stack: 'prod',
+      workdir,
+      apply: `npx --no-install secretform apply --no-synth --output '${output}' --stack 'prod' --auto-approve`,
+      destroy: `npx --no-install secretform destroy --no-synth --output '${output}' --stack 'prod' --auto-approve`,
+    });
+    expect(step.triggers_replace).toBe('${timestamp()}');
+    expect(step.lifecycle).toEqual({ create_before_destroy: true });
+    expect(step.provisioner).toEqual([
+      { 'local-exec': { command: '${self.input.apply}', working_dir: '${self.input.workdir}' } },
+      { 'local-exec': { when: 'destroy', command: '${self.input.destroy}', working_dir: '${self.input.workdir}' } },
+    ]);
+    expect([...step.depends_on].sort()).toEqual([...byAddress.values()].map(({ logicalId }) => `terraform_data.${logicalId}`).sort());
+    // The working directory, resolved from where terraform runs, is the project directory.
+    expect(path.resolve(synthesized.outdir, 'stacks', 'prod', step.input.workdir)).toBe(process.cwd());
+    // Exactly one resource in the stack runs anything.
+    const withProvisioners = Object.values(config.resource).flatMap((byId) => Object.values(byId as Record<string, any>)).filter((block) => block.provisioner);
+    expect(withProvisioners).toHaveLength(1);
   });
 
   test('the digest is the sha256 of the canonical spec and the secret references', () => {
@@ -227,7 +230,7 @@ describe('SecretValue.unsafePlainText', () => {
 });
 
 describe('stack plumbing', () => {
-  test('each stack gets its own null provider, and a digest changes only with the spec', () => {
+  test('each stack gets its own bridge step, and a digest changes only with the spec', () => {
     const { app, outdir } = newApp();
     const one = new TerraformStack(app, 'one');
     const two = new TerraformStack(app, 'two');
@@ -244,20 +247,51 @@ describe('stack plumbing', () => {
     const second = readStack(outdir, 'two');
     // A secret taken from somewhere else is a change (the engine re-applies it); its value is never hashed.
     expect(readStack(outdir, 'three').byAddress.get('three/ldap')!.entry.digest).not.toBe(first.byAddress.get('one/ldap')!.entry.digest);
-    expect(first.config.provider).toEqual({ null: [{}] });
-    expect(second.config.provider).toEqual({ null: [{}] });
+    expect(first.config.resource.terraform_data.secretform.input.stack).toBe('one');
+    expect(second.config.resource.terraform_data.secretform.input.stack).toBe('two');
     // "24h" and 86400 are the same canonical spec; the address differs but is not part of the digest.
     expect(first.byAddress.get('one/role')!.entry.digest).toBe(second.byAddress.get('two/role')!.entry.digest);
     expect(first.byAddress.get('one/ldap')!.entry.digest).toBe(second.byAddress.get('two/ldap')!.entry.digest);
   });
 
-  test('a null provider of the user replaces the one secretform adds', () => {
+  test('null_resource on request: the same entries and step as null_resources, the null provider implied by the type', () => {
     const { app, outdir } = newApp();
     const stack = new TerraformStack(app, 'prod');
-    new SecretsMount(stack, 'kv', { path: 'kv', type: 'kv', options: { version: '2' } });
-    new NullProvider(stack, 'mine', {});
+    configureDeployBridge(stack, { resource: 'null_resource', command: "node '/opt/sf/bin/secretform.js'" });
+    const kv = new SecretsMount(stack, 'kv', { path: 'kv', type: 'kv', options: { version: '2' } });
     app.synth();
-    expect(readStack(outdir).config.provider).toEqual({ null: [{}] });
+    const { config, byAddress } = readStack(outdir, 'prod', 'null_resource');
+    expect(config.resource.terraform_data).toBeUndefined();
+    expect(byAddress.get('prod/kv')!.block.triggers).toEqual({ address: 'prod/kv', type: 'secrets_mount', id: 'sys/mounts/kv', digest: byAddress.get('prod/kv')!.entry.digest });
+    const step = config.resource.null_resource.secretform;
+    expect(step.triggers.run).toBe('${timestamp()}');
+    expect(step.triggers.apply).toMatch(/^node '\/opt\/sf\/bin\/secretform.js' apply --no-synth --output '.*' --stack 'prod' --auto-approve$/);
+    expect(step.lifecycle).toEqual({ create_before_destroy: true });
+    expect(step.provisioner[1]).toEqual({ 'local-exec': { when: 'destroy', command: '${self.triggers.destroy}', working_dir: '${self.triggers.workdir}' } });
+    expect(loadDesired(outdir, 'prod').resources.map((resource) => resource.address)).toEqual([kv.address]);
+  });
+
+  test('the bridge is chosen by the secretform:bridge context too, and an unknown one fails synth', () => {
+    const { outdir } = newApp();
+    const app = new App({ outdir, context: { 'secretform:bridge': 'null_resource' } });
+    new SecretsMount(new TerraformStack(app, 'prod'), 'kv', { path: 'kv', type: 'kv', options: { version: '2' } });
+    app.synth();
+    expect(readStack(outdir, 'prod', 'null_resource').byAddress.has('prod/kv')).toBe(true);
+    const bad = new App({ outdir, context: { 'secretform:bridge': 'local_file' } });
+    new SecretsMount(new TerraformStack(bad, 'prod'), 'kv', { path: 'kv', type: 'kv', options: { version: '2' } });
+    expect(() => bad.synth()).toThrow(/prod: deploy bridge resource: received "local_file"; one of "terraform_data", "null_resource"/);
+  });
+
+  test('each construct exposes its identity (resourceId, servicePath) as plain strings for a TerraformOutput', () => {
+    const { app, outdir } = newApp();
+    const stack = new TerraformStack(app, 'prod');
+    const ldap = new LdapSecretBackend(stack, 'ldap', { binddn: 'cn=admin', bindpass: SecretValue.fromEnv('BINDPASS') });
+    const role = new LdapStaticRole(stack, 'role', { backend: ldap, name: 'svc', username: 'svc', rotationPeriod: '24h' });
+    new TerraformOutput(stack, 'role_id', { value: role.resourceId });
+    new TerraformOutput(stack, 'role_path', { value: role.servicePath });
+    app.synth();
+    const { config } = readStack(outdir);
+    expect(config.output).toEqual({ role_id: { value: 'ldap/static-role/svc' }, role_path: { value: '/v1/ldap/static-role/svc' } });
   });
 
   test('a backend with manageMount false emits no mount and depends on a mount managed elsewhere', () => {

@@ -86,7 +86,7 @@ describe('renderMarkdown', () => {
     const text = single(renderMarkdown(fullPlan()));
 
     expect(count(text, /<details><summary><code>prod\/(ldap|sync|users)\/[a-z0-9-]+<\/code>/g)).toBe(9); // 6 changes + 3 drift
-    expect(count(text, /<details>/g)).toBe(10); // and the unverifiable secrets
+    expect(count(text, /<details>/g)).toBe(11); // and the unverifiable secrets, and the dependency picture
     expectBalanced(text);
     expect(text).toContain(
       [
@@ -356,3 +356,33 @@ describe('renderMarkdown', () => {
   });
 });
 
+describe('the dependency picture', () => {
+  it('is a collapsed mermaid flowchart of the changes with their actions, edges only between changing resources', () => {
+    const plan = emptyPlan({
+      changes: [
+        change({ address: 'prod/ldap', type: 'ldap_secret_backend', action: 'update', dependsOn: ['prod/ldap/mount'] }),
+        change({ address: 'prod/ldap/mount', type: 'secrets_mount', action: 'no-op' }),
+        change({ address: 'prod/role', type: 'ldap_static_role', action: 'create', dependsOn: ['prod/ldap', 'prod/ldap/mount'] }),
+      ],
+    });
+    const text = single(renderMarkdown(plan));
+    expect(text).toContain([
+      '<details><summary>Dependency order (2 changes)</summary>',
+      '',
+      '```mermaid',
+      'flowchart LR',
+      '  n0["prod/ldap<br/>ldap_secret_backend (update)"]',
+      '  n1["prod/role<br/>ldap_static_role (create)"]',
+      '  n0 --> n1',
+      '```',
+      '',
+      '</details>',
+    ].join('\n'));
+    expectBalanced(text);
+  });
+
+  it('is left out when nothing changes and when there are too many changes to draw', () => {
+    expect(single(renderMarkdown(emptyPlan()))).not.toContain('mermaid');
+    expect(renderMarkdown(largePlan(2000)).join('\n')).not.toContain('mermaid');
+  });
+});

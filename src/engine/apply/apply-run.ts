@@ -8,8 +8,8 @@ import { stableStringify } from '../diff/values';
 import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import { planComputation, serverWarnings, type PlanComputation } from '../plan/compute-plan';
-import { keptAsIs, type ResourcePlan } from '../plan/resource-plan';
+import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
+import type { ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../run-context';
 import type { ResolvedSecrets } from '../secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
@@ -30,7 +30,7 @@ export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
 }
 
 /** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
-export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly' | 'ifDigest'>;
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'>;
 
 /**
  * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
@@ -67,10 +67,7 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     const planned = await planRun(context.value, state, mode);
     if (!planned.ok) return planned;
     client = planned.value.client;
-    const { secrets, fingerprintKey } = planned.value;
-    const computation = mode === 'destroy' && options.ifDigest !== undefined
-      ? guardByDigest(context.value, planned.value.computation, options.ifDigest)
-      : planned.value.computation;
+    const { computation, secrets, fingerprintKey } = planned.value;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
       if (reasons.length > 0) {
@@ -90,31 +87,6 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     await client?.close();
     await locked.value.release();
   }
-}
-
-/**
- * The `cdktf deploy` bridge destroys through a destroy-time provisioner, which also runs when terraform replaces a
- * null_resource whose triggers changed. Delete only when state still holds what that null_resource applied
- * (same digest) and the address is not in code with another spec (then the replacement applies it). When the
- * check fails, the result is a new plan that keeps everything.
- */
-function guardByDigest(context: RunContext, computation: PlanComputation, ifDigest: string): PlanComputation {
-  const targets = context.options.targets ?? [];
-  const reasons: string[] = [];
-  for (const target of targets) {
-    const entry = computation.resources.get(target)?.stateEntry;
-    if (!entry) continue;
-    const inCode = context.desired.resources.find((resource) => resource.address === target);
-    if (entry.digest !== ifDigest) reasons.push(`${target}: state holds another version (digest ${entry.digest ?? 'none'}, not ${ifDigest}); nothing destroyed`);
-    else if (inCode && inCode.digest !== ifDigest) reasons.push(`${target}: still in code with a new spec; nothing destroyed (its replacement applies it)`);
-  }
-  if (reasons.length === 0) return computation;
-  const kept = new Map([...computation.resources].map(([address, resource]) => [
-    address,
-    resource.change.action === 'no-op' ? resource : keptAsIs(resource, [{ kind: 'digest_guard' }]),
-  ]));
-  const { plan } = computation;
-  return planComputation(plan.stack, plan.refreshOnly, kept, [...plan.warnings, ...reasons]);
 }
 
 async function execute(

@@ -103,7 +103,10 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
 
 /** The plan of these resource plans, frozen: a plan is a value; what changes it later makes a new one. */
 export function planComputation(stack: string, refreshOnly: boolean, resources: ReadonlyMap<string, ResourcePlan>, warnings: readonly string[]): PlanComputation {
-  const ordered = [...resources.values()].sort((a, b) => compare(a.address, b.address));
+  // Each change names what it depends on (desired, else as recorded in state): the reports' dependency picture.
+  const ordered = [...resources.values()]
+    .sort((a, b) => compare(a.address, b.address))
+    .map((r): ResourcePlan => ({ ...r, change: { ...r.change, dependsOn: [...r.dependencies] } }));
   const plan: Plan = deepFreeze({
     stack,
     refreshOnly,

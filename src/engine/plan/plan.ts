@@ -51,9 +51,7 @@ export type ActionReason =
   /** update: the object exists on the service but not in state. */
   | { readonly kind: 'adopt' }
   /** no-op: in state only, and already deleted on the service; apply forgets it. */
-  | { readonly kind: 'forget_deleted' }
-  /** no-op: the `--if-digest` guard of the cdktf deploy bridge did not pass. */
-  | { readonly kind: 'digest_guard' };
+  | { readonly kind: 'forget_deleted' };
 
 export type ActionReasonKind = ActionReason['kind'];
 
@@ -79,6 +77,8 @@ export interface PlannedChange {
   readonly fieldChanges: readonly FieldChange[];
   /** Status of each secret field of the resource (for the reports' "not verifiable on the server" notes). */
   readonly secrets: readonly SecretFieldStatus[];
+  /** Addresses this resource depends on (desired, else as recorded in state): the reports' dependency picture. */
+  readonly dependsOn?: readonly string[];
 }
 
 /** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */

@@ -39,7 +39,7 @@ export interface ResourcePlan {
 }
 
 /**
- * The same resource planned to stay as it is (refresh-only runs, a failed `--if-digest` guard): a new value,
+ * The same resource planned to stay as it is (refresh-only runs): a new value,
  * the original is left untouched.
  */
 export function keptAsIs(resource: ResourcePlan, reasons: readonly ActionReason[] = []): ResourcePlan {

@@ -1,0 +1,47 @@
+/**
+ * The dependency graph of a stack as Graphviz DOT or a Mermaid flowchart. An edge goes from an object to the
+ * one that needs it (the order apply creates them in; destroy runs the other way).
+ */
+
+export type GraphFormat = 'dot' | 'mermaid';
+export const GRAPH_FORMATS: readonly GraphFormat[] = ['dot', 'mermaid'];
+
+export interface GraphNode {
+  readonly address: string;
+  readonly type: string;
+  readonly dependsOn: readonly string[];
+  /** Shown after the type when given, e.g. a planned action (`create`). */
+  readonly note?: string;
+}
+
+export function renderGraph(nodes: readonly GraphNode[], format: GraphFormat, title = 'secretform'): string {
+  return format === 'dot' ? renderDot(nodes, title) : renderMermaid(nodes);
+}
+
+function edges(nodes: readonly GraphNode[]): Array<[string, string]> {
+  const known = new Set(nodes.map((node) => node.address));
+  return nodes.flatMap((node) => node.dependsOn.filter((dependency) => known.has(dependency)).map((dependency): [string, string] => [dependency, node.address]));
+}
+
+function label(node: GraphNode): string[] {
+  return [node.address, node.note ? `${node.type} (${node.note})` : node.type];
+}
+
+export function renderDot(nodes: readonly GraphNode[], title: string): string {
+  const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  const lines = [`digraph ${quote(title)} {`, '  rankdir = "LR";', '  node [shape = "box"];'];
+  for (const node of nodes) lines.push(`  ${quote(node.address)} [label = ${quote(label(node).join('\n'))}];`);
+  for (const [from, to] of edges(nodes)) lines.push(`  ${quote(from)} -> ${quote(to)};`);
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Mermaid ids are generated (`n0`, `n1`, ...): addresses hold characters Mermaid does not allow in ids. */
+export function renderMermaid(nodes: readonly GraphNode[]): string {
+  const ids = new Map(nodes.map((node, index) => [node.address, `n${index}`]));
+  const escape = (text: string) => text.replace(/[&"<>#]/g, (char) => `#${char.charCodeAt(0)};`);
+  const lines = ['flowchart LR'];
+  for (const node of nodes) lines.push(`  ${ids.get(node.address)}["${label(node).map(escape).join('<br/>')}"]`);
+  for (const [from, to] of edges(nodes)) lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);
+  return `${lines.join('\n')}\n`;
+}

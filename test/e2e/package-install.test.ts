@@ -1,0 +1,130 @@
+/**
+ * The package as users get it: `npm pack`, then installed from the tarball (everything else from the npm
+ * registry) into two fresh apps, one on cdktf 0.21 with constructs 10.4.2 (the version cdktf-cli 0.21 pins) and
+ * one on cdktn 0.24 with constructs 10.7.x, each synthesized with `npx secretform synth`. The tarball is packed
+ * once and both installs run at the same time.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT } from './cli-harness';
+
+jest.setTimeout(400_000);
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+async function ok(command: string, args: string[], cwd: string): Promise<string> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} failed (${result.code}):\n${result.output}`);
+  return result.output;
+}
+
+const CDKTF_APP = `
+const { App, TerraformStack } = require('cdktf');
+const { AuthMount, UserpassUser, SecretValue } = require('secretform');
+const app = new App();
+const stack = new TerraformStack(app, 'users');
+const mount = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+new UserpassUser(stack, 'ci', { mount, username: 'ci-bot', password: SecretValue.fromEnv('CI_PASSWORD'), tokenTtl: '1h' });
+app.synth();
+`;
+
+/** The cdktn app is an ES module: named imports from the CommonJS package and its testing entry. */
+const CDKTN_APP = `
+import { App, TerraformStack } from 'cdktn';
+import { AuthMount, UserpassUser, SecretValue } from 'secretform';
+import { SecretformTemplate } from 'secretform/testing';
+const app = new App();
+const stack = new TerraformStack(app, 'users');
+const mount = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+new UserpassUser(stack, 'ci', { mount, username: 'ci-bot', password: SecretValue.fromEnv('CI_PASSWORD'), tokenTtl: '1h' });
+SecretformTemplate.fromStack(stack).resourceCountIs('userpass_user', 1);
+app.synth();
+`;
+
+/** Type-checks against the shipped declarations with only cdktn installed (no cdktf types anywhere). */
+const CDKTN_TYPES = `
+import { App, TerraformOutput, TerraformStack } from 'cdktn';
+import { AuthMount, desiredFromStack, SecretValue, UserpassUser } from 'secretform';
+import { SecretformTemplate } from 'secretform/testing';
+const stack = new TerraformStack(new App(), 'users');
+const mount = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+const user = new UserpassUser(stack, 'ci', { mount, username: 'ci-bot', password: SecretValue.fromEnv('CI_PASSWORD') });
+new TerraformOutput(stack, 'id', { value: user.resourceId });
+const count: number = desiredFromStack(stack).resources.length + SecretformTemplate.fromStack(stack).resources().length;
+export { count };
+`;
+
+let workdir: string;
+let tarball: string;
+
+beforeAll(async () => {
+  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-pack-'));
+  // dist/ is built by jest's global setup; packing must not build again.
+  const packed = await ok('npm', ['pack', '--ignore-scripts', '--pack-destination', workdir, '--json'], ROOT);
+  const jsonStart = packed.indexOf('[');
+  tarball = path.join(workdir, (JSON.parse(packed.slice(jsonStart)) as Array<{ filename: string }>)[0].filename);
+});
+
+afterAll(() => {
+  if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
+});
+
+function makeApp(name: string, dependencies: Record<string, string>, files: Record<string, string>, app: string): string {
+  const dir = path.join(workdir, name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, dependencies: { secretform: `file:${tarball}`, ...dependencies } }, null, 2));
+  fs.writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app }));
+  for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), content);
+  return dir;
+}
+
+test('the packed tarball ships LICENSE, docs, examples, an exports map, sources for its maps, and no build info', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+  expect(manifest.exports['./testing']).toEqual({ types: './dist/testing/index.d.ts', default: './dist/testing/index.js' });
+  expect(manifest.engines.node).toBe('>=20.18.1');
+  expect(manifest.dependencies.cdktf).toBeUndefined();
+  expect(manifest.dependencies.constructs).toBeUndefined();
+  expect(manifest.peerDependenciesMeta).toEqual(expect.objectContaining({ cdktf: { optional: true }, cdktn: { optional: true } }));
+  expect(manifest.peerDependencies.constructs).toBeDefined();
+  expect(fs.statSync(tarball).size).toBeGreaterThan(10_000);
+});
+
+test('installs into a cdktf 0.21 + constructs 10.4.2 app and a cdktn 0.24 app, and both synthesize with npx secretform synth', async () => {
+  const cdktfApp = makeApp('cdktf-app', { cdktf: '0.21.0', constructs: '10.4.2' }, { 'main.js': CDKTF_APP }, 'node main.js');
+  const cdktnApp = makeApp('cdktn-app', { cdktn: '^0.24.0', constructs: '~10.7.2' }, { 'main.mjs': CDKTN_APP, 'types.ts': CDKTN_TYPES }, 'node main.mjs');
+  await Promise.all([cdktfApp, cdktnApp].map((dir) => ok('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], dir)));
+
+  const installed = path.join(cdktfApp, 'node_modules', 'secretform');
+  for (const file of ['LICENSE', 'README.md', 'docs/cli.md', 'examples/platform/main.ts', 'dist/testing/index.js']) expect(fs.existsSync(path.join(installed, file))).toBe(true);
+  expect(fs.existsSync(path.join(installed, 'dist', '.tsbuildinfo'))).toBe(false);
+  const map = JSON.parse(fs.readFileSync(path.join(installed, 'dist', 'index.js.map'), 'utf8')) as { sources: string[] };
+  for (const source of map.sources) expect(fs.existsSync(path.resolve(installed, 'dist', source))).toBe(true);
+  // One copy of constructs and of the framework: the app's.
+  expect(fs.existsSync(path.join(installed, 'node_modules', 'constructs'))).toBe(false);
+  expect(fs.existsSync(path.join(installed, 'node_modules', 'cdktf'))).toBe(false);
+  expect(fs.existsSync(path.join(cdktnApp, 'node_modules', 'cdktf'))).toBe(false);
+  expect(JSON.parse(fs.readFileSync(path.join(cdktfApp, 'node_modules', 'constructs', 'package.json'), 'utf8')).version).toBe('10.4.2');
+
+  for (const dir of [cdktfApp, cdktnApp]) {
+    const output = await ok('npx', ['--no-install', 'secretform', 'synth'], dir);
+    expect(output).toContain('synthesized 1 stack to cdktf.out: users');
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'cdktf.out', 'stacks', 'users', 'cdk.tf.json'), 'utf8'));
+    const entries = Object.values(config.resource.terraform_data as Record<string, { '//'?: { secretform?: { address: string; spec: unknown } } }>);
+    expect(entries.flatMap((entry) => (entry['//']?.secretform ? [entry['//'].secretform.address] : [])).sort()).toEqual(['users/ci', 'users/userpass']);
+  }
+
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  await ok(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'types.ts'], cdktnApp);
+});
