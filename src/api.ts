@@ -78,6 +78,6 @@ export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>):
   const { desired } = options;
   if (desired.kind !== 'stack') return engine.resolveStack({ stack: options.stack, desired });
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
-  if (!isStack(desired.stack as never)) return fail(new EngineError('desired_invalid', 'desired.stack is not a TerraformStack (cdktf or cdktn)'));
-  return ok((desired.stack as IConstruct).node.id);
+  if (!isStack(desired.stack)) return fail(new EngineError('desired_invalid', 'desired.stack is not a TerraformStack (cdktf or cdktn)'));
+  return ok((desired.stack).node.id);
 }

@@ -25,7 +25,7 @@ describe.each([['cdktf', cdktf], ['cdktn', cdktn]] as const)('secretform/testing
     template.hasResource('userpass_user', { username: 'ci-bot', token_policies: ['deployer'] });
     expect(template.resource('prod/ci')).toMatchObject({ type: 'userpass_user', id: 'auth/userpass/users/ci-bot', dependsOn: ['prod/userpass'] });
     expect(template.resource('prod/ci').secrets.password.reference).toEqual({ env: 'CI_PASSWORD' });
-    expect(() => template.hasResource('userpass_user', { username: 'someone-else' })).toThrow(/no userpass_user resource with spec \{"username":"someone-else"\}; the stack's userpass_user resources:\n  prod\/ci: /);
+    expect(() => template.hasResource('userpass_user', { username: 'someone-else' })).toThrow(/no userpass_user resource with spec \{"username":"someone-else"\}; the stack's userpass_user resources:\n {2}prod\/ci: /);
     expect(() => template.resourceCountIs('auth_mount', 2)).toThrow('expected 2 auth_mount resources, found 1');
     expect(() => template.resource('prod/nope')).toThrow('no secretform resource at prod/nope; the stack has prod/userpass, prod/ci');
   });
@@ -37,7 +37,7 @@ describe.each([['cdktf', cdktf], ['cdktn', cdktn]] as const)('secretform/testing
     const invalid = userStack(framework, '1 hour');
     expect(validateStack(invalid)).toEqual([expect.stringMatching(/^prod\/ci: tokenTtl: received "1 hour"; /)]);
     expect(invalid).not.toBeValidSecretformStack();
-    expect(() => expect(invalid).toHaveSecretformResource('userpass_user')).toThrow(/stack prod is invalid \(1 problem\):\n  prod\/ci: tokenTtl/);
+    expect(() => expect(invalid).toHaveSecretformResource('userpass_user')).toThrow(/stack prod is invalid \(1 problem\):\n {2}prod\/ci: tokenTtl/);
   });
 
   test('validations that need the whole stack fail too (Testing.synth would skip them)', () => {
