@@ -26,7 +26,10 @@ function synthWithoutValidation(add: (stack: TerraformStack) => void): string {
 
 function secretformBlocks(outdir: string): Array<Record<string, unknown>> {
   const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'prod', 'cdk.tf.json'), 'utf8'));
-  return Object.values(config.resource.null_resource as Record<string, { '//'?: { secretform?: Record<string, unknown> } }>)
+  // Every terraform resource type that carries a construct (terraform_data by default, null_resource on request).
+  const byType = config.resource as Record<string, Record<string, { '//'?: { secretform?: Record<string, unknown> } }>>;
+  return Object.values(byType)
+    .flatMap((blocks) => Object.values(blocks))
     .map((block) => block['//']?.secretform)
     .filter((entry): entry is Record<string, unknown> => entry !== undefined);
 }
