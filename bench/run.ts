@@ -195,7 +195,8 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
     const env = defaultEnv(server, size);
 
     // Synth: the app builds `size` constructs and writes cdktf.out.
-    const synth = await runSecretform(['synth'], project, env, prof);
+    // The app reads its size and paths from BENCH_* variables: named, as a user names an app's settings.
+    const synth = await runSecretform(['synth', '--synth-env', 'BENCH_ROOT', '--synth-env', 'BENCH_SIZE', '--synth-env', 'BENCH_STACK'], project, env, prof);
     progress('synth', synth);
     if (synth.code !== 0) throw new Error(failure(synth, 'synth'));
     rows.push({ figure: 'synth', size, seconds: synth.seconds, target: size === 1000 ? 3 : undefined, targetKind: 'seconds', note: 'CPU and RSS: secretform only, not the app' , peakRssMb: synth.peakRssMb, cpuSeconds: synth.cpuSeconds });
