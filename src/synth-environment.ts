@@ -54,7 +54,11 @@ export function synthEnvironment(input: SynthEnvironmentInput): Record<string, s
   return env;
 }
 
-function isDenied(name: string, secretVariables: ReadonlySet<string>): boolean {
+/**
+ * Whether a child process secretform starts must never get `name`: secretform's own settings (`SERVICE_*`,
+ * `SECRETFORM_*`, which hold the token, the state key or a database password) and the stack's secret variables.
+ */
+export function isDenied(name: string, secretVariables: ReadonlySet<string>): boolean {
   const upper = name.toUpperCase();
   return DENIED_PREFIXES.some((prefix) => upper.startsWith(prefix)) || secretVariables.has(name);
 }

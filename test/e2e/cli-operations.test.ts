@@ -257,12 +257,14 @@ describe('errors send nothing', () => {
 });
 
 describe('exec', () => {
-  const probe = `const e = process.env; console.log('password:' + Boolean(e.PASSWORD) + ' token:' + ('SERVICE_TOKEN' in e) + ' key:' + ('SECRETFORM_STATE_KEY' in e)); process.exit(Number(process.argv[1]))`;
+  const probe = `const e = process.env; console.log('password:' + Boolean(e.PASSWORD) + ' token:' + ('SERVICE_TOKEN' in e) + ' key:' + ('SECRETFORM_STATE_KEY' in e) + ' state:' + ('SECRETFORM_STATE' in e) + ' stack secret:' + ('OPS_BINDPASS' in e)); process.exit(Number(process.argv[1]))`;
 
-  test('runs the command with credentials (not the service token) and passes its exit code through', async () => {
-    const result = await quietRun(['exec', 'ops/dynamic', '--no-synth', '--', process.execPath, '-e', probe, '3']);
+  test('runs the command with credentials (not secretform\'s settings nor the stack\'s secrets) and passes its exit code through', async () => {
+    // A state URL may hold a database password: exec's child needs none of secretform's own settings.
+    const stateFile = join(project, '.secretform', 'ops.state.json');
+    const result = await quietRun(['exec', 'ops/dynamic', '--no-synth', '--', process.execPath, '-e', probe, '3'], { SECRETFORM_STATE: stateFile });
     expect(result.code).toBe(3);
-    expect(result.stdout).toBe('password:true token:false key:false\n');
+    expect(result.stdout).toBe('password:true token:false key:false state:false stack secret:false\n');
   });
 
   test('a userpass user: the command gets the login token from the password in code', async () => {
@@ -275,7 +277,7 @@ describe('exec', () => {
   test('checks a library account back in after the command failed', async () => {
     const result = await quietRun(['exec', 'ops/pool', '--no-synth', '--ttl', '10m', '--', process.execPath, '-e', probe, '5']);
     expect(result.code).toBe(5);
-    expect(result.stdout).toBe('password:true token:false key:false\n');
+    expect(result.stdout).toBe('password:true token:false key:false state:false stack secret:false\n');
     expect(result.stderr).toContain('Checked svc-app-1 back in to ops/pool.');
     const status = await quietRun(['action', 'status', 'ops/pool', '--no-synth']);
     expect(status.stdout).toBe('svc-app-1: available\nsvc-app-2: available\n');

@@ -2,14 +2,15 @@
  * `secretform exec ADDRESS [--ttl D] [stack options] -- COMMAND [ARG...]`: runs COMMAND with credentials of the
  * object in its environment (creds of a role, a checked-out library account, a userpass login token), and exits
  * with COMMAND's exit code. A checked-out account is checked back in when COMMAND ends, whatever its exit code
- * and also after Ctrl-C, which is passed on to COMMAND. COMMAND gets neither SERVICE_TOKEN nor the state key.
+ * and also after Ctrl-C, which is passed on to COMMAND. COMMAND gets none of secretform's own settings
+ * (SERVICE_*, SECRETFORM_*) nor the variables that hold the stack's secrets.
  */
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
 import { runOperation, stateShow, type OperationAnswer } from '../../engine';
 import type { EngineOptions } from '../../engine/engine-options';
-import { STATE_KEY_ENV } from '../../engine/state/fingerprint';
+import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
@@ -21,9 +22,6 @@ import { UsageError } from '../usage-error';
 
 /** The operation exec runs for a type: the first of these the type offers. */
 export const EXEC_OPERATIONS: readonly OperationName[] = ['check-out', 'creds', 'login'];
-
-/** Variables the child never inherits: it needs the credentials exec gives it, not secretform's own. */
-const WITHHELD_VARIABLES = ['SERVICE_TOKEN', STATE_KEY_ENV];
 
 /** What `exec` exits with when COMMAND cannot be started (as shells do). */
 export const COMMAND_NOT_STARTED_EXIT_CODE = 127;
@@ -75,7 +73,8 @@ export async function runExec(address: string, command: string[], flags: ExecFla
   if (!answered.ok) return failWith(io, answered.error);
   for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
 
-  const exitCode = await runChild(command, childEnvironment(io.env, answered.value), io);
+  const secretVariables = prepared.options.desired.kind === 'synth-output' ? secretVariablesOfOutput(prepared.options.desired.outdir) : new Set<string>();
+  const exitCode = await runChild(command, childEnvironment(io.env, secretVariables, answered.value), io);
   if (operation.value !== 'check-out') return exitCode;
   return checkBackIn(prepared.options, address, answered.value, exitCode, io);
 }
@@ -96,9 +95,9 @@ async function execOperation(options: EngineOptions, address: string): Promise<{
   return { ok: true, value: operation };
 }
 
-function childEnvironment(env: NodeJS.ProcessEnv, answer: OperationAnswer): NodeJS.ProcessEnv {
-  const child: NodeJS.ProcessEnv = { ...env };
-  for (const name of WITHHELD_VARIABLES) delete child[name];
+/** The child needs the credentials exec gives it, never secretform's own settings or the stack's secrets. */
+function childEnvironment(env: NodeJS.ProcessEnv, secretVariables: ReadonlySet<string>, answer: OperationAnswer): NodeJS.ProcessEnv {
+  const child = Object.fromEntries(Object.entries(env).filter(([name]) => !isDenied(name, secretVariables)));
   return { ...child, ...credentialEnvironment(answer) };
 }
 
