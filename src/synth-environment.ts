@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSecretReferenceJson } from './secret-value';
+import { specObjectsOf } from './synthesized-spec';
 
 /** The user's list of extra variables for the app, read by secretform itself (it is never passed on). */
 export const SYNTH_ENV_VARIABLE = 'SECRETFORM_SYNTH_ENV';
@@ -96,10 +97,9 @@ export function secretVariablesOfOutput(outdir: string): Set<string> {
     } catch {
       continue;
     }
-    // Each construct's entry is a terraform_data (default bridge) or a null_resource (on request).
-    const byType = (config as { resource?: Record<string, Record<string, unknown> | null> } | null)?.resource ?? {};
-    for (const block of Object.values(byType).flatMap((blocks) => Object.values(blocks ?? {}))) {
-      const secrets = (block as { '//'?: { secretform?: { secrets?: unknown } } } | null)?.['//']?.secretform?.secrets;
+    // Read leniently: an output that a later synth replaces may be half-written or hold invalid markers.
+    for (const { object } of specObjectsOf(config)) {
+      const secrets = (object as { secrets?: unknown } | null)?.secrets;
       if (typeof secrets !== 'object' || secrets === null) continue;
       for (const value of Object.values(secrets)) {
         const reference = parseSecretReferenceJson(value);

@@ -92,23 +92,16 @@ export class SpecFormatError extends Error {
  * without the object, are skipped. Throws a SpecFormatError naming the resource when an object is malformed.
  */
 export function readSynthesizedSpecs(config: unknown, source: string): SynthesizedSpec[] {
-  const blocks = (config as { resource?: unknown } | null)?.resource;
   const specs: SynthesizedSpec[] = [];
   const invalid: string[] = [];
-  if (typeof blocks !== 'object' || blocks === null) return specs;
-  for (const [resourceType, resources] of Object.entries(blocks as Record<string, unknown>)) {
-    if (typeof resources !== 'object' || resources === null) continue;
-    for (const [logicalId, block] of Object.entries(resources as Record<string, unknown>)) {
-      const comment = (block as { '//'?: { secretform?: unknown } } | null)?.['//'];
-      if (comment?.secretform === undefined) continue;
-      const marked = invalidMarkerSchema.safeParse(comment.secretform);
-      if (marked.success) {
-        const { address, problems } = marked.data;
-        invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
-        continue;
-      }
-      specs.push(parseSynthesizedSpec(comment.secretform, `${source}: ${resourceType}.${logicalId}`));
+  for (const { terraformAddress, object } of specObjectsOf(config)) {
+    const marked = invalidMarkerSchema.safeParse(object);
+    if (marked.success) {
+      const { address, problems } = marked.data;
+      invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
+      continue;
     }
+    specs.push(parseSynthesizedSpec(object, `${source}: ${terraformAddress}`));
   }
   if (invalid.length > 0) {
     throw new SpecFormatError(
@@ -118,6 +111,22 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
     );
   }
   return specs;
+}
+
+/**
+ * Every `"//".secretform` object of a synthesized configuration, as written (not checked), with the terraform
+ * address of the resource that carries it. Resources of the user's own, without the object, are skipped.
+ */
+export function* specObjectsOf(config: unknown): Generator<{ terraformAddress: string; object: unknown }> {
+  const blocks = (config as { resource?: unknown } | null)?.resource;
+  if (typeof blocks !== 'object' || blocks === null) return;
+  for (const [resourceType, resources] of Object.entries(blocks as Record<string, unknown>)) {
+    if (typeof resources !== 'object' || resources === null) continue;
+    for (const [logicalId, block] of Object.entries(resources as Record<string, unknown>)) {
+      const object = (block as { '//'?: { secretform?: unknown } } | null)?.['//']?.secretform;
+      if (object !== undefined) yield { terraformAddress: `${resourceType}.${logicalId}`, object };
+    }
+  }
 }
 
 /** One `"//".secretform` object read back; throws a SpecFormatError naming `where` when it is malformed. */

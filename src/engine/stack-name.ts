@@ -32,8 +32,3 @@ export function defaultStatePath(cwd: string, stack: string): string {
   return path.join(cwd, '.secretform', `${stack}.state.json`);
 }
 
-/** The state file of a run: `statePath` (relative to `cwd`) or the default. */
-export function statePathOf(options: Pick<EngineOptions, 'statePath' | 'cwd'>, stack: string): string {
-  const cwd = options.cwd ?? process.cwd();
-  return options.statePath !== undefined ? path.resolve(cwd, options.statePath) : defaultStatePath(cwd, stack);
-}
