@@ -5,7 +5,7 @@
  */
 import type { ServiceClient } from '../../client';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { retryWhileSettling } from '../eventual-consistency';
+import { retryWhileSettling } from '../operations/eventual-consistency';
 
 /** Runs them; resolves to the names of the root credential fields now rotated (empty when none ran). */
 export async function runAfterCreateOperations(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
