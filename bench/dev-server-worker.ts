@@ -6,8 +6,13 @@ import { startDevServer, type DevServerOptions } from '../src/devserver';
 async function run(): Promise<void> {
   const server = await startDevServer(workerData as DevServerOptions);
   parentPort!.postMessage({ kind: 'ready', url: server.url });
-  parentPort!.on('message', (message: { kind: string }) => {
+  parentPort!.on('message', (message: { kind: string; last?: number }) => {
     if (message.kind === 'count') parentPort!.postMessage({ kind: 'count', count: server.requestCount });
+    // The method, path and query of the last `last` requests (the log keeps no body), for the bare client.
+    if (message.kind === 'reads') {
+      const { last } = message as { kind: string; last: number };
+      parentPort!.postMessage({ kind: 'reads', reads: server.requestLog.slice(-last).map((entry) => [entry.method, entry.path, entry.query]) });
+    }
     if (message.kind === 'close') {
       void server.close().then(() => {
         parentPort!.postMessage({ kind: 'closed' });

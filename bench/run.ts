@@ -42,6 +42,8 @@ interface Row {
 interface BenchServer {
   url: string;
   requestCount(): Promise<number>;
+  /** [method, path, query] of the last `last` requests. */
+  lastRequests(last: number): Promise<[string, string, string][]>;
   close(): Promise<void>;
 }
 
@@ -51,7 +53,7 @@ function startServerThread(size: number): Promise<BenchServer> {
     execArgv: ['--require', require.resolve('tsx/cjs')],
   });
   const next = (kind: string) =>
-    new Promise<{ kind: string; url?: string; count?: number }>((done, reject) => {
+    new Promise<{ kind: string; url?: string; count?: number; reads?: [string, string, string][] }>((done, reject) => {
       const onError = (error: Error) => {
         worker.off('message', onMessage);
         reject(error);
@@ -72,6 +74,11 @@ function startServerThread(size: number): Promise<BenchServer> {
       const reply = next('count');
       worker.postMessage({ kind: 'count' });
       return reply.then((m) => m.count!);
+    },
+    lastRequests: (last: number) => {
+      const reply = next('reads');
+      worker.postMessage({ kind: 'reads', last });
+      return reply.then((m) => m.reads!);
     },
     close: async () => {
       const closed = next('closed');
@@ -97,12 +104,18 @@ interface CliRun {
 }
 
 function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEnv, options: { timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
-  const rssFile = join(mkdtempSync(join(tmpdir(), 'secretform-bench-rss-')), 'rss');
+  return runNode([BIN, ...args], env, { ...options, cwd });
+}
+
+/** A node process, timed from spawn to exit, with its own peak RSS and CPU time. */
+function runNode(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
+  const rssDir = mkdtempSync(join(tmpdir(), 'secretform-bench-rss-'));
+  const rssFile = join(rssDir, 'rss');
   const nodeArgs = ['--require', join(__dirname, 'child-rss.js')];
   if (options.cpuProfDir) nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfDir);
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { ...env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: options.cwd ?? ROOT, env: { ...env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -120,6 +133,7 @@ function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEnv, opti
       const seconds = (performance.now() - started) / 1000;
       for (const timer of timers) clearTimeout(timer);
       const usage = existsSync(rssFile) ? (JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRssKb: number; cpuMicros: number }) : undefined;
+      rmSync(rssDir, { recursive: true, force: true });
       done({
         code,
         seconds,
@@ -226,7 +240,20 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
       plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json'], project, env, prof)));
       progress('plan', plans[i]);
     }
-    rows.push(planRow('plan (default: no configuration)', size, plans, applied.timedOut ? undefined : 0, size === 1000 ? 1.2 : size === 10000 ? 1.3 : undefined, size === 10000 ? 400 : undefined));
+    const planned = planRow('plan (default: no configuration)', size, plans, applied.timedOut ? undefined : 0, size === 1000 ? 1.2 : size === 10000 ? 1.3 : undefined, size === 10000 ? 400 : undefined);
+    rows.push(planned);
+    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs);
+    progress('bare client, the same reads', bare);
+    rows.push({
+      figure: 'bare HTTP client, the plan\'s reads',
+      size,
+      seconds: bare.seconds,
+      requests: bare.requests,
+      floorSeconds: (bare.requests * LATENCY_MS) / PARALLELISM / 1000,
+      note: `reference: node + undici Pool + the same GETs, nothing else${runs > 1 ? `; median of ${runs}` : ''}`,
+      failed: bare.code === 0 ? undefined : failure(bare, 'bare client'),
+    });
+    if (planned.seconds !== undefined && bare.code === 0) planned.note = [planned.note, `${(planned.seconds / bare.seconds).toFixed(2)}x the bare client`].filter(Boolean).join('; ');
     serverMemory[size] = process.memoryUsage().rss / 1024 / 1024;
 
     if (size === 1000) {
@@ -245,6 +272,27 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
   } finally {
     await server.close();
     rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The plan's reads sent again by bench/bare-client.js (a fresh node process doing nothing but those requests), timed
+ * the same way: what any client pays on this machine against this server.
+ */
+async function measureBareClient(server: BenchServer, requests: number, runs: number): Promise<CliRun & { requests: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-reads-'));
+  try {
+    const readsFile = join(dir, 'reads.json');
+    writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests) }));
+    const results: (CliRun & { requests: number })[] = [];
+    for (let i = 0; i < runs; i++) {
+      results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN })));
+    }
+    const failed = results.find((run) => run.code !== 0);
+    if (failed) return failed;
+    return { ...results[0], seconds: median(results.map((run) => run.seconds)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Pool, poolRequest } from './undici-pool';
 import type { ClientConfig, ClientConfigError } from './config';
 import { loadClientConfig } from './config';
 import {
@@ -437,7 +437,7 @@ export class ServiceClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timedOut), this.#timeoutMs);
     try {
-      const response = await this.#poolFor(origin).request({ method, path, headers, body, signal: controller.signal });
+      const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: controller.signal });
       // Reading the whole body also hands the connection back to the pool for reuse.
       const text = await response.body.text();
       const header = (name: string): string | undefined => {

@@ -1,7 +1,11 @@
 import type { DevResponse } from './types';
 
 export interface FaultOptions {
-  /** Added before every response. */
+  /**
+   * Time from a request's arrival to its answer: the network and the service together. The server's own work
+   * counts within it (a request that took 3 ms to handle waits 7 more of 10), so a client's floor of
+   * requests x latency / parallelism is what an ideal client would really see.
+   */
   latencyMs?: number;
   /** Share of requests (0..1) answered with `failureStatus` before any handler runs. */
   failureRate?: number;
@@ -58,9 +62,10 @@ export class FaultInjector implements FaultControl {
     return undefined;
   }
 
-  /** Waits the configured latency. */
-  async delay(): Promise<void> {
-    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+  /** Waits until the configured latency has passed since `arrivedAt` (a `performance.now()` time). */
+  async delayFrom(arrivedAt: number): Promise<void> {
+    const remaining = arrivedAt + this.latencyMs - performance.now();
+    if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
   }
 }
 

@@ -43,6 +43,7 @@ export class Router {
 
   /** Answers one request; `readBody` is called only once the caller is authenticated (or logging in). */
   async handle(http: HttpRequestHead, readBody: () => Promise<Buffer>): Promise<HttpResponse> {
+    const arrivedAt = performance.now();
     const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, fields: [] };
     let response: DevResponse;
     try {
@@ -52,7 +53,7 @@ export class Router {
       if (error instanceof ClientGoneError) throw error;
       response = errorResponse(error);
     }
-    await this.deps.faults.delay();
+    await this.deps.faults.delayFrom(arrivedAt);
     entry.status = response.status;
     this.deps.log(entry);
     return response;

@@ -76,6 +76,19 @@ describe('fault injection', () => {
     }
   });
 
+  test('latency counts from the arrival: time the server already spent is not added again', async () => {
+    const injector = new FaultInjector({ latencyMs: 200 });
+    const arrivedAt = performance.now() - 150;
+    const started = performance.now();
+    await injector.delayFrom(arrivedAt);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(40);
+    expect(waited).toBeLessThan(140);
+    const late = performance.now();
+    await injector.delayFrom(late - 500);
+    expect(performance.now() - late).toBeLessThan(50);
+  });
+
   test('a failure rate between 0 and 1 fails about that share of requests', () => {
     const values = [0.1, 0.6, 0.29, 0.31];
     const injector = new FaultInjector({ failureRate: 0.3, random: () => values.shift()! });

@@ -98,4 +98,84 @@ describe('runInDependencyOrder', () => {
       ),
     ).rejects.toThrow(/dependency cycle: (a -> b -> a|b -> a -> b)/);
   });
+
+  it('frees the slot while a task finishes, so recording a result never holds back the next request', async () => {
+    const events: string[] = [];
+    let releaseRecord!: () => void;
+    const recordStarted = new Promise<void>((started) => {
+      void runInDependencyOrder(
+        [
+          { key: 'a', after: [] },
+          { key: 'b', after: [] },
+        ],
+        async (key) => {
+          events.push(`request ${key}`);
+          await tick();
+          if (key === 'b') return undefined;
+          return async () => {
+            events.push('record a');
+            started();
+            await new Promise<void>((release) => (releaseRecord = release));
+            events.push('recorded a');
+          };
+        },
+        { parallelism: 1 },
+      );
+    });
+    await recordStarted;
+    await tick();
+    await tick();
+    // b's request ran in the only slot while a was still recording.
+    expect([...events].sort()).toEqual(['record a', 'request a', 'request b']);
+    releaseRecord();
+  });
+
+  it('starts dependents only once the finishing part succeeded, and skips them when it failed', async () => {
+    const events: string[] = [];
+    const outcomes = await runInDependencyOrder(
+      [
+        { key: 'a', after: [] },
+        { key: 'b', after: ['a'] },
+        { key: 'c', after: [] },
+        { key: 'd', after: ['c'] },
+      ],
+      (key) => {
+        events.push(`request ${key}`);
+        return Promise.resolve(async () => {
+          await tick();
+          if (key === 'c') throw new Error('state write failed');
+          events.push(`recorded ${key}`);
+        });
+      },
+      { parallelism: 2 },
+    );
+    expect(events.indexOf('recorded a')).toBeLessThan(events.indexOf('request b'));
+    expect(events).not.toContain('request d');
+    expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded', 'failed', 'skipped']);
+  });
+
+  it('lets a finishing part take a slot again for more requests without waiting on itself', async () => {
+    let inSlot = 0;
+    let peak = 0;
+    const outcomes = await runInDependencyOrder(
+      Array.from({ length: 4 }, (_, i) => ({ key: `t${i}`, after: [] })),
+      async () => {
+        inSlot += 1;
+        peak = Math.max(peak, inSlot);
+        await tick();
+        inSlot -= 1;
+        return async (slot) => {
+          await slot(async () => {
+            inSlot += 1;
+            peak = Math.max(peak, inSlot);
+            await tick();
+            inSlot -= 1;
+          });
+        };
+      },
+      { parallelism: 1 },
+    );
+    expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
+    expect(peak).toBe(1);
+  });
 });

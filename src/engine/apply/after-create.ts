@@ -7,12 +7,20 @@ import type { ServiceClient } from '../../client';
 import type { ResourcePlan } from '../plan/resource-plan';
 import { retryWhileSettling } from '../operations/eventual-consistency';
 
+/** Whether the code asks for any of them for this resource. */
+export function hasAfterCreateOperations(resource: ResourcePlan): boolean {
+  return afterCreateOperationsOf(resource).length > 0;
+}
+
+function afterCreateOperationsOf(resource: ResourcePlan): ResourcePlan['resourceType']['operations'] {
+  const spec = resource.desired?.spec ?? {};
+  return resource.resourceType.operations.filter((operation) => operation.afterCreateSetting !== undefined && spec[operation.afterCreateSetting] === true);
+}
+
 /** Runs them; resolves to the names of the root credential fields now rotated (empty when none ran). */
 export async function runAfterCreateOperations(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
-  const spec = resource.desired?.spec ?? {};
   const rotated: string[] = [];
-  for (const operation of resource.resourceType.operations) {
-    if (operation.afterCreateSetting === undefined || spec[operation.afterCreateSetting] !== true) continue;
+  for (const operation of afterCreateOperationsOf(resource)) {
     const call = operation.call(resource.canonical!, {});
     const send = () => client.request(call.method, call.path, { body: call.method === 'GET' ? undefined : call.body ?? {}, query: call.query });
     const result = operation.eventuallyConsistent ? await retryWhileSettling(send) : await send();

@@ -3,7 +3,7 @@
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
-import { runInDependencyOrder, type TaskOutcome } from './dependency-scheduler';
+import { runInDependencyOrder, type TaskOutcome, type TaskRun } from './dependency-scheduler';
 import { stableStringify } from '../plan/diff/values';
 import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -19,10 +19,10 @@ import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { staleReasons } from '../saved-plan/staleness';
-import { runAfterCreateOperations } from './after-create';
+import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
-import { buildOperations } from './task-graph';
+import { buildOperations, type Operation } from './task-graph';
 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
 export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
@@ -116,32 +116,56 @@ async function execute(
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
   const warningsByKey = new Map<string, string[]>();
-  const runOperation = async (key: string): Promise<void> => {
+  const failedOperation = (operation: Operation, error: unknown): never => {
+    onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
+    throw error;
+  };
+  const succeededOperation = (operation: Operation): void => {
+    onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'succeeded' });
+  };
+  // In the slot: the request. After it: state, which changes only after the service answered 2xx (the client
+  // turns anything else into an error); a delete or write counts as done once its change is stored.
+  const runOperation: TaskRun = async (key) => {
     const operation = operations.get(key)!;
     const resource = resources.get(operation.address)!;
     onProgress?.({ kind: 'operation-start', address: operation.address, action: operation.label });
-    try {
-      // State changes only after the service answered 2xx (the client turns anything else into an error).
-      if (operation.kind === 'delete') {
+    if (operation.kind === 'delete') {
+      try {
         warningsByKey.set(key, await deleteObject(client, resource));
-        await writer.set(operation.address, undefined);
-      } else {
-        const values = secrets.get(operation.address) ?? {};
-        const created = operation.kind === 'create';
-        warningsByKey.set(key, await writeObject(client, resource, values, created));
+      } catch (error) {
+        failedOperation(operation, error);
+      }
+      return async () => {
+        try {
+          await writer.set(operation.address, undefined);
+        } catch (error) {
+          failedOperation(operation, error);
+        }
+        succeededOperation(operation);
+      };
+    }
+    const values = secrets.get(operation.address) ?? {};
+    const created = operation.kind === 'create';
+    try {
+      warningsByKey.set(key, await writeObject(client, resource, values, created));
+    } catch (error) {
+      failedOperation(operation, error);
+    }
+    return async (slot) => {
+      try {
         const entry = await stateEntryAfterWrite(resource, values, fingerprintKey, created);
         await writer.set(operation.address, entry);
-        const rotated = created ? await runAfterCreateOperations(client, resource) : [];
+        // Only a resource that asks for operations after its creation takes a slot again (behind the tasks waiting).
+        const rotated = created && hasAfterCreateOperations(resource) ? await slot(() => runAfterCreateOperations(client, resource)) : [];
         if (rotated.length > 0) {
           const at = new Date().toISOString();
           await writer.set(operation.address, { ...entry, rotated_by_service: Object.fromEntries(rotated.map((field) => [field, at])) });
         }
+      } catch (error) {
+        failedOperation(operation, error);
       }
-    } catch (error) {
-      onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });
-      throw error;
-    }
-    onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'succeeded' });
+      succeededOperation(operation);
+    };
   };
 
   // A failure that concerns the whole run (the client latches it) stops it like Ctrl-C: nothing new starts.

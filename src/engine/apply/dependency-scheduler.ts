@@ -24,24 +24,33 @@ export interface ScheduleOptions {
   shouldStop?: () => boolean;
 }
 
+/** Runs `work` in one of the `parallelism` slots (waiting for one to be free). */
+export type Slot = <T>(work: () => Promise<T>) => Promise<T>;
+
 /**
- * Runs tasks as soon as everything they wait for has succeeded, at most `parallelism` at a time. A failure
- * never stops independent work, but everything that depends on a failed task is skipped. A dependency cycle is
- * reported (before anything runs) rather than deadlocking.
+ * A task's work. What it does in its slot is the part that talks to the service; what it returns, if anything,
+ * finishes the task outside the slot (recording the result in state), so that slow state storage never leaves a
+ * connection idle. The finishing part may take a slot again with `slot` for more requests.
  */
-export async function runInDependencyOrder(
-  tasks: ScheduledTask[],
-  run: (key: string) => Promise<void>,
-  options: ScheduleOptions,
-): Promise<TaskOutcome[]> {
+export type TaskRun = (key: string) => Promise<void | ((slot: Slot) => Promise<void>)>;
+
+/**
+ * Runs tasks as soon as everything they wait for has succeeded, at most `parallelism` in their slot part at a
+ * time. A task counts as succeeded once its finishing part has too: only then do the tasks that wait for it
+ * start. A failure never stops independent work, but everything that depends on a failed task is skipped. A
+ * dependency cycle is reported (before anything runs) rather than deadlocking.
+ */
+export async function runInDependencyOrder(tasks: ScheduledTask[], run: TaskRun, options: ScheduleOptions): Promise<TaskOutcome[]> {
   const keys = new Set(tasks.map((t) => t.key));
   const waitsFor = new Map(tasks.map((t) => [t.key, t.after.filter((k) => keys.has(k) && k !== t.key)]));
   const cycle = findCycle(waitsFor);
   if (cycle) throw new Error(`dependency cycle: ${cycle.join(' -> ')}`);
 
   const limit = pLimit(Math.max(1, options.parallelism));
+  const slot: Slot = (work) => limit(work);
   const outcomes = new Map<string, TaskOutcome>();
   const started = new Map<string, Promise<TaskOutcome>>();
+  const failed = (key: string, err: unknown): TaskOutcome => ({ key, status: 'failed', error: err instanceof Error ? err : new Error(String(err)) });
 
   const start = (key: string): Promise<TaskOutcome> => {
     const existing = started.get(key);
@@ -50,15 +59,21 @@ export async function runInDependencyOrder(
       const prerequisites = await Promise.all((waitsFor.get(key) ?? []).map(start));
       const blocked = prerequisites.find((p) => p.status !== 'succeeded');
       if (blocked) return { key, status: 'skipped', reason: { kind: 'prerequisite_failed', key: blocked.key } };
-      return limit(async (): Promise<TaskOutcome> => {
+      const begun = await limit(async (): Promise<TaskOutcome | { finish: void | ((slot: Slot) => Promise<void>) }> => {
         if (options.shouldStop?.()) return { key, status: 'skipped', reason: { kind: 'stopped' } };
         try {
-          await run(key);
-          return { key, status: 'succeeded' };
+          return { finish: await run(key) };
         } catch (err) {
-          return { key, status: 'failed', error: err instanceof Error ? err : new Error(String(err)) };
+          return failed(key, err);
         }
       });
+      if ('status' in begun) return begun;
+      try {
+        if (begun.finish) await begun.finish(slot);
+        return { key, status: 'succeeded' };
+      } catch (err) {
+        return failed(key, err);
+      }
     })();
     started.set(key, promise);
     return promise;

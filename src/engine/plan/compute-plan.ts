@@ -10,7 +10,7 @@ import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState, StateFile } from '../state/state-file';
 import type { RunMode } from '../setup/targets';
 import type { Plan } from './plan';
-import { diffResource } from './resource-diff';
+import { diffResource, type ResourceDiff } from './resource-diff';
 import type { ResourcePlan } from './resource-plan';
 
 export interface ComputePlanInput {
@@ -21,7 +21,8 @@ export interface ComputePlanInput {
   /** The resources of the run (see setup/targets.ts). */
   selected: ReadonlySet<string>;
   secrets: ResolvedSecrets;
-  fingerprintKey: FingerprintKey;
+  /** May still be on its way (read from the service while the refresh runs). */
+  fingerprintKey: FingerprintKey | Promise<FingerprintKey>;
   mode: RunMode;
   refreshOnly: boolean;
   parallelism: number;
@@ -43,6 +44,11 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, input.state);
   const stateEntryOf = (address: string) => input.state.resources[address] ?? input.state.resources[moves.get(address) ?? ''];
 
+  let fingerprintKey: FingerprintKey | undefined;
+  const keyReady = Promise.resolve(input.fingerprintKey).then((key) => (fingerprintKey = key));
+  // Awaited once the refresh succeeded; a refresh that failed first makes its outcome irrelevant.
+  keyReady.catch(() => undefined);
+
   const diffAll = async (addresses: string[]): Promise<Result<void>> => {
     const requests = addresses.map((address) => {
       const inCode = allDesired.get(address);
@@ -54,25 +60,40 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         identity: desiredByAddress.has(address) ? 'desired' : 'recorded',
       });
     });
-    const live = await refresh(input.client, requests, { parallelism: input.parallelism, onProgress: input.onProgress });
-    if (!live.ok) return live;
-    // Slow (scrypt) fingerprints of older states are checked all at once on the thread pool, never one by one
-    // on the event loop; keyed ones need no preparation.
-    await input.fingerprintKey.prepare(slowComparisons(requests, live.value, input.secrets, stateEntryOf));
-    for (const request of requests) {
-      const diff = diffResource({
+    const diffs = new Map<string, ResourceDiff>();
+    const diff = (request: RefreshRequest, live: LiveObject, key: FingerprintKey): void => {
+      diffs.set(request.address, diffResource({
         address: request.address,
         resourceType: request.resourceType,
         desired: desiredByAddress.get(request.address),
         stateEntry: stateEntryOf(request.address),
-        live: live.value.get(request.address)!,
+        live,
         secrets: input.secrets.get(request.address) ?? {},
-        fingerprintKey: input.fingerprintKey,
+        fingerprintKey: key,
         refreshOnly: input.refreshOnly,
-      });
+      }));
+    };
+    // Each object is diffed as soon as it is read, while the other reads are on their way; except before the
+    // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are
+    // checked all at once on the thread pool after the refresh, never one by one on the event loop.
+    const later: RefreshRequest[] = [];
+    const live = await refresh(input.client, requests, {
+      parallelism: input.parallelism,
+      onProgress: input.onProgress,
+      onRead: (request, object) => {
+        if (fingerprintKey && !needsSlowComparison(request, object, input.secrets, stateEntryOf)) diff(request, object, fingerprintKey);
+        else later.push(request);
+      },
+    });
+    if (!live.ok) return live;
+    const key = fingerprintKey ?? (await keyReady);
+    await key.prepare(later.flatMap((request) => [...slowComparisons(request, live.value.get(request.address)!, input.secrets, stateEntryOf)]));
+    for (const request of later) diff(request, live.value.get(request.address)!, key);
+    for (const request of requests) {
+      const { plan, warnings: diffWarnings } = diffs.get(request.address)!;
       const from = moves.get(request.address);
-      resources.set(request.address, from === undefined ? diff.plan : { ...diff.plan, movedFrom: from, change: { ...diff.plan.change, previousAddress: from } });
-      warnings.push(...diff.warnings);
+      resources.set(request.address, from === undefined ? plan : { ...plan, movedFrom: from, change: { ...plan.change, previousAddress: from } });
+      warnings.push(...diffWarnings);
       warnings.push(...serverWarnings(request.address, live.value.get(request.address)!.warnings));
     }
     return ok(undefined);
@@ -150,22 +171,29 @@ function findMoves(desired: DesiredStack, state: StateFile): Map<string, string>
   return moves;
 }
 
-/** (desired value, recorded fingerprint) of the secrets the diff will compare: objects that exist, fields in state. */
+/** (desired value, recorded fingerprint) of the slow fingerprints the diff of one object will compare. */
 function* slowComparisons(
-  requests: readonly RefreshRequest[],
-  live: ReadonlyMap<string, LiveObject>,
+  request: RefreshRequest,
+  live: LiveObject,
   secrets: ResolvedSecrets,
   stateEntryOf: (address: string) => ResourceState | undefined,
 ): Generator<[string, string]> {
-  for (const request of requests) {
-    if (!live.get(request.address)?.attributes) continue;
-    const recorded = stateEntryOf(request.address)?.secrets;
-    if (!recorded) continue;
-    for (const [field, value] of Object.entries(secrets.get(request.address) ?? {})) {
-      const fingerprint = recorded[field];
-      if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) yield [value, fingerprint];
-    }
+  if (!live.attributes) return;
+  const recorded = stateEntryOf(request.address)?.secrets;
+  if (!recorded) return;
+  for (const [field, value] of Object.entries(secrets.get(request.address) ?? {})) {
+    const fingerprint = recorded[field];
+    if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) yield [value, fingerprint];
   }
+}
+
+function needsSlowComparison(
+  request: RefreshRequest,
+  live: LiveObject,
+  secrets: ResolvedSecrets,
+  stateEntryOf: (address: string) => ResourceState | undefined,
+): boolean {
+  return !slowComparisons(request, live, secrets, stateEntryOf).next().done;
 }
 
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */

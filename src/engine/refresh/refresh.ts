@@ -56,7 +56,12 @@ type ReadAnswer = { ok: true; raw: unknown; warnings: string[] } | { ok: false; 
 export async function refresh(
   client: ServiceClient,
   requests: readonly RefreshRequest[],
-  options: { parallelism: number; onProgress?: (event: ProgressEvent) => void },
+  options: {
+    parallelism: number;
+    onProgress?: (event: ProgressEvent) => void;
+    /** Called with each object as soon as it is read (the plan diffs it while other reads are on their way). */
+    onRead?: (request: RefreshRequest, live: LiveObject) => void;
+  },
 ): Promise<Result<Map<string, LiveObject>>> {
   const limit = pLimit(Math.max(1, options.parallelism));
   const reads = new Map<string, Promise<ReadAnswer>>();
@@ -88,11 +93,16 @@ export async function refresh(
         if (answer.error.runFailure !== undefined) runFailure ??= answer.error;
         else problems.push(`${request.address}: ${answer.message}`);
       } else {
+        let object: LiveObject | undefined;
         try {
           const attributes = answer.raw === undefined ? null : request.resourceType.normaliseRead(answer.raw, request.identity, request.desired);
-          live.set(request.address, { attributes, data: attributes === null ? null : unwrapData(answer.raw), warnings: answer.warnings });
+          object = { attributes, data: attributes === null ? null : unwrapData(answer.raw), warnings: answer.warnings };
         } catch (error) {
           problems.push(`${request.address}: cannot interpret the server's answer: ${client.scrub((error as Error).message)}`);
+        }
+        if (object) {
+          live.set(request.address, object);
+          options.onRead?.(request, object);
         }
       }
       done += 1;

@@ -110,9 +110,10 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   if (!secrets.ok) return secrets;
   const client = clientFor(context, secrets.value);
   if (!client.ok) return client;
-  const fingerprintKey = mode === 'destroy'
-    ? FingerprintKey.none('destroy writes no secret')
-    : await runFingerprintKey(context, client.value, 'read');
+  // The key is read from the service while the refresh runs (the diff of a secret waits for it).
+  const fingerprintKeyRead = mode === 'destroy'
+    ? Promise.resolve(FingerprintKey.none('destroy writes no secret'))
+    : runFingerprintKey(context, client.value, 'read');
   const computation = await computePlan({
     client: client.value,
     stack: context.stack,
@@ -120,7 +121,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     state,
     selected: selection.value.addresses,
     secrets: secrets.value,
-    fingerprintKey,
+    fingerprintKey: fingerprintKeyRead,
     mode,
     refreshOnly: context.options.refreshOnly === true,
     parallelism: context.parallelism,
@@ -131,6 +132,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
+  const fingerprintKey = await fingerprintKeyRead;
   // The plan is a value: a note about it makes a new one.
   const hint = slowHashingHint(fingerprintKey);
   const { plan } = computation.value;

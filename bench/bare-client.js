@@ -1,0 +1,37 @@
+// The reference a plan is compared with: a Node process that sends the same reads the plan sent, with undici's
+// Pool at the same parallelism, and does nothing else (no state, no diff, no report). Its time is what any
+// client pays on this machine against this server: node's start, the HTTP client, the round trips.
+// Usage: SERVICE_TOKEN=... node bare-client.js READS_FILE (JSON: { url, parallelism, reads: [[method, path, query]] }).
+'use strict';
+const { readFileSync } = require('node:fs');
+const Pool = require('undici/lib/dispatcher/pool');
+const { request } = require('undici/lib/api');
+
+async function main() {
+  const { url, parallelism, reads } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+  const pool = new Pool(url, { connections: parallelism });
+  const headers = { 'x-vault-token': process.env.SERVICE_TOKEN };
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < reads.length) {
+      const [method, path, query] = reads[next++];
+      const list = method === 'LIST';
+      const search = [query, list ? 'list=true' : ''].filter(Boolean).join('&');
+      const response = await request.call(pool, { method: list ? 'GET' : method, path: `/v1/${path.split('/').map(encodeURIComponent).join('/')}${search ? `?${search}` : ''}`, headers });
+      await response.body.text();
+      if (response.statusCode >= 500) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: parallelism }, worker));
+  await pool.close();
+  if (failed > 0) {
+    process.stderr.write(`${failed} reads failed\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 1;
+});
