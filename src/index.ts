@@ -20,8 +20,8 @@ export type {
 } from './resources';
 
 // Desired state: from a synth output directory (`desiredFromStack`, for an in-memory stack, is a construct export).
-export { loadDesired, listSynthesizedStacks, DesiredStateError } from './engine/desired';
-export type { DesiredResource, DesiredStack } from './engine/desired';
+export { loadDesired, listSynthesizedStacks, DesiredStateError } from './engine/setup/desired';
+export type { DesiredResource, DesiredStack } from './engine/setup/desired';
 
 // The synthesized spec format, written by the constructs and read by the engine.
 export { SPEC_FORMAT_VERSION, readSynthesizedSpecs, writeSynthesizedSpec, SpecFormatError } from './synthesized-spec';

@@ -2,7 +2,7 @@
  * What apply and destroy print after the run: skipped operations, failures, and the terraform-style summary
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
  */
-import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/engine-options';
+import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/setup/engine-options';
 import { writeError, writeWarning, type CliIo } from './io';
 import { operationLine } from './progress';
 

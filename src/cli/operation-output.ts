@@ -4,7 +4,7 @@
  * command's environment). Credentials appear here and nowhere else: on stdout, for the operations that return
  * them. A library status never shows the borrower's token: it is a credential of someone else.
  */
-import type { OperationAnswer } from '../engine/operation-run';
+import type { OperationAnswer } from '../engine/operations/operation-run';
 import { isPlainObject } from '../resources/define';
 import { UsageError } from './usage-error';
 

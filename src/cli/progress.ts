@@ -3,7 +3,7 @@
  * terminal: in a CI log it would be hundreds of lines of noise. Finished operations are results, not progress,
  * so they are printed on stdout everywhere ("prod/ldap/svc-role: created").
  */
-import type { ProgressEvent } from '../engine/engine-options';
+import type { ProgressEvent } from '../engine/setup/engine-options';
 import type { CliIo } from './io';
 
 /** Redraw at most this often, so a fast refresh does not flood the terminal. */

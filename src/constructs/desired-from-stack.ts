@@ -3,7 +3,7 @@
  * desired state. Plain-text secrets are kept (for tests and the in-process engine API: the only way
  * `SecretValue.unsafePlainText` values reach the engine).
  */
-import { DesiredStateError, type DesiredStack } from '../engine/desired';
+import { DesiredStateError, type DesiredStack } from '../engine/setup/desired';
 import type { IConstruct } from 'constructs';
 import { isStack } from './cdktf-adapter';
 import { analyseStack, StackSupport } from './stack';

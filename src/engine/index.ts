@@ -2,30 +2,30 @@
  * The engine API: plan, apply, destroy, import and the state commands as functions. The CLI is a thin layer
  * over these; programs can call them too (re-exported from the package root).
  */
-export { plan, createSavedPlan } from './plan-run';
+export { plan, createSavedPlan } from './plan/plan-run';
 export { apply, destroy, applySavedPlan } from './apply/apply-run';
 export type { SavedPlanApplyOptions } from './apply/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';
-export { importResource, importAll } from './import-resource';
-export type { ImportedResource, ImportAllResult } from './import-resource';
-export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state-commands';
-export type { StateListEntry, StateMoved } from './state-commands';
+export { importResource, importAll } from './apply/import-resource';
+export type { ImportedResource, ImportAllResult } from './apply/import-resource';
+export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state/state-commands';
+export type { StateListEntry, StateMoved } from './state/state-commands';
 export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
 export { STATE_ENV } from './state/state-location';
-export { resolveStack, defaultStatePath } from './stack-name';
+export { resolveStack, defaultStatePath } from './setup/stack-name';
 
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
-} from './engine-options';
+} from './setup/engine-options';
 export type {
   Plan, PlannedChange, PlanAction, ActionReason, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
 } from './plan/plan';
 export { summarize, hasChangesOrDrift, hasActions } from './plan/plan';
-export type { FieldChange, FieldDrift } from './diff/three-way';
+export type { FieldChange, FieldDrift } from './plan/diff/three-way';
 export type { ResourceState, StateFile } from './state/state-file';
 export { EngineError, ok, fail } from './errors';
 export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
-export { runOperation, offeredOperations } from './operation-run';
-export type { OperationRequest, OperationAnswer } from './operation-run';
+export { runOperation, offeredOperations } from './operations/operation-run';
+export type { OperationRequest, OperationAnswer } from './operations/operation-run';

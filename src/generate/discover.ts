@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
 import { EngineError, fail, ok, type Result } from '../engine/errors';
-import { refresh } from '../engine/refresh';
+import { refresh } from '../engine/refresh/refresh';
 import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
 import type { ApiCall, Attributes, ResourceType } from '../resources/types';

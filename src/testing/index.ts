@@ -17,9 +17,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IConstruct } from 'constructs';
 import { isStack } from '../constructs/cdktf-adapter';
 import { desiredFromStack } from '../constructs/desired-from-stack';
-import { DesiredStateError, type DesiredResource } from '../engine/desired';
+import { DesiredStateError, type DesiredResource } from '../engine/setup/desired';
 
-export type { DesiredResource } from '../engine/desired';
+export type { DesiredResource } from '../engine/setup/desired';
 export { desiredFromStack } from '../constructs/desired-from-stack';
 
 /** Every message the stack's validations report (what `app.synth()` would fail with), in tree order. */

@@ -53,7 +53,7 @@ describe('secretform start-up', () => {
     expect(planned.code).toBe(0);
     expect(JSON.parse(planned.stdout).resource_changes.length).toBeGreaterThan(0);
     // The hook really lists what was loaded: the engine, the report and the HTTP client are there.
-    expect(planned.modules.some((m) => /[\\/]dist[\\/]engine[\\/]plan-run\.js$/.test(m))).toBe(true);
+    expect(planned.modules.some((m) => /[\\/]dist[\\/]engine[\\/]plan[\\/]plan-run\.js$/.test(m))).toBe(true);
     expect(planned.modules.some((m) => /node_modules[\\/]undici[\\/]/.test(m))).toBe(true);
     // Only undici's Pool: its entry point (fetch, WebSocket, cookies, mocks) is not loaded.
     expect(planned.modules.filter((m) => /node_modules[\\/]undici[\\/](index\.js|lib[\\/]web[\\/])/.test(m))).toEqual([]);

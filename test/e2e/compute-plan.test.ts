@@ -3,7 +3,7 @@
  * lives in a replaced object replaced with it, and a moved address renamed rather than deleted.
  */
 import { ServiceClient } from '../../src/client';
-import type { DesiredResource, DesiredStack } from '../../src/engine/desired';
+import type { DesiredResource, DesiredStack } from '../../src/engine/setup/desired';
 import { computePlan, type ComputePlanInput } from '../../src/engine/plan/compute-plan';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';
 import { emptyState, type ResourceState, type StateFile } from '../../src/engine/state/state-file';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadDesired } from '../../src/engine/desired';
+import { loadDesired } from '../../src/engine/setup/desired';
 import { synthesize } from '../../src/synthesize';
 import { SECRET_ENV, SECRET_FILE_NAME, SECRET_FILE_VALUE } from './synth-fixture';
 

@@ -76,3 +76,12 @@ test('engine and reports name no resource type: what is special about a type is 
   }
   expect(found).toEqual([]);
 });
+
+test('the engine is laid out by stage: only the API and the shared error codes sit at its top', () => {
+  const top = fs.readdirSync(path.join(SRC, 'engine'), { withFileTypes: true });
+  expect(top.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => entry.name).sort()).toEqual(['errors.ts', 'index.ts']);
+  // Each stage folder says what it owns and what it must not do.
+  const stages = top.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  expect(stages.length).toBeGreaterThan(0);
+  expect(stages.filter((stage) => !fs.existsSync(path.join(SRC, 'engine', stage, 'README.md')))).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import { countResources, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
 import { buildOperations } from '../../src/engine/apply/task-graph';
-import type { ApplyResult, OperationOutcome } from '../../src/engine/engine-options';
+import type { ApplyResult, OperationOutcome } from '../../src/engine/setup/engine-options';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
 import { fakeIo } from './cli-fake-io';
 import { emptyPlan } from './report-plan-fixture';

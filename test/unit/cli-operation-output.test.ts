@@ -1,4 +1,4 @@
-import type { OperationAnswer } from '../../src/engine/operation-run';
+import type { OperationAnswer } from '../../src/engine/operations/operation-run';
 import { answerObject, credentialEnvironment, parseOperationFormat, renderAnswer, shellQuote } from '../../src/cli/operation-output';
 
 function answer(overrides: Partial<OperationAnswer>): OperationAnswer {

@@ -1,4 +1,4 @@
-import { runInDependencyOrder } from '../../src/engine/dependency-scheduler';
+import { runInDependencyOrder } from '../../src/engine/apply/dependency-scheduler';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 

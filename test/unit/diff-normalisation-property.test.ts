@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { diffResource } from '../../src/engine/plan/resource-diff';
-import { refreshRequestFor } from '../../src/engine/refresh';
+import { refreshRequestFor } from '../../src/engine/refresh/refresh';
 import { getResourceType } from '../../src/resources/registry';
-import type { DesiredResource } from '../../src/engine/desired';
+import type { DesiredResource } from '../../src/engine/setup/desired';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';
 
 const RUNS = 200;

@@ -1,6 +1,6 @@
 /** The diff of one resource (desired, last applied, live) and where its secrets stand. */
 import { createHash } from 'node:crypto';
-import type { DesiredResource } from '../../src/engine/desired';
+import type { DesiredResource } from '../../src/engine/setup/desired';
 import { diffResource, type ResourceDiffInput } from '../../src/engine/plan/resource-diff';
 import { compareSecrets } from '../../src/engine/plan/secret-comparison';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';

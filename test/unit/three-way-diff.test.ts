@@ -1,4 +1,4 @@
-import { threeWayDiff, type DiffFieldTraits } from '../../src/engine/diff/three-way';
+import { threeWayDiff, type DiffFieldTraits } from '../../src/engine/plan/diff/three-way';
 
 const traits: DiffFieldTraits[] = [
   { name: 'rotation_period', serverDefault: undefined },

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
 import { runOperation, stateShow, type OperationAnswer } from '../../engine';
-import type { EngineOptions } from '../../engine/engine-options';
+import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';

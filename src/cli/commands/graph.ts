@@ -3,7 +3,7 @@
  * stack's dependency graph from the synthesized desired state (no service, no state needed).
  */
 import type { Command } from 'commander';
-import { loadDesired } from '../../engine/desired';
+import { loadDesired } from '../../engine/setup/desired';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../../report/graph';
 import { nonEmptyFlag, prepareSynthOutput } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';

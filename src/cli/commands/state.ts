@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
-import type { EngineOptions } from '../../engine/engine-options';
+import type { EngineOptions } from '../../engine/setup/engine-options';
 import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, stateFlagValue } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';

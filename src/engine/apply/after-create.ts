@@ -5,7 +5,7 @@
  */
 import type { ServiceClient } from '../../client';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { retryWhileSettling } from '../eventual-consistency';
+import { retryWhileSettling } from '../operations/eventual-consistency';
 
 /** Whether the code asks for any of them for this resource. */
 export function hasAfterCreateOperations(resource: ResourcePlan): boolean {

@@ -3,19 +3,19 @@
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
-import { runInDependencyOrder, type TaskOutcome, type TaskRun } from '../dependency-scheduler';
-import { stableStringify } from '../diff/values';
-import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../engine-options';
+import { runInDependencyOrder, type TaskOutcome, type TaskRun } from './dependency-scheduler';
+import { stableStringify } from '../plan/diff/values';
+import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../run-context';
-import type { ResolvedSecrets } from '../secret-resolution';
+import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
+import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import { renameAddress } from '../state-moves';
-import type { RunMode } from '../targets';
+import { renameAddress } from '../state/state-moves';
+import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { staleReasons } from '../saved-plan/staleness';

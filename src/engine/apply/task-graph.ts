@@ -3,7 +3,7 @@
  * for what depends on them (associations before their destination, destinations before their GitHub app,
  * roles before their backend, mounts last); a replaced object is deleted, then created.
  */
-import type { ScheduledTask } from '../dependency-scheduler';
+import type { ScheduledTask } from './dependency-scheduler';
 import type { ResourcePlan } from '../plan/resource-plan';
 
 export interface Operation {

@@ -1,14 +1,14 @@
 /** Refresh and diff of every selected resource into a plan, keeping what apply needs alongside. */
 import type { ServiceClient } from '../../client';
 import { getResourceType } from '../../resources/registry';
-import type { DesiredResource, DesiredStack } from '../desired';
-import type { ProgressEvent } from '../engine-options';
+import type { DesiredResource, DesiredStack } from '../setup/desired';
+import type { ProgressEvent } from '../setup/engine-options';
 import { ok, type Result } from '../errors';
-import { refresh, refreshRequestFor, type LiveObject, type RefreshRequest } from '../refresh';
-import type { ResolvedSecrets } from '../secret-resolution';
+import { refresh, refreshRequestFor, type LiveObject, type RefreshRequest } from '../refresh/refresh';
+import type { ResolvedSecrets } from '../setup/secret-resolution';
 import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState, StateFile } from '../state/state-file';
-import type { RunMode } from '../targets';
+import type { RunMode } from '../setup/targets';
 import type { Plan } from './plan';
 import { diffResource, type ResourceDiff } from './resource-diff';
 import type { ResourcePlan } from './resource-plan';
@@ -18,7 +18,7 @@ export interface ComputePlanInput {
   stack: string;
   desired: DesiredStack;
   state: StateFile;
-  /** The resources of the run (see targets.ts). */
+  /** The resources of the run (see setup/targets.ts). */
   selected: ReadonlySet<string>;
   secrets: ResolvedSecrets;
   /** May still be on its way (read from the service while the refresh runs). */

@@ -1,5 +1,5 @@
 import type { HealthDriftKind } from '../../resources/types';
-import type { FieldChange, FieldDrift } from '../diff/three-way';
+import type { FieldChange, FieldDrift } from './diff/three-way';
 
 /** What apply will do to one resource. */
 export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'no-op';

@@ -4,9 +4,9 @@
  * server can check, the health of a live object, a secret with an endpoint of its own) comes from its hooks.
  */
 import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
-import type { DesiredResource } from '../desired';
-import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from '../diff/three-way';
-import type { LiveObject } from '../refresh';
+import type { DesiredResource } from '../setup/desired';
+import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from './diff/three-way';
+import type { LiveObject } from '../refresh/refresh';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlanAction } from './plan';

@@ -1,7 +1,7 @@
 /** Resolves the secret references of the desired state before any request is made. */
-import { resolveSecretValue } from '../secret-value';
+import { resolveSecretValue } from '../../secret-value';
 import type { DesiredResource } from './desired';
-import { EngineError, fail, ok, type Result } from './errors';
+import { EngineError, fail, ok, type Result } from '../errors';
 
 /** Resolved secret values by address, then field. Lives in memory only; never copied into a plan or state. */
 export type ResolvedSecrets = ReadonlyMap<string, Readonly<Record<string, string>>>;

@@ -1,8 +1,8 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
-import { findResourceType } from '../resources/registry';
+import { findResourceType } from '../../resources/registry';
 import { loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
+import { EngineError, fail, ok, type Result } from '../errors';
 
 /** The desired resources of `stack`, checked: known types, ids that match their specs, one address per object. */
 export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack: string): Result<DesiredStack> {

@@ -1,6 +1,6 @@
 /** Calls the service may briefly refuse after a root rotation, while the new credential propagates. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceResult } from '../client';
+import type { ServiceResult } from '../../client';
 
 /** How long such a call is retried before its failure is reported. */
 export const EVENTUAL_CONSISTENCY_LIMIT_MS = 30_000;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { DesiredStateError, listSynthesizedStacks } from './desired';
 import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
+import { EngineError, fail, ok, type Result } from '../errors';
 
 /**
  * The stack a command works on: the one given, else the loaded desired state's, else the only stack of the

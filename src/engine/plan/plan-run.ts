@@ -1,12 +1,12 @@
-import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
-import { specOfDesiredResource } from './desired';
-import type { PlanComputation } from './plan/compute-plan';
-import type { Plan } from './plan/plan';
-import { planRun, prepareRun, readRunState, type RunContext } from './run-context';
-import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from './saved-plan/saved-plan';
-import { liveDigests } from './saved-plan/staleness';
-import type { StateFile } from './state/state-file';
+import type { EngineOptions } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { specOfDesiredResource } from '../setup/desired';
+import type { PlanComputation } from './compute-plan';
+import type { Plan } from './plan';
+import { planRun, prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from '../saved-plan/saved-plan';
+import { liveDigests } from '../saved-plan/staleness';
+import type { StateFile } from '../state/state-file';
 
 /**
  * Refreshes every resource of the desired state and of the state file (or the targets and what they need) and

@@ -1,7 +1,7 @@
 /** Which resources a run covers: all of them, or `--target` addresses with what they need (or what needs them). */
 import type { DesiredStack } from './desired';
-import { EngineError, fail, ok, type Result } from './errors';
-import type { StateFile } from './state/state-file';
+import { EngineError, fail, ok, type Result } from '../errors';
+import type { StateFile } from '../state/state-file';
 
 export type RunMode = 'apply' | 'destroy';
 

@@ -3,17 +3,17 @@
  * Adoption assumes the object holds what the code says: the secrets' desired values are fingerprinted as if they
  * had been applied, so an import never re-sends a root credential (a later plan reports them "unverifiable").
  */
-import { ImportIdError } from '../resources/types';
-import { getResourceType } from '../resources/registry';
-import type { DesiredResource } from './desired';
-import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
-import { refresh, refreshRequestFor } from './refresh';
-import { clientFor, lockRunState, prepareRun, runFingerprintKey } from './run-context';
-import { resolveSecrets } from './secret-resolution';
-import type { FingerprintKey } from './state/fingerprint';
-import type { ResourceState } from './state/state-file';
-import { StateWriter } from './apply/state-writer';
+import { ImportIdError } from '../../resources/types';
+import { getResourceType } from '../../resources/registry';
+import type { DesiredResource } from '../setup/desired';
+import type { EngineOptions } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { refresh, refreshRequestFor } from '../refresh/refresh';
+import { clientFor, lockRunState, prepareRun, runFingerprintKey } from '../setup/run-context';
+import { resolveSecrets } from '../setup/secret-resolution';
+import type { FingerprintKey } from '../state/fingerprint';
+import type { ResourceState } from '../state/state-file';
+import { StateWriter } from './state-writer';
 
 export interface ImportedResource {
   address: string;

@@ -1,8 +1,8 @@
 // The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
 // The CLI is a thin layer over these; users can call them from code too (exported from the package root).
 import type { DesiredStack } from './desired';
-import type { Plan } from './plan/plan';
-import type { FingerprintKeySource } from './state/fingerprint-key-source';
+import type { Plan } from '../plan/plan';
+import type { FingerprintKeySource } from '../state/fingerprint-key-source';
 
 /**
  * Where the desired state comes from. (The package's API also takes an in-memory cdktf stack, `{ kind: 'stack' }`,

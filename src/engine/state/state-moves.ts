@@ -1,5 +1,5 @@
 /** Renaming an address in state: what `state mv` does, and what apply does for a construct whose id changed. */
-import type { ResourceState } from './state/state-file';
+import type { ResourceState } from './state-file';
 
 /**
  * The resources with `from` renamed to `to`, and every dependency that names `from` pointing at `to`. The caller

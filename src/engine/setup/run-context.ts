@@ -2,19 +2,19 @@
  * Everything a run needs before it talks to the service, checked in this order so that a mistake is reported
  * before any request: stack name, desired state, state file, selection, secrets, client settings.
  */
-import { ServiceClient } from '../client';
+import { ServiceClient } from '../../client';
 import type { DesiredStack } from './desired';
 import { loadDesiredSource } from './desired-source';
 import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
-import { computePlan, type PlanComputation } from './plan/compute-plan';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
-import { FingerprintKey } from './state/fingerprint';
-import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from './state/fingerprint-key-source';
-import { openLockedState, readStateAt, type LockedState } from './state/locked-state';
-import type { StateFile } from './state/state-file';
-import { resolveStateLocation, type StateLocation } from './state/state-location';
+import { FingerprintKey } from '../state/fingerprint';
+import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from '../state/fingerprint-key-source';
+import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
+import type { StateFile } from '../state/state-file';
+import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { selectAddresses, type RunMode } from './targets';
 
 export const DEFAULT_PARALLELISM = 10;

@@ -7,11 +7,11 @@
  * sends nothing after it, and it is reported once with its likely cause instead of once per resource.
  */
 import pLimit from 'p-limit';
-import { runFailureMessage, type ServiceClient, type ServiceClientError } from '../client';
-import { unwrapData } from '../resources/define';
-import type { ApiCall, Attributes, ResourceType } from '../resources/types';
-import type { ProgressEvent } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
+import { runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
+import { unwrapData } from '../../resources/define';
+import type { ApiCall, Attributes, ResourceType } from '../../resources/types';
+import type { ProgressEvent } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
 
 export interface RefreshRequest {
   address: string;

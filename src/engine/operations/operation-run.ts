@@ -4,19 +4,19 @@
  * module checks the request against that, sends the one call, and records in state what a rotate-root changed.
  * Credentials an operation returns stay in the answer, in memory: never in state, an error message or a log.
  */
-import type { ServiceClient, ServiceResult } from '../client';
-import { isPlainObject } from '../resources/define';
-import { parseDuration } from '../resources/duration';
-import { findResourceType } from '../resources/registry';
-import type { OperationName, OperationOption, OperationSpec, ResourceType } from '../resources/types';
-import type { EngineOptions } from './engine-options';
+import type { ServiceClient, ServiceResult } from '../../client';
+import { isPlainObject } from '../../resources/define';
+import { parseDuration } from '../../resources/duration';
+import { findResourceType } from '../../resources/registry';
+import type { OperationName, OperationOption, OperationSpec, ResourceType } from '../../resources/types';
+import type { EngineOptions } from '../setup/engine-options';
 import { retryWhileSettling } from './eventual-consistency';
-import { EngineError, fail, ok, type Result } from './errors';
-import { clientFor, lockRunState, prepareRun, readRunState, type RunContext } from './run-context';
-import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
-import type { LockedState } from './state/locked-state';
-import type { ResourceState } from './state/state-file';
-import { StateWriter } from './apply/state-writer';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { clientFor, lockRunState, prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
+import type { LockedState } from '../state/locked-state';
+import type { ResourceState } from '../state/state-file';
+import { StateWriter } from '../apply/state-writer';
 
 export interface OperationRequest {
   address: string;

@@ -5,10 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findResourceType } from '../resources/registry';
-import type { Attributes } from '../resources/types';
-import { SecretValue } from '../secret-value';
-import { parseSynthesizedSpec, readSynthesizedSpecs, SpecFormatError, writeSynthesizedSpec, type SynthesizedSpec } from '../synthesized-spec';
+import { findResourceType } from '../../resources/registry';
+import type { Attributes } from '../../resources/types';
+import { SecretValue } from '../../secret-value';
+import { parseSynthesizedSpec, readSynthesizedSpecs, SpecFormatError, writeSynthesizedSpec, type SynthesizedSpec } from '../../synthesized-spec';
 
 export interface DesiredResource {
   /** Construct path, e.g. `prod/ldap/svc-role`. */

@@ -3,16 +3,16 @@
  * state without talking to the service. State holds no secret values (only keyed or salted fingerprints).
  */
 import { readFile } from 'node:fs/promises';
-import type { EngineOptions } from './engine-options';
-import { EngineError, fail, ok, type Result } from './errors';
-import { loadDesired } from './desired';
-import { resolveStack } from './stack-name';
+import type { EngineOptions } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { loadDesired } from '../setup/desired';
+import { resolveStack } from '../setup/stack-name';
 import { addressProblem, renameAddress } from './state-moves';
-import type { LockHolder, StateBackend, StateVersionInfo } from './state/backend';
-import { openLockedState, readStateAt } from './state/locked-state';
-import { openStateBackend } from './state/open-backend';
-import { stateFileSchema, type ResourceState, type StateFile } from './state/state-file';
-import { resolveStateLocation, type StateLocation } from './state/state-location';
+import type { LockHolder, StateBackend, StateVersionInfo } from './backend';
+import { openLockedState, readStateAt } from './locked-state';
+import { openStateBackend } from './open-backend';
+import { stateFileSchema, type ResourceState, type StateFile } from './state-file';
+import { resolveStateLocation, type StateLocation } from './state-location';
 
 export interface StateListEntry {
   address: string;
