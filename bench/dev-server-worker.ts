@@ -7,7 +7,8 @@ async function run(): Promise<void> {
   const server = await startDevServer(workerData as DevServerOptions);
   parentPort!.postMessage({ kind: 'ready', url: server.url });
   parentPort!.on('message', (message: { kind: string; last?: number }) => {
-    if (message.kind === 'count') parentPort!.postMessage({ kind: 'count', count: server.requestCount });
+    // `busyMs`: how long this thread's event loop has been busy since it started (the server's own work).
+    if (message.kind === 'count') parentPort!.postMessage({ kind: 'count', count: server.requestCount, busyMs: performance.eventLoopUtilization().active });
     // The method, path and query of the last `last` requests (the log keeps no body), for the bare client.
     if (message.kind === 'reads') {
       const { last } = message as { kind: string; last: number };

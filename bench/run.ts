@@ -30,6 +30,8 @@ interface Row {
   targetKind?: 'ratio' | 'seconds';
   peakRssMb?: number;
   cpuSeconds?: number;
+  /** How long the dev server's thread was busy during the run (its own work: parsing, handlers, hashing). */
+  serverBusySeconds?: number;
   rssTargetMb?: number;
   note?: string;
   /** A check other than the time (no changes after apply, one request per resource) failed. */
@@ -41,7 +43,8 @@ interface Row {
 
 interface BenchServer {
   url: string;
-  requestCount(): Promise<number>;
+  /** Requests handled so far, and how long the server thread has been busy (ms). */
+  requestCount(): Promise<{ count: number; busyMs: number }>;
   /** [method, path, query] of the last `last` requests. */
   lastRequests(last: number): Promise<[string, string, string][]>;
   close(): Promise<void>;
@@ -53,7 +56,7 @@ function startServerThread(size: number): Promise<BenchServer> {
     execArgv: ['--require', require.resolve('tsx/cjs')],
   });
   const next = (kind: string) =>
-    new Promise<{ kind: string; url?: string; count?: number; reads?: [string, string, string][] }>((done, reject) => {
+    new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][] }>((done, reject) => {
       const onError = (error: Error) => {
         worker.off('message', onMessage);
         reject(error);
@@ -73,7 +76,7 @@ function startServerThread(size: number): Promise<BenchServer> {
     requestCount: () => {
       const reply = next('count');
       worker.postMessage({ kind: 'count' });
-      return reply.then((m) => m.count!);
+      return reply.then((m) => ({ count: m.count!, busyMs: m.busyMs! }));
     },
     lastRequests: (last: number) => {
       const reply = next('reads');
@@ -180,11 +183,12 @@ function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
 
 const PLAN_RUNS_SMALL = 3;
 
-/** Time of a run and the requests the server saw during it. */
-async function measured(server: BenchServer, run: () => Promise<CliRun>): Promise<CliRun & { requests: number }> {
+/** Time of a run, the requests the server saw during it and how long the server thread was busy meanwhile. */
+async function measured(server: BenchServer, run: () => Promise<CliRun>): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const before = await server.requestCount();
   const result = await run();
-  return { ...result, requests: (await server.requestCount()) - before };
+  const after = await server.requestCount();
+  return { ...result, requests: after.count - before.count, serverBusySeconds: (after.busyMs - before.busyMs) / 1000 };
 }
 
 function changesIn(planJson: string): number {
@@ -229,13 +233,14 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
       targetKind: 'ratio',
       peakRssMb: applied.peakRssMb,
       cpuSeconds: applied.cpuSeconds,
+      serverBusySeconds: applied.serverBusySeconds,
       note: applied.timedOut ? `stopped after ${args.applyTimeoutS} s (state keeps what succeeded)` : undefined,
       failed: applied.code !== 0 && !applied.timedOut ? failure(applied, 'apply') : undefined,
     });
 
     // Plan: the daily case (refresh everything, find nothing to do when the apply finished).
     const runs = size <= 1000 ? PLAN_RUNS_SMALL : 1;
-    const plans: (CliRun & { requests: number })[] = [];
+    const plans: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
     for (let i = 0; i < runs; i++) {
       plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json'], project, env, prof)));
       progress('plan', plans[i]);
@@ -250,6 +255,7 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
       seconds: bare.seconds,
       requests: bare.requests,
       floorSeconds: (bare.requests * LATENCY_MS) / PARALLELISM / 1000,
+      serverBusySeconds: bare.serverBusySeconds,
       note: `reference: node + undici Pool + the same GETs, nothing else${runs > 1 ? `; median of ${runs}` : ''}`,
       failed: bare.code === 0 ? undefined : failure(bare, 'bare client'),
     });
@@ -262,7 +268,7 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
       const statePath = join(project, 'keyed.state.json');
       const setup = await runSecretform(['apply', '--no-synth', '--auto-approve', '--state', statePath], project, keyed);
       if (setup.code !== 0) throw new Error(failure(setup, 'apply with a state key (setup)'));
-      const keyedPlans: (CliRun & { requests: number })[] = [];
+      const keyedPlans: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
       for (let i = 0; i < PLAN_RUNS_SMALL; i++) {
         keyedPlans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json', '--state', statePath], project, keyed, prof)));
         progress('plan with a state key', keyedPlans[i]);
@@ -279,12 +285,12 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
  * The plan's reads sent again by bench/bare-client.js (a fresh node process doing nothing but those requests), timed
  * the same way: what any client pays on this machine against this server.
  */
-async function measureBareClient(server: BenchServer, requests: number, runs: number): Promise<CliRun & { requests: number }> {
+async function measureBareClient(server: BenchServer, requests: number, runs: number): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-reads-'));
   try {
     const readsFile = join(dir, 'reads.json');
     writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests) }));
-    const results: (CliRun & { requests: number })[] = [];
+    const results: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
     for (let i = 0; i < runs; i++) {
       results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN })));
     }
@@ -296,7 +302,7 @@ async function measureBareClient(server: BenchServer, requests: number, runs: nu
   }
 }
 
-function planRow(figure: string, size: number, plans: (CliRun & { requests: number })[], expectedChanges: number | undefined, target: number | undefined, rssTargetMb: number | undefined): Row {
+function planRow(figure: string, size: number, plans: (CliRun & { requests: number; serverBusySeconds: number })[], expectedChanges: number | undefined, target: number | undefined, rssTargetMb: number | undefined): Row {
   const bad = plans.find((run) => run.code !== 0);
   if (bad) return { figure, size, failed: failure(bad, 'plan') };
   const requests = Math.max(...plans.map((run) => run.requests));
@@ -314,6 +320,7 @@ function planRow(figure: string, size: number, plans: (CliRun & { requests: numb
     targetKind: 'ratio',
     peakRssMb: Math.max(...plans.map((run) => run.peakRssMb ?? 0)),
     cpuSeconds: median(plans.map((run) => run.cpuSeconds ?? 0)),
+    serverBusySeconds: median(plans.map((run) => run.serverBusySeconds)),
     rssTargetMb,
     note: expectedChanges === undefined ? `${changes} changes left by the unfinished apply` : plans.length > 1 ? `median of ${plans.length}` : undefined,
     failed: problems.length > 0 ? problems.join('; ') : undefined,
@@ -365,7 +372,7 @@ function verdict(row: Row): 'OK' | 'MISSED' | '' {
 }
 
 function table(rows: Row[]): string {
-  const header = ['figure', 'resources', 'time s', 'requests', 'floor s', 'ratio', 'target', 'CPU s', 'peak RSS MB', 'result', 'note'];
+  const header = ['figure', 'resources', 'time s', 'requests', 'floor s', 'ratio', 'target', 'CPU s', 'peak RSS MB', 'server busy s', 'result', 'note'];
   const lines = rows.map((row) => [
     row.figure,
     row.size === 0 ? '' : row.size.toLocaleString('en-US'),
@@ -376,6 +383,7 @@ function table(rows: Row[]): string {
     [row.target === undefined ? '' : row.targetKind === 'ratio' ? `<= ${row.target}x` : `<= ${row.target} s`, row.rssTargetMb ? `<= ${row.rssTargetMb} MB` : ''].filter(Boolean).join(', '),
     row.cpuSeconds === undefined ? '' : row.cpuSeconds.toFixed(2),
     row.peakRssMb === undefined || row.peakRssMb === 0 ? '' : row.peakRssMb.toFixed(0),
+    row.serverBusySeconds === undefined ? '' : row.serverBusySeconds.toFixed(2),
     verdict(row),
     [row.note, row.failed].filter(Boolean).join('; '),
   ]);
@@ -404,7 +412,7 @@ async function main(): Promise<void> {
   }
   rows.sort((a, b) => a.figure.localeCompare(b.figure) || a.size - b.size);
   process.stdout.write(`\n${table(rows)}\n\n`);
-  process.stdout.write(`floor = requests x ${LATENCY_MS} ms / ${PARALLELISM}; CPU s and peak RSS are the secretform process's own (user + system time, maxRSS).\n`);
+  process.stdout.write(`floor = requests x ${LATENCY_MS} ms / ${PARALLELISM}; CPU s and peak RSS are the secretform process's own (user + system time, maxRSS); server busy s: the dev server thread's event loop (its work is inside the latency until it saturates).\n`);
   process.stdout.write(`load average at the end: ${loadavg().map((load) => load.toFixed(1)).join(', ')} (on ${cpus().length} cores; a loaded machine stretches every time)\n`);
   process.stdout.write(`dev server (bench process with the server thread) RSS after each size: ${Object.entries(serverMemory).map(([size, mb]) => `${size}: ${mb.toFixed(0)} MB`).join(', ')}\n`);
   const missed = rows.filter((row) => verdict(row) === 'MISSED');

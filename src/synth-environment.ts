@@ -6,7 +6,9 @@
  * 1. the process basics of ALLOWED_NAMES and ALLOWED_PREFIXES (a prefixed name that looks like a credential,
  *    e.g. `NODE_AUTH_TOKEN`, `npm_config__authToken`, is left out);
  * 2. the variables the user names with `--synth-env NAME` (repeatable) or `SECRETFORM_SYNTH_ENV` (comma- or
- *    space-separated); a name ending in `*` takes every variable with that prefix;
+ *    space-separated); a name ending in `*` takes every variable with that prefix, except names that look like
+ *    a credential (`APP_DB_PASSWORD`): before the first synth no output says which variables hold secrets, so
+ *    a prefix must not sweep them in; a credential the app itself needs is named exactly;
  * 3. minus the denylist, which always wins: `SERVICE_*`, `SECRETFORM_*`, and every variable a
  *    `SecretValue.fromEnv` reference of the previous synth output names.
  */
@@ -50,7 +52,7 @@ export function synthEnvironment(input: SynthEnvironmentInput): Record<string, s
   for (const [name, value] of Object.entries(input.source)) {
     if (value === undefined) continue;
     if (isDenied(name, secretVariables)) continue;
-    if (isProcessBasic(name) || requested.some((pattern) => matches(pattern, name))) env[name] = value;
+    if (isProcessBasic(name) || requested.some((pattern) => isRequested(pattern, name))) env[name] = value;
   }
   return env;
 }
@@ -69,8 +71,9 @@ function isProcessBasic(name: string): boolean {
   return ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix)) && !CREDENTIAL_LIKE.test(name);
 }
 
-function matches(pattern: string, name: string): boolean {
-  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+function isRequested(pattern: string, name: string): boolean {
+  if (!pattern.endsWith('*')) return pattern === name;
+  return name.startsWith(pattern.slice(0, -1)) && !CREDENTIAL_LIKE.test(name);
 }
 
 function splitList(value: string | undefined): string[] {

@@ -26,6 +26,14 @@ describe('synthEnvironment', () => {
     // Named explicitly and not a known secret: the user's choice.
     expect(env.DB_PASSWORD).toBe('pw');
   });
+
+  test('a prefix never sweeps in a credential-like name (no output yet says which variables are secrets)', () => {
+    const first = { PATH: '/bin', SF_STAGE: 'prod', SF_REGION: 'eu', SF_DB_PASSWORD: 'pw', SF_API_TOKEN: 't', SF_SIGNING_KEY: 'k', SF_MONKEY: 'm' };
+    const env = synthEnvironment({ source: first, passEnv: ['SF_*'] });
+    expect(env).toEqual({ PATH: '/bin', SF_STAGE: 'prod', SF_REGION: 'eu', SF_MONKEY: 'm' });
+    // Named exactly, the user's choice again.
+    expect(synthEnvironment({ source: first, passEnv: ['SF_*', 'SF_API_TOKEN'] }).SF_API_TOKEN).toBe('t');
+  });
 });
 
 describe('secretVariablesOfOutput', () => {
