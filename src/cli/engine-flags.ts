@@ -1,7 +1,8 @@
 /**
  * The options plan, apply, destroy and import share (`[--stack NAME] [--output DIR] [--state PATH]
- * [--target ADDRESS]... [--parallelism N] [--no-synth] [--app CMD]`): their registration, their validation, and
- * the engine options they become once the app has been synthesized.
+ * [--lock-timeout D] [--target ADDRESS]... [--parallelism N] [--no-synth] [--app CMD] [--synth-env NAME]...`), and
+ * the subsets action, exec and graph take: their registration, their validation (one parser for all), and the
+ * engine options they become once the app has been synthesized.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,21 +19,33 @@ import { UsageError } from './usage-error';
 export { DEFAULT_PARALLELISM };
 export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
-/** What commander hands the action for the shared options. */
-export interface EngineFlags {
+/** `--stack`, `--output` and how the synth output is made: what every command that reads the stack's code takes. */
+export interface StackFlags {
   stack?: string;
   output?: string;
-  state?: string;
-  /** `--lock-timeout` as given (default 0s). */
-  lockTimeout?: string;
-  /** Undefined when no --target was given. */
-  target?: string[];
-  parallelism: string;
   /** False with `--no-synth`. */
   synth: boolean;
   app?: string;
   /** `--synth-env NAME`, repeatable. */
   synthEnv?: string[];
+}
+
+/** StackFlags and `--state`: what the commands that read the stack's state take (action, exec). */
+export interface StateFlags extends StackFlags {
+  state?: string;
+}
+
+/**
+ * What commander hands the action for the shared options. A command that does not register one of the last three
+ * leaves it undefined, which parses as its default.
+ */
+export interface EngineFlags extends StateFlags {
+  /** `--lock-timeout` as given (default 0s). */
+  lockTimeout?: string;
+  /** Undefined when no --target was given. */
+  target?: string[];
+  /** Undefined means DEFAULT_PARALLELISM. */
+  parallelism?: string;
 }
 
 /** The shared options once validated. */
@@ -50,17 +63,19 @@ export interface EngineSettings {
   passEnv: string[];
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+/** `--stack` and `--output`: which stack of which synth output. */
+export function addStackOptions(command: Command): Command {
+  return command
+    .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
+    .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
+}
 
 /** `--stack`, `--output` and `--state`: all the state commands need. */
 export function addStateLocationOptions(command: Command): Command {
-  return command
-    .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
-    .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`)
-    .option(
-      '--state <path|url>',
-      `state file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
-    );
+  return addStackOptions(command).option(
+    '--state <path|url>',
+    `state file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
+  );
 }
 
 /** `--lock-timeout`: for every command that takes the state lock. */
@@ -68,13 +83,20 @@ export function addLockTimeoutOption(command: Command): Command {
   return command.option('--lock-timeout <duration>', 'how long to wait for another command holding the state lock (e.g. 30s, 5m)', '0s');
 }
 
-export function addEngineOptions(command: Command): Command {
-  return addLockTimeoutOption(addStateLocationOptions(command))
-    .option('--target <address>', 'limit the run to this resource address (repeatable)', collect)
-    .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+/** `--no-synth`, `--app` and `--synth-env`: how the synth output a command reads is made (registered last). */
+export function addSynthOptions(command: Command): Command {
+  return command
     .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames);
+}
+
+export function addEngineOptions(command: Command): Command {
+  return addSynthOptions(
+    addLockTimeoutOption(addStateLocationOptions(command))
+      .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
+      .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM)),
+  );
 }
 
 /** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
@@ -85,7 +107,7 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     statePath: nonEmptyFlag('--state', flags.state),
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
     targets: (flags.target ?? []).map((target) => nonEmptyFlag('--target', target)!),
-    parallelism: parseParallelism(flags.parallelism),
+    parallelism: flags.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(flags.parallelism),
     synth: flags.synth,
     app: appFlag(flags),
     passEnv: (flags.synthEnv ?? []).map((name) => nonEmptyFlag('--synth-env', name)!),

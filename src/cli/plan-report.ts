@@ -8,8 +8,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Command } from 'commander';
 import type { Plan } from '../engine/plan/plan';
 import { renderJson, renderMarkdown, renderText, shouldUseColor } from '../report';
+import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
@@ -20,6 +22,23 @@ export const MARKDOWN_PART_DIVIDER = '<!-- secretform: next part -->';
 
 /** Highest part number looked for when removing the extra parts an earlier, longer plan left behind. */
 const STALE_PART_LIMIT = 10_000;
+
+/** `--format` and `--out-file` as commander hands them to plan and show. */
+export interface ReportFlags {
+  format: string;
+  outFile?: string;
+}
+
+export function addReportOptions(command: Command): Command {
+  return command
+    .option('--format <format>', 'report format: text, markdown (pull-request comment) or json', 'text')
+    .option('--out-file <path>', 'write the report to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)');
+}
+
+/** Checks both flags; throws a UsageError naming the flag. */
+export function parseReportFlags(flags: ReportFlags): { format: PlanFormat; outFile: string | undefined } {
+  return { format: parseFormat(flags.format), outFile: nonEmptyFlag('--out-file', flags.outFile) };
+}
 
 export function parseFormat(value: string): PlanFormat {
   const format = PLAN_FORMATS.find((candidate) => candidate === value);

@@ -1,9 +1,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'commander';
+import { registerActionCommand } from '../../src/cli/commands/action';
+import { registerExecCommand } from '../../src/cli/commands/exec';
+import { registerGraphCommand } from '../../src/cli/commands/graph';
+import { registerImportCommand } from '../../src/cli/commands/import';
+import { registerPlanCommand } from '../../src/cli/commands/plan';
 import {
   configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
+  type EngineSettings,
 } from '../../src/cli/engine-flags';
+import type { CommandRegistration } from '../../src/cli/main';
 import { UsageError } from '../../src/cli/usage-error';
 import { fakeIo } from './cli-fake-io';
 
@@ -100,5 +108,50 @@ describe('engine options and the synth output directory', () => {
     await expect(prepareSynthOutput(parseEngineFlags(defaults), io)).rejects.toThrow('the app (echo app-says-hello; exit 3) failed with exit code 3');
     expect(io.stderr.text).toContain('app-says-hello');
     expect(io.stdout.text).toBe('');
+  });
+});
+
+describe('the stack options of action, exec, import and graph', () => {
+  const registrations: Record<string, CommandRegistration> = {
+    plan: registerPlanCommand, action: registerActionCommand, exec: registerExecCommand, import: registerImportCommand, graph: registerGraphCommand,
+  };
+
+  /** The settings `secretform NAME ARGS` would run with (options only: the command's action does not run). */
+  function settingsOf(name: string, args: string[]): EngineSettings {
+    const program = new Command().exitOverride();
+    registrations[name](program, { exitCode: 0 });
+    const command = program.commands.find((candidate) => candidate.name() === name)!;
+    command.exitOverride().configureOutput({ writeErr: () => undefined });
+    const parsed = command.parseOptions(args);
+    expect(parsed.unknown).toEqual([]);
+    return parseEngineFlags(command.opts<EngineFlags>());
+  }
+
+  function usageErrorOf(name: string, args: string[]): string | undefined {
+    try {
+      settingsOf(name, args);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  const stackArgs = ['--stack', 'prod', '--output', 'out', '--no-synth', '--synth-env', 'STAGE', '--synth-env', 'APP_*'];
+
+  test.each(['action', 'exec', 'import'])('%s takes --stack, --output, --state and the synth options as plan does', (name) => {
+    const args = [...stackArgs, '--state', 'postgres://team@db/infra'];
+    expect(settingsOf(name, args)).toEqual(settingsOf('plan', args));
+    expect(settingsOf(name, args)).toMatchObject({ stack: 'prod', output: 'out', statePath: 'postgres://team@db/infra', synth: false, passEnv: ['STAGE', 'APP_*'] });
+  });
+
+  test('graph takes --stack, --output and the synth options as plan does (no state)', () => {
+    expect(settingsOf('graph', stackArgs)).toEqual(settingsOf('plan', stackArgs));
+  });
+
+  test.each(['action', 'exec', 'import', 'graph'])('%s refuses what plan refuses, with the same message', (name) => {
+    for (const args of [['--stack', ' '], ['--output', ''], ['--app', 'node main.js', '--no-synth'], ['--synth-env', ' ']]) {
+      expect(usageErrorOf('plan', args)).toMatch(/must not be empty|cannot be combined with --no-synth/);
+      expect(usageErrorOf(name, args)).toBe(usageErrorOf('plan', args));
+    }
   });
 });

@@ -7,10 +7,10 @@ import type { Command } from 'commander';
 import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
+import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type StateFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
+import { collectNames } from './synth';
 import { parseOperationFormat, renderAnswer } from '../operation-output';
 import { UsageError } from '../usage-error';
 
@@ -19,36 +19,27 @@ export function knownOperations(): OperationName[] {
   return [...new Set(allResourceTypes().flatMap((type) => type.operations.map((operation) => operation.name)))];
 }
 
-export interface ActionFlags {
-  stack?: string;
-  output?: string;
-  state?: string;
-  synth: boolean;
-  app?: string;
-  synthEnv?: string[];
+export interface ActionFlags extends StateFlags {
   format: string;
   ttl?: string;
   account?: string[];
   force?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
 export function registerActionCommand(program: Command, outcome: CommandOutcome): void {
-  addStateLocationOptions(
-    program
-      .command('action')
-      .description(`run an operation on a managed object: ${knownOperations().join(', ')}`)
-      .argument('<operation>', knownOperations().join(' | '))
-      .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)'),
+  addSynthOptions(
+    addStateLocationOptions(
+      program
+        .command('action')
+        .description(`run an operation on a managed object: ${knownOperations().join(', ')}`)
+        .argument('<operation>', knownOperations().join(' | '))
+        .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)'),
+    )
+      .option('--format <format>', 'output: text, json (one object) or env (export lines)', 'text')
+      .option('--ttl <duration>', 'check-out: how long (capped by the set\'s ttl)')
+      .option('--account <name>', 'check-in: an account to check in (repeatable)', collectNames)
+      .option('--force', 'check-in: use the manage path (accounts checked out by anyone)'),
   )
-    .option('--format <format>', 'output: text, json (one object) or env (export lines)', 'text')
-    .option('--ttl <duration>', 'check-out: how long (capped by the set\'s ttl)')
-    .option('--account <name>', 'check-in: an account to check in (repeatable)', collect)
-    .option('--force', 'check-in: use the manage path (accounts checked out by anyone)')
-    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
-    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
-    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (operation: string, address: string, flags: ActionFlags) => {
       outcome.exitCode = await runAction(operation, address, flags, processIo());
     });
@@ -65,7 +56,7 @@ export async function runAction(operationName: string, address: string, flags: A
     if (format === 'env' && !returnsCredentialsSomewhere(operation)) {
       throw new UsageError(`--format env is for operations that return credentials (${credentialOperations().join(', ')}), not ${operation}`);
     }
-    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+    settings = parseEngineFlags(flags);
   } catch (error) {
     return failWith(io, error);
   }

@@ -13,10 +13,9 @@ import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun } from '../engine-flags';
+import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type StateFlags } from '../engine-flags';
 import { failWith, processIo, writeError, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 import { credentialEnvironment } from '../operation-output';
 import { UsageError } from '../usage-error';
 
@@ -26,13 +25,7 @@ export const EXEC_OPERATIONS: readonly OperationName[] = ['check-out', 'creds', 
 /** What `exec` exits with when COMMAND cannot be started (as shells do). */
 export const COMMAND_NOT_STARTED_EXIT_CODE = 127;
 
-export interface ExecFlags {
-  stack?: string;
-  output?: string;
-  state?: string;
-  synth: boolean;
-  app?: string;
-  synthEnv?: string[];
+export interface ExecFlags extends StateFlags {
   ttl?: string;
 }
 
@@ -40,17 +33,15 @@ type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 const FORWARDED_SIGNALS: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export function registerExecCommand(program: Command, outcome: CommandOutcome): void {
-  addStateLocationOptions(
-    program
-      .command('exec')
-      .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards)')
-      .argument('<address>', 'resource address in the code (a role, a library set or a userpass user)')
-      .argument('<command...>', 'the command and its arguments, after --'),
+  addSynthOptions(
+    addStateLocationOptions(
+      program
+        .command('exec')
+        .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards)')
+        .argument('<address>', 'resource address in the code (a role, a library set or a userpass user)')
+        .argument('<command...>', 'the command and its arguments, after --'),
+    ).option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)'),
   )
-    .option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)')
-    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
-    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
-    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (address: string, command: string[], flags: ExecFlags) => {
       outcome.exitCode = await runExec(address, command, flags, processIo());
     });
@@ -61,7 +52,7 @@ export async function runExec(address: string, command: string[], flags: ExecFla
   try {
     nonEmptyFlag('ADDRESS', address);
     if (command.length === 0 || command[0] === '') throw new UsageError('exec needs a command after --, e.g. `secretform exec prod/ldap/pool -- ./job.sh`');
-    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+    settings = parseEngineFlags(flags);
   } catch (error) {
     return failWith(io, error);
   }

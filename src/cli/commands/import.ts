@@ -6,37 +6,29 @@
 import type { Command } from 'commander';
 import { importAll, importResource } from '../../engine';
 import {
-  addLockTimeoutOption, addStateLocationOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineSettings,
+  addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun,
+  type EngineFlags, type EngineSettings,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './synth';
 
-export interface ImportFlags {
-  stack?: string;
-  output?: string;
-  state?: string;
-  lockTimeout?: string;
-  synth: boolean;
-  app?: string;
+/** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */
+export interface ImportFlags extends Omit<EngineFlags, 'target'> {
   all?: boolean;
-  parallelism?: string;
-  synthEnv?: string[];
 }
 
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
-  addLockTimeoutOption(addStateLocationOptions(
-    program
-      .command('import')
-      .description('adopt an existing object on the service into state')
-      .argument('[address]', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
-      .argument('[id]', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
-  ))
-    .option('--all', 'import every resource of the stack that exists on the service and is not in state')
-    .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM))
-    .option('--no-synth', 'use the existing synth output (--output) instead of running the app first')
-    .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
-    .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
+  addSynthOptions(
+    addLockTimeoutOption(addStateLocationOptions(
+      program
+        .command('import')
+        .description('adopt an existing object on the service into state')
+        .argument('[address]', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
+        .argument('[id]', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
+    ))
+      .option('--all', 'import every resource of the stack that exists on the service and is not in state')
+      .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM)),
+  )
     .action(async (address: string | undefined, id: string | undefined, flags: ImportFlags) => {
       if (flags.all) {
         outcome.exitCode = address === undefined && id === undefined
@@ -57,7 +49,8 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
   try {
     nonEmptyFlag('ADDRESS', address);
     nonEmptyFlag('ID', id);
-    settings = parseEngineFlags({ ...flags, target: [], parallelism: String(DEFAULT_PARALLELISM) });
+    // --parallelism is for --all: one import makes one read.
+    settings = parseEngineFlags({ ...flags, parallelism: undefined });
   } catch (error) {
     return failWith(io, error);
   }
@@ -73,7 +66,7 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
 export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<number> {
   let settings: EngineSettings;
   try {
-    settings = parseEngineFlags({ ...flags, target: [], parallelism: flags.parallelism ?? String(DEFAULT_PARALLELISM) });
+    settings = parseEngineFlags(flags);
   } catch (error) {
     return failWith(io, error);
   }

@@ -11,12 +11,10 @@ import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { parseFormat, writePlanReport } from '../plan-report';
+import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
 import { createProgressReporter } from '../progress';
 
-export interface PlanFlags extends EngineFlags {
-  format: string;
-  outFile?: string;
+export interface PlanFlags extends EngineFlags, ReportFlags {
   /** `--out PLANFILE`: the saved plan. */
   out?: string;
   detailedExitcode?: boolean;
@@ -27,9 +25,7 @@ export interface PlanFlags extends EngineFlags {
 export const CHANGES_EXIT_CODE = 2;
 
 export function registerPlanCommand(program: Command, outcome: CommandOutcome): void {
-  addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))
-    .option('--format <format>', 'report format: text, markdown (pull-request comment) or json', 'text')
-    .option('--out-file <path>', 'write the report to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)')
+  addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code')))
     .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
@@ -40,13 +36,11 @@ export function registerPlanCommand(program: Command, outcome: CommandOutcome): 
 
 export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   let settings;
-  let format;
-  let outFile;
+  let report;
   let planFile;
   try {
     settings = parseEngineFlags(flags);
-    format = parseFormat(flags.format);
-    outFile = nonEmptyFlag('--out-file', flags.outFile);
+    report = parseReportFlags(flags);
     planFile = nonEmptyFlag('--out', flags.out);
   } catch (error) {
     return failWith(io, error);
@@ -62,7 +56,7 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const computed = planned.value;
 
   try {
-    writePlanReport(computed, format, outFile, io);
+    writePlanReport(computed, report.format, report.outFile, io);
   } catch (error) {
     return failWith(io, error);
   }

@@ -3,13 +3,14 @@
  * Adoption assumes the object holds what the code says: the secrets' desired values are fingerprinted as if they
  * had been applied, so an import never re-sends a root credential (a later plan reports them "unverifiable").
  */
+import type { ServiceClient } from '../../client';
 import { ImportIdError } from '../../resources/types';
 import { getResourceType } from '../../resources/registry';
 import type { DesiredResource } from '../setup/desired';
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { refresh, refreshRequestFor } from '../refresh/refresh';
-import { clientFor, lockRunState, prepareRun, runFingerprintKey } from '../setup/run-context';
+import { refresh, refreshRequestFor, type RefreshRequest } from '../refresh/refresh';
+import { clientFor, lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
 import { resolveSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
@@ -41,36 +42,67 @@ export async function importResource(options: EngineOptions, address: string, id
   if (importedId !== desired.id) {
     return fail(new EngineError('import_invalid', `${address}: import id ${id} names ${importedId}, but the code manages ${desired.id} at this address`));
   }
-  const secrets = await resolveSecrets([desired], { cwd: context.value.cwd, env: context.value.env });
-  if (!secrets.ok) return secrets;
-
-  const locked = await lockRunState(context.value, 'secretform import');
-  if (!locked.ok) return locked;
-  const client = clientFor(context.value, secrets.value);
-  try {
-    if (!client.ok) return client;
-    const state = locked.value.state;
-    if (state.resources[address]) {
-      return fail(new EngineError('import_invalid', `${address} is already in state (as ${state.resources[address].id}); remove it with \`secretform state rm\` first`));
+  return withImportRun(context.value, [desired], 'secretform import', async (run) => {
+    const existing = run.writer.state.resources[address];
+    if (existing) {
+      return fail(new EngineError('import_invalid', `${address} is already in state (as ${existing.id}); remove it with \`secretform state rm\` first`));
     }
-    const request = refreshRequestFor(address, resourceType, { desired: desired.spec, desiredId: desired.id, identity: 'desired' });
-    const live = await refresh(client.value, [request], { parallelism: 1 });
+    const live = await refresh(run.client, [adoptionReadFor(desired)], { parallelism: 1 });
     if (!live.ok) return live;
     const attributes = live.value.get(address)?.attributes;
     if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));
-
-    // Reading the key never creates it: an import sends no write (without a key yet, fingerprints are salted
-    // scrypt, which keep comparing once the first apply creates the key).
-    const fingerprintKey = await runFingerprintKey(context.value, client.value, 'read');
-    const entry = await adoptedEntry(desired, attributes, secrets.value.get(address) ?? {}, fingerprintKey);
-    const writer = new StateWriter(locked.value.backend, state, 'secretform import');
-    const stored = await writer.set(address, entry).then(() => writer.finish(), (error: EngineError) => error);
+    const stored = (await run.adopt(desired, attributes)) ?? (await run.writer.finish());
     if (stored) return fail(stored);
     return ok({ address, id: desired.id, type: desired.type });
+  });
+}
+
+/** What an import works with once the state is locked and the client made. */
+interface ImportRun {
+  client: ServiceClient;
+  /** The locked state, written through this writer. */
+  writer: StateWriter;
+  /** Records `resource` as adopted with the live `attributes`; once stored, undefined, else why the write failed. */
+  adopt: (resource: DesiredResource, attributes: Record<string, unknown>) => Promise<EngineError | undefined>;
+}
+
+/**
+ * The setup both imports share, in the order that reports a mistake before any request: resolve the secrets of
+ * `resources`, lock the state, make the client; then `work`, after which the client is closed and the lock released.
+ */
+async function withImportRun<T>(
+  context: RunContext,
+  resources: readonly DesiredResource[],
+  command: string,
+  work: (run: ImportRun) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const secrets = await resolveSecrets(resources, { cwd: context.cwd, env: context.env });
+  if (!secrets.ok) return secrets;
+  const locked = await lockRunState(context, command);
+  if (!locked.ok) return locked;
+  const client = clientFor(context, secrets.value);
+  try {
+    if (!client.ok) return client;
+    const service = client.value;
+    const writer = new StateWriter(locked.value.backend, locked.value.state, command);
+    // Read at the first adoption and never created: an import sends no write (without a key yet, fingerprints
+    // are salted scrypt, which keep comparing once the first apply creates the key).
+    let fingerprintKey: Promise<FingerprintKey> | undefined;
+    const adopt = async (resource: DesiredResource, attributes: Record<string, unknown>) => {
+      fingerprintKey ??= runFingerprintKey(context, service, 'read');
+      const entry = await adoptedEntry(resource, attributes, secrets.value.get(resource.address) ?? {}, await fingerprintKey);
+      return writer.set(resource.address, entry).then(() => undefined, (error: EngineError) => error);
+    };
+    return await work({ client: service, writer, adopt });
   } finally {
     if (client.ok) await client.value.close();
     await locked.value.release();
   }
+}
+
+/** The read that shows whether the object the code manages at `resource.address` exists, and what it holds. */
+function adoptionReadFor(resource: DesiredResource): RefreshRequest {
+  return refreshRequestFor(resource.address, getResourceType(resource.type), { desired: resource.spec, desiredId: resource.id, identity: 'desired' });
 }
 
 /**
@@ -120,24 +152,12 @@ export interface ImportAllResult {
 export async function importAll(options: EngineOptions): Promise<Result<ImportAllResult>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
-  const secrets = await resolveSecrets(context.value.desired.resources, { cwd: context.value.cwd, env: context.value.env });
-  if (!secrets.ok) return secrets;
-  const locked = await lockRunState(context.value, 'secretform import --all');
-  if (!locked.ok) return locked;
-  const client = clientFor(context.value, secrets.value);
-  try {
-    if (!client.ok) return client;
-    const state = locked.value.state;
-    const candidates = context.value.desired.resources.filter((resource) => !state.resources[resource.address]);
-    const live = await refresh(
-      client.value,
-      candidates.map((resource) => refreshRequestFor(resource.address, getResourceType(resource.type), { desired: resource.spec, desiredId: resource.id, identity: 'desired' })),
-      { parallelism: context.value.parallelism, onProgress: options.onProgress },
-    );
+  const { desired, parallelism } = context.value;
+  return withImportRun(context.value, desired.resources, 'secretform import --all', async (run) => {
+    const candidates = desired.resources.filter((resource) => !run.writer.state.resources[resource.address]);
+    const live = await refresh(run.client, candidates.map(adoptionReadFor), { parallelism, onProgress: options.onProgress });
     if (!live.ok) return live;
-    const fingerprintKey = await runFingerprintKey(context.value, client.value, 'read');
-    const result: ImportAllResult = { imported: [], notFound: [], alreadyManaged: context.value.desired.resources.length - candidates.length };
-    const writer = new StateWriter(locked.value.backend, state, 'secretform import --all');
+    const result: ImportAllResult = { imported: [], notFound: [], alreadyManaged: desired.resources.length - candidates.length };
     for (const resource of [...candidates].sort((a, b) => (a.address < b.address ? -1 : 1))) {
       const summary = { address: resource.address, id: resource.id, type: resource.type };
       const attributes = live.value.get(resource.address)?.attributes;
@@ -145,16 +165,12 @@ export async function importAll(options: EngineOptions): Promise<Result<ImportAl
         result.notFound.push(summary);
         continue;
       }
-      const entry = await adoptedEntry(resource, attributes, secrets.value.get(resource.address) ?? {}, fingerprintKey);
-      const stored = await writer.set(resource.address, entry).then(() => undefined, (error: EngineError) => error);
+      const stored = await run.adopt(resource, attributes);
       if (stored) return fail(stored);
       result.imported.push(summary);
     }
-    const finished = await writer.finish();
+    const finished = await run.writer.finish();
     if (finished) return fail(finished);
     return ok(result);
-  } finally {
-    if (client.ok) await client.value.close();
-    await locked.value.release();
-  }
+  });
 }
