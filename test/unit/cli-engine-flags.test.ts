@@ -144,6 +144,11 @@ describe('the stack options of action, exec, import and graph', () => {
     expect(settingsOf(name, args)).toMatchObject({ stack: 'prod', output: 'out', statePath: 'postgres://team@db/infra', synth: false, passEnv: ['STAGE', 'APP_*'] });
   });
 
+  test('action waits for the state lock (rotate-root records in state) as plan does', () => {
+    expect(settingsOf('action', ['--lock-timeout', '90s'])).toEqual(settingsOf('plan', ['--lock-timeout', '90s']));
+    expect(settingsOf('action', ['--lock-timeout', '90s']).lockTimeoutMs).toBe(90_000);
+  });
+
   test('graph takes --stack, --output and the synth options as plan does (no state)', () => {
     expect(settingsOf('graph', stackArgs)).toEqual(settingsOf('plan', stackArgs));
   });

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type StateFlags } from '../engine-flags';
+import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type StateFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { collectNames } from './synth';
@@ -19,7 +19,8 @@ export function knownOperations(): OperationName[] {
   return [...new Set(allResourceTypes().flatMap((type) => type.operations.map((operation) => operation.name)))];
 }
 
-export interface ActionFlags extends StateFlags {
+/** rotate-root holds the state lock while it records the rotation: `--lock-timeout` as for plan and apply. */
+export interface ActionFlags extends StateFlags, Pick<EngineFlags, 'lockTimeout'> {
   format: string;
   ttl?: string;
   account?: string[];
@@ -28,13 +29,13 @@ export interface ActionFlags extends StateFlags {
 
 export function registerActionCommand(program: Command, outcome: CommandOutcome): void {
   addSynthOptions(
-    addStateLocationOptions(
+    addLockTimeoutOption(addStateLocationOptions(
       program
         .command('action')
         .description(`run an operation on a managed object: ${knownOperations().join(', ')}`)
         .argument('<operation>', knownOperations().join(' | '))
         .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)'),
-    )
+    ))
       .option('--format <format>', 'output: text, json (one object) or env (export lines)', 'text')
       .option('--ttl <duration>', 'check-out: how long (capped by the set\'s ttl)')
       .option('--account <name>', 'check-in: an account to check in (repeatable)', collectNames)
