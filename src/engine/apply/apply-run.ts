@@ -123,6 +123,12 @@ async function execute(
   const succeededOperation = (operation: Operation): void => {
     onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'succeeded' });
   };
+  // Changes the service made whose recording failed (the state could not be written): the error names them.
+  const notRecorded: string[] = [];
+  const recordingFailed = (operation: Operation, error: unknown): never => {
+    if (error === writer.failure) notRecorded.push(`${operation.label} ${operation.address}`);
+    return failedOperation(operation, error);
+  };
   // In the slot: the request. After it: state, which changes only after the service answered 2xx (the client
   // turns anything else into an error); a delete or write counts as done once its change is stored.
   const runOperation: TaskRun = async (key) => {
@@ -139,7 +145,7 @@ async function execute(
         try {
           await writer.set(operation.address, undefined);
         } catch (error) {
-          failedOperation(operation, error);
+          recordingFailed(operation, error);
         }
         succeededOperation(operation);
       };
@@ -162,16 +168,17 @@ async function execute(
           await writer.set(operation.address, { ...entry, rotated_by_service: Object.fromEntries(rotated.map((field) => [field, at])) });
         }
       } catch (error) {
-        failedOperation(operation, error);
+        recordingFailed(operation, error);
       }
       succeededOperation(operation);
     };
   };
 
-  // A failure that concerns the whole run (the client latches it) stops it like Ctrl-C: nothing new starts.
+  // A failure that concerns the whole run (the client latches it) stops it like Ctrl-C: nothing new starts. So
+  // does a state write that failed: a change made after it could not be recorded either.
   const taskOutcomes = await runInDependencyOrder(tasks, runOperation, {
     parallelism: context.parallelism,
-    shouldStop: () => signal?.aborted === true || client.runFailure() !== undefined,
+    shouldStop: () => signal?.aborted === true || client.runFailure() !== undefined || writer.failure !== undefined,
   });
   const runFailure = client.runFailure();
   const outcomes = taskOutcomes.map((outcome) => {
@@ -185,8 +192,8 @@ async function execute(
     }
   }
   if (writer.failure) {
-    const done = outcomes.filter((o) => o.status === 'succeeded').map((o) => `${o.action} ${o.address}`);
-    return fail(new EngineError('state_io', `${writer.failure.message}. The state file may miss these changes made on the service: ${done.join(', ') || 'none'}`));
+    const made = notRecorded.length === 0 ? 'every change made on the service before it is recorded' : `these changes were made on the service but are not recorded: ${notRecorded.join(', ')}`;
+    return fail(new EngineError('state_io', `${writer.failure.message}. Nothing was started after it; ${made}. Once the state can be written again, \`secretform plan\` shows what remains (an object created but not recorded is adopted by the next apply)`));
   }
   const interrupted = signal?.aborted === true && taskOutcomes.some((o) => o.status === 'skipped' && o.reason.kind === 'stopped');
   const done = result(plan, outcomes, interrupted, stateOnly);
