@@ -140,6 +140,25 @@ test('an aborted apply starts nothing new, saves what finished and says it was i
   expect(events.filter((e) => e.kind === 'refresh').at(-1)).toEqual({ kind: 'refresh', done: 6, total: 6 });
 });
 
+test('rotate-root after creation is sent as soon as a slot frees, before the writes still waiting to start', async () => {
+  expect((await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status).toBeLessThan(300);
+  const stack = newStack();
+  new LdapSecretBackend(stack, 'ldap', {
+    manageMount: false, binddn: ADMIN_DN, bindpass: SecretValue.unsafePlainText(ADMIN_PASSWORD), userdn: USERS_DN, rotateRootAfterCreate: true,
+  });
+  const mounts = Array.from({ length: 12 }, (_, i) => `m${i + 1}`);
+  for (const name of mounts) new AuthMount(stack, name, { path: name, type: 'userpass' });
+  h.markLog();
+  expect(unwrap(await apply(h.options(stack, { parallelism: 1 }))).succeeded).toBe(true);
+  const writes = h.logSince().filter((entry) => entry.method === 'POST').map(logPath);
+  const mountWrites = writes.flatMap((path, index) => (/^sys\/auth\/m\d+$/.test(path) ? [index] : []));
+  expect(mountWrites).toHaveLength(mounts.length);
+  expect(writes.indexOf('ldap/config')).toBe(0);
+  // Until the rotation the value in code still works (and a crash would leave it so, with no plan showing it).
+  // Only the writes that took the slot while the config was being recorded go before it, not every write queued.
+  expect(writes.indexOf('ldap/rotate-root')).toBeLessThan(mountWrites[mountWrites.length - 1]);
+});
+
 test('a run failure before a rotate-root after creation: the created object says rotate-root is left, the run failure keeps its own report', async () => {
   // The engine's mount exists: the ldap config is the first write, and the mounts are queued behind it.
   expect((await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status).toBeLessThan(300);
