@@ -95,8 +95,10 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
   const specs: SynthesizedSpec[] = [];
   const invalid: string[] = [];
   for (const { terraformAddress, object } of specObjectsOf(config)) {
-    const marked = invalidMarkerSchema.safeParse(object);
-    if (marked.success) {
+    // Only an object with `problems` can be a marker: trying the marker's schema on every spec first cost a
+    // failed parse (and its error objects) per resource.
+    const marked = isObjectWith(object, 'problems') ? invalidMarkerSchema.safeParse(object) : undefined;
+    if (marked?.success) {
       const { address, problems } = marked.data;
       invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
       continue;
@@ -111,6 +113,10 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
     );
   }
   return specs;
+}
+
+function isObjectWith(value: unknown, key: string): boolean {
+  return typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 }
 
 /**
