@@ -140,6 +140,59 @@ test('an aborted apply starts nothing new, saves what finished and says it was i
   expect(events.filter((e) => e.kind === 'refresh').at(-1)).toEqual({ kind: 'refresh', done: 6, total: 6 });
 });
 
+test('rotate-root after creation is sent as soon as a slot frees, before the writes still waiting to start', async () => {
+  expect((await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status).toBeLessThan(300);
+  const stack = newStack();
+  new LdapSecretBackend(stack, 'ldap', {
+    manageMount: false, binddn: ADMIN_DN, bindpass: SecretValue.unsafePlainText(ADMIN_PASSWORD), userdn: USERS_DN, rotateRootAfterCreate: true,
+  });
+  const mounts = Array.from({ length: 12 }, (_, i) => `m${i + 1}`);
+  for (const name of mounts) new AuthMount(stack, name, { path: name, type: 'userpass' });
+  h.markLog();
+  expect(unwrap(await apply(h.options(stack, { parallelism: 1 }))).succeeded).toBe(true);
+  const writes = h.logSince().filter((entry) => entry.method === 'POST').map(logPath);
+  const mountWrites = writes.flatMap((path, index) => (/^sys\/auth\/m\d+$/.test(path) ? [index] : []));
+  expect(mountWrites).toHaveLength(mounts.length);
+  expect(writes.indexOf('ldap/config')).toBe(0);
+  // Until the rotation the value in code still works (and a crash would leave it so, with no plan showing it).
+  // Only the writes that took the slot while the config was being recorded go before it, not every write queued.
+  expect(writes.indexOf('ldap/rotate-root')).toBeLessThan(mountWrites[mountWrites.length - 1]);
+});
+
+test('a run failure before a rotate-root after creation: the created object says rotate-root is left, the run failure keeps its own report', async () => {
+  // The engine's mount exists: the ldap config is the first write, and the mounts are queued behind it.
+  expect((await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status).toBeLessThan(300);
+  const stack = newStack();
+  new LdapSecretBackend(stack, 'ldap', {
+    manageMount: false, binddn: ADMIN_DN, bindpass: SecretValue.unsafePlainText(ADMIN_PASSWORD), userdn: USERS_DN, rotateRootAfterCreate: true,
+  });
+  for (const name of ['m1', 'm2', 'm3']) new AuthMount(stack, name, { path: name, type: 'userpass' });
+  let ldapStarted = false;
+  let tokenRefused = false;
+  const onProgress = (event: ProgressEvent) => {
+    if (event.kind !== 'operation-start') return;
+    if (event.address === 'test/ldap') ldapStarted = true;
+    // The ldap config is written; the next request (sent before its rotate-root) finds the token refused.
+    else if (ldapStarted && !tokenRefused) {
+      tokenRefused = true;
+      h.server.faults.failNext(1, 401);
+    }
+  };
+  const result = unwrap(await apply(h.options(stack, { parallelism: 1, onProgress })));
+  expect(tokenRefused).toBe(true);
+  expect(result.succeeded).toBe(false);
+  // The run's failure is reported as the request that showed it, not as this resource's rotate-root.
+  expect(result.runFailure).toMatch(/^stopped: the service refused the token/);
+  expect(result.runFailure).not.toContain('rotate-root');
+  // The config was created and recorded; what is left is the rotation, which no later plan would show.
+  expect((await h.state()).resources['test/ldap']).toBeDefined();
+  const ldap = result.outcomes.find((o) => o.address === 'test/ldap')!;
+  expect(ldap.status).toBe('failed');
+  expect(ldap.stoppedByRunFailure).toBeUndefined();
+  expect(ldap.message).toContain('created, but rotate-root right after creation failed, so the value in code still works');
+  expect(ldap.message).toContain('secretform action rotate-root test/ldap');
+});
+
 describe('confirm', () => {
   test('a declined plan changes nothing: no write reaches the server and no state is written', async () => {
     const shown: string[] = [];

@@ -178,4 +178,25 @@ describe('runInDependencyOrder', () => {
     expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
     expect(peak).toBe(1);
   });
+
+  it("serves a finishing part's slot before the tasks still waiting to start", async () => {
+    const requests: string[] = [];
+    await runInDependencyOrder(
+      ['a', 'b', 'c', 'd'].map((key) => ({ key, after: [] })),
+      async (key) => {
+        requests.push(key);
+        await tick();
+        if (key !== 'a') return undefined;
+        return async (slot) => {
+          await slot(async () => {
+            requests.push('a again');
+            await tick();
+          });
+        };
+      },
+      { parallelism: 1 },
+    );
+    // b took the slot a freed; a's second request goes before c and d, which were waiting all along.
+    expect(requests).toEqual(['a', 'b', 'a again', 'c', 'd']);
+  });
 });

@@ -3,7 +3,7 @@
  * setting (`rotateRootAfterCreate: true`: rotate-root as soon as the configuration is first written, so the
  * value in code stops working at once).
  */
-import type { ServiceClient } from '../../client';
+import { ServiceClientError, type ServiceClient } from '../../client';
 import type { ResourcePlan } from '../plan/resource-plan';
 import { retryWhileSettling } from '../operations/eventual-consistency';
 
@@ -25,9 +25,15 @@ export async function runAfterCreateOperations(client: ServiceClient, resource: 
     const send = () => client.request(call.method, call.path, { body: call.method === 'GET' ? undefined : call.body ?? {}, query: call.query });
     const result = operation.eventuallyConsistent ? await retryWhileSettling(send) : await send();
     if (!result.ok) {
-      result.error.message = `created, but ${operation.name} right after creation failed, so the value in code still works: ${result.error.message}. ` +
-        `Run \`secretform action ${operation.name} ${resource.address}\` to finish it.`;
-      throw result.error;
+      // A new error: the client answers every request after a run failure with that failure itself, whose report
+      // must stay its own. Without the run-failure mark this resource's line is reported: what is left here (the
+      // object is created and recorded, so no later plan shows it) is the operation.
+      const { error } = result;
+      throw new ServiceClientError(
+        { code: error.code, method: error.method, path: error.path, status: error.status, errors: error.errors, attempts: error.attempts, cause: error.causeCode, location: error.location },
+        `created, but ${operation.name} right after creation failed, so the value in code still works: ${error.message.replace(/\.$/, '')}. ` +
+          `Run \`secretform action ${operation.name} ${resource.address}\` to finish it.`,
+      );
     }
     if (operation.rotatesRootCredential) {
       rotated.push(...resource.resourceType.fields.filter((field) => field.rootCredential).map((field) => field.api));

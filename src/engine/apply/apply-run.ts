@@ -161,7 +161,7 @@ async function execute(
       try {
         const entry = await stateEntryAfterWrite(resource, values, fingerprintKey, created);
         await writer.set(operation.address, entry);
-        // Only a resource that asks for operations after its creation takes a slot again (behind the tasks waiting).
+        // Only a resource that asks for operations after its creation takes a slot again (before the tasks waiting).
         const rotated = created && hasAfterCreateOperations(resource) ? await slot(() => runAfterCreateOperations(client, resource)) : [];
         if (rotated.length > 0) {
           const at = new Date().toISOString();

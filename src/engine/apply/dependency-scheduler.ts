@@ -1,5 +1,3 @@
-import pLimit from 'p-limit';
-
 export interface ScheduledTask {
   key: string;
   /** Keys of tasks that must succeed before this one starts (keys not in the run are ignored). */
@@ -30,7 +28,8 @@ export type Slot = <T>(work: () => Promise<T>) => Promise<T>;
 /**
  * A task's work. What it does in its slot is the part that talks to the service; what it returns, if anything,
  * finishes the task outside the slot (recording the result in state), so that slow state storage never leaves a
- * connection idle. The finishing part may take a slot again with `slot` for more requests.
+ * connection idle. The finishing part may take a slot again with `slot` for more requests (served before tasks
+ * still waiting to start).
  */
 export type TaskRun = (key: string) => Promise<void | ((slot: Slot) => Promise<void>)>;
 
@@ -46,8 +45,9 @@ export async function runInDependencyOrder(tasks: ScheduledTask[], run: TaskRun,
   const cycle = findCycle(waitsFor);
   if (cycle) throw new Error(`dependency cycle: ${cycle.join(' -> ')}`);
 
-  const limit = pLimit(Math.max(1, options.parallelism));
-  const slot: Slot = (work) => limit(work);
+  const slots = new Slots(Math.max(1, options.parallelism));
+  const limit = <T>(work: () => Promise<T>): Promise<T> => slots.take('task', work);
+  const slot: Slot = (work) => slots.take('finishing', work);
   const outcomes = new Map<string, TaskOutcome>();
   const started = new Map<string, Promise<TaskOutcome>>();
   const failed = (key: string, err: unknown): TaskOutcome => ({ key, status: 'failed', error: err instanceof Error ? err : new Error(String(err)) });
@@ -81,6 +81,37 @@ export async function runInDependencyOrder(tasks: ScheduledTask[], run: TaskRun,
 
   for (const outcome of await Promise.all(tasks.map((t) => start(t.key)))) outcomes.set(outcome.key, outcome);
   return tasks.map((t) => outcomes.get(t.key)!);
+}
+
+/**
+ * `parallelism` slots, taken in turn; a finishing part's request goes before the tasks still waiting to start: a
+ * started task (rotate-root right after a creation) completes first, as it did in its own slot.
+ */
+class Slots {
+  #running = 0;
+  readonly #finishing: (() => void)[] = [];
+  readonly #tasks: (() => void)[] = [];
+
+  constructor(private readonly parallelism: number) {}
+
+  take<T>(kind: 'task' | 'finishing', work: () => Promise<T>): Promise<T> {
+    const turn = new Promise<void>((begin) => {
+      (kind === 'finishing' ? this.#finishing : this.#tasks).push(begin);
+      this.#next();
+    });
+    return turn.then(work).finally(() => {
+      this.#running -= 1;
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    if (this.#running >= this.parallelism) return;
+    const begin = this.#finishing.shift() ?? this.#tasks.shift();
+    if (!begin) return;
+    this.#running += 1;
+    begin();
+  }
 }
 
 function findCycle(graph: Map<string, string[]>): string[] | undefined {
