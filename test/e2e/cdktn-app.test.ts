@@ -5,11 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
-import { BIN, cliEnv, ROOT, runCli } from './cli-harness';
+import { cliEnv, createLinkedProject, runCli } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -33,15 +32,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'cdktn-root' });
-  project = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-cdktn-app-'));
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'terrain-app', private: true }));
-  fs.writeFileSync(path.join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
-  fs.writeFileSync(path.join(project, 'main.js'), APP);
-  const modules = path.join(project, 'node_modules');
-  fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(modules, 'secretform'), 'dir');
-  for (const name of ['cdktn', 'constructs']) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), 'dir');
-  fs.symlinkSync(BIN, path.join(modules, '.bin', 'secretform'));
+  project = createLinkedProject('secretform-cdktn-app-', APP, 'cdktn');
   const cliConfig = path.join(project, 'terraformrc');
   fs.writeFileSync(cliConfig, '');
   env = { ...cliEnv(server), CAROL_PASSWORD: 'carol-password-0d0d', TF_CLI_CONFIG_FILE: cliConfig, CHECKPOINT_DISABLE: '1' };

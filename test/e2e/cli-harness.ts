@@ -3,7 +3,7 @@
  * temporary cdktf project whose app uses the compiled package (dist/, built by jest's global setup).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -38,6 +38,23 @@ export function createProject(): string {
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }, null, 2));
   writeFileSync(join(dir, 'main.js'), APP);
   writeFileSync(join(dir, 'user-password.txt'), `${BOB_PASSWORD}\n`);
+  return dir;
+}
+
+/**
+ * A project like a user's: package.json, cdktf.json running `node main.js` (`app`), and node_modules holding
+ * secretform (this checkout, with its bin), the framework (`cdktf` or `cdktn`) and constructs.
+ */
+export function createLinkedProject(prefix: string, app: string, framework: 'cdktf' | 'cdktn'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${framework}-app`, private: true }));
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  writeFileSync(join(dir, 'main.js'), app);
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(modules, 'secretform'), 'dir');
+  for (const name of [framework, 'constructs']) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+  symlinkSync(BIN, join(modules, '.bin', 'secretform'));
   return dir;
 }
 

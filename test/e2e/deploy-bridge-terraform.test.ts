@@ -7,11 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
-import { BIN, cliEnv, ROOT } from './cli-harness';
+import { BIN, cliEnv, createLinkedProject } from './cli-harness';
 
 const TERRAFORM = process.env.SECRETFORM_TEST_TERRAFORM ?? '/usr/local/bin/terraform';
 const haveTerraform = fs.existsSync(TERRAFORM);
@@ -37,20 +36,6 @@ for (const name of code.users) {
 }
 app.synth();
 `;
-
-/** A project like a user's: cdktf.json, main.js, and node_modules holding secretform (this checkout), cdktf, constructs. */
-function createProject(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-bridge-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bridge-app', private: true }));
-  fs.writeFileSync(path.join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
-  fs.writeFileSync(path.join(dir, 'main.js'), APP);
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(modules, 'secretform'), 'dir');
-  for (const name of ['cdktf', 'constructs']) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name), 'dir');
-  fs.symlinkSync(BIN, path.join(modules, '.bin', 'secretform'));
-  return dir;
-}
 
 let server: DevServer;
 let project: string;
@@ -105,7 +90,7 @@ async function login(name: string, password: string): Promise<number> {
 describeWithTerraform('cdktf deploy bridge through terraform (terraform_data, one stack-level step)', () => {
   beforeAll(async () => {
     server = await startDevServer({ port: 0, rootToken: 'bridge-root' });
-    project = createProject();
+    project = createLinkedProject('secretform-bridge-', APP, 'cdktf');
     stackDir = path.join(project, 'cdktf.out', 'stacks', 'web');
     const cliConfig = path.join(project, 'terraformrc');
     fs.writeFileSync(cliConfig, '');
