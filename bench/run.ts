@@ -252,7 +252,7 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
     }
     const planned = planRow('plan (default: no configuration)', size, plans, applied.timedOut ? undefined : 0, size === 1000 ? 1.2 : size === 10000 ? 1.3 : undefined, size === 10000 ? 400 : undefined);
     rows.push(planned);
-    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs);
+    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client'));
     progress('bare client, the same reads', bare);
     rows.push({
       figure: 'bare HTTP client, the plan\'s reads',
@@ -293,14 +293,14 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
  * The plan's reads sent again by bench/bare-client.js (a fresh node process doing nothing but those requests), timed
  * the same way: what any client pays on this machine against this server.
  */
-async function measureBareClient(server: BenchServer, requests: number, runs: number): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
+async function measureBareClient(server: BenchServer, requests: number, runs: number, cpuProfDir?: string): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-reads-'));
   try {
     const readsFile = join(dir, 'reads.json');
     writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests) }));
     const results: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
     for (let i = 0; i < runs; i++) {
-      results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN })));
+      results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, cpuProfDir ? { cpuProfDir } : {})));
     }
     const failed = results.find((run) => run.code !== 0);
     if (failed) return failed;
@@ -372,7 +372,7 @@ async function measureLowLatency(size: number, project: string, args: BenchArgs,
       progress('plan, 1 ms', plans[i]);
     }
     const planned = planRow('plan, 1 ms latency', size, plans, 0, undefined, undefined, LOW_LATENCY_MS);
-    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs);
+    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client'));
     progress('bare client, 1 ms', bare);
     if (bare.code === 0 && planned.seconds !== undefined) {
       planned.targetKind = 'reference';
