@@ -231,6 +231,11 @@ export class ServiceClient {
     return this.#scrubber.scrub(text);
   }
 
+  /** Text a server wrote: withheld whole if any decoded form quotes a secret, else scrubbed; length capped. */
+  scrubServerText(text: string, maxLength?: number): string {
+    return this.#scrubber.scrubServerText(text, maxLength);
+  }
+
   /** The failure that stopped this client (only with `stopAfterRunFailure`). */
   runFailure(): ServiceClientError | undefined {
     return this.#runFailure;
@@ -340,7 +345,7 @@ export class ServiceClient {
       }
       if (attempt.kind === 'response') {
         if (attempt.status !== 401 && attempt.status !== 403) this.#accepted++;
-        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt));
+        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt, body !== undefined));
       }
 
       const decision = decideRetry(
@@ -365,7 +370,8 @@ export class ServiceClient {
         return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
       }
       const parsed = parseJsonText(attempt.text);
-      const serverErrors = parsed.ok ? errorsOf(parsed.value) : [];
+      // Only the service's own error strings are shown, each decoded and checked for secrets (secret-scrubber.ts).
+      const serverErrors = parsed.ok ? errorsOf(parsed.value).map((text) => this.#scrubber.scrubServerText(text)) : [];
       const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts);
       if (decision.reason === 'retry_after_too_long' && decision.retryAfterMs !== undefined) {
         error.message += ` The server asked to wait ${Math.ceil(decision.retryAfterMs / 1000)} s before retrying, longer than the ${this.#retry.maxRetryAfterMs / 1000} s this client waits.`;
@@ -408,7 +414,7 @@ export class ServiceClient {
 
   /** Scrubs server text out of secrets, and latches a run-level failure. */
   #finish(result: ServiceResult): ServiceResult {
-    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.scrub(warning)) };
+    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.#scrubber.scrubServerText(warning)) };
     const { error } = result;
     error.message = this.scrub(error.message);
     error.errors = error.errors.map((text) => this.scrub(text));
@@ -423,7 +429,7 @@ export class ServiceClient {
     for (;;) {
       const attempt = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
       if (attempt.kind !== 'response' || attempt.status < 300 || attempt.status >= 400) return attempt;
-      const location = attempt.location === undefined ? undefined : this.scrub(attempt.location);
+      const location = attempt.location === undefined ? undefined : this.#scrubber.scrubServerText(attempt.location, 200);
       const decision = decideRedirect({ status: attempt.status, location: attempt.location, current: url, visited });
       if (!decision.follow) return { kind: 'redirect', status: attempt.status, location, reason: decision.reason };
       url = decision.url;
@@ -431,8 +437,9 @@ export class ServiceClient {
     }
   }
 
-  #success(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'response' }>): ServiceResult {
-    const parsed = parseJsonText(attempt.text);
+  /** A body that is not JSON is quoted (scrubbed) only for a request that sent none: a server may echo what it got. */
+  #success(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'response' }>, sentBody: boolean): ServiceResult {
+    const parsed = parseJsonText(attempt.text, sentBody ? undefined : (start) => this.#scrubber.scrubServerText(start, 60));
     if (!parsed.ok) return { ok: false, error: invalidResponseError(method, displayPath, attempt.status, parsed.detail) };
     return { ok: true, status: attempt.status, data: payloadOf(parsed.value), raw: parsed.value, warnings: warningsOf(parsed.value) };
   }
