@@ -1,5 +1,6 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import { findResourceType } from '../../resources/registry';
+import { reservedReferenceProblem } from '../../secret-value';
 import { loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -52,6 +53,8 @@ function desiredProblems(desired: DesiredStack): string[] {
     for (const field of Object.keys(resource.secrets)) {
       const spec = resourceType.fields.find((candidate) => candidate.api === field);
       if (!spec?.sensitive) problems.push(`${resource.address}: "${field}" is not a secret field of ${resource.type}`);
+      const reserved = reservedReferenceProblem(resource.secrets[field].reference);
+      if (reserved) problems.push(`${resource.address}: secret "${field}": ${reserved}`);
     }
   }
   for (const resource of desired.resources) {

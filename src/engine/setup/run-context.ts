@@ -10,7 +10,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
-import { FingerprintKey } from '../state/fingerprint';
+import { FingerprintKey, fingerprintKeyFromEnv } from '../state/fingerprint';
 import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from '../state/fingerprint-key-source';
 import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
 import type { StateFile } from '../state/state-file';
@@ -86,6 +86,24 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
 export function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
   const source = () => context.options.fingerprintKeySource ?? ServiceKvKeySource.forStack(client, context.stack, context.env);
   return resolveFingerprintKey(context.env, source, use);
+}
+
+/**
+ * The fingerprint key a saved plan of `stack` is checked with before its run starts (`apply PLANFILE`):
+ * SECRETFORM_STATE_KEY, else the stack's key on the service, read only (one request, no write).
+ */
+export async function savedPlanKey(options: Pick<EngineOptions, 'env' | 'fingerprintKeySource'>, stack: string): Promise<Result<FingerprintKey>> {
+  const env = options.env ?? process.env;
+  const fromEnv = fingerprintKeyFromEnv(env);
+  if (fromEnv) return ok(fromEnv);
+  const created = ServiceClient.fromEnv(env, { maxConnections: 1, stopAfterRunFailure: true });
+  if (!created.ok) return fail(new EngineError('service_config', `${created.error.variable}: ${created.error.message}`));
+  try {
+    const source = () => options.fingerprintKeySource ?? ServiceKvKeySource.forStack(created.client, stack, env);
+    return ok(await resolveFingerprintKey(env, source, 'read'));
+  } finally {
+    await created.client.close();
+  }
 }
 
 export interface PlannedRun {
