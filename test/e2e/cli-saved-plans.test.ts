@@ -235,6 +235,28 @@ function savedPlanBehaviours(backend: Backend, stateOnly = false): void {
 describe('saved plans and refresh-only with the state in a local file', () => {
   savedPlanBehaviours(localFile);
 
+  test('applying a saved plan a second time says it was already applied (exit 1), not stale with every object listed', async () => {
+    const { project, env, with: run, planFile } = setup(localFile);
+    const file = planFile('twice.plan.json');
+    expect((await runCli(run(['plan', '--out', file]), project, env)).code).toBe(0);
+    expect((await runCli(['apply', file], project, env)).code).toBe(0);
+    const writesBefore = writes().length;
+    const again = await runCli(['apply', file], project, env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Error: the saved plan was already applied, so nothing was changed: the state moved on from the plan's serial 0 to \d+ /);
+    expect(again.stderr).not.toContain('stale');
+    expect(again.stderr).not.toContain('e2e/alice');
+    expect(writes().length).toBe(writesBefore);
+
+    // A plan overtaken by another change is still stale: what it would do is not all in place.
+    const v2 = planFile('v2.plan.json');
+    expect((await runCli(run(['plan', '--out', v2], 'v2'), project, env)).code).toBe(0);
+    expect((await runCli(run(['apply', '--auto-approve']), project, { ...env, SF_E2E_ALICE_PASSWORD: 'another-alice-password' })).code).toBe(0);
+    const stale = await runCli(['apply', v2], project, env);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('the saved plan is stale');
+  });
+
   test('apply PLANFILE refuses options that would change the plan, a missing file and a file that is not a plan', async () => {
     const { project, env, planFile } = setup(localFile);
     const file = planFile('missing.plan.json');

@@ -18,7 +18,7 @@ import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
-import { staleReasons } from '../saved-plan/staleness';
+import { staleReasons, wasApplied } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
@@ -79,6 +79,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     const { computation, secrets, fingerprintKey } = planned.value;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
+      if (reasons.length > 0 && wasApplied(saved, state, computation)) {
+        return fail(new EngineError('plan_already_applied', `the saved plan was already applied, so nothing was changed: the state moved on from the plan's serial ${saved.state.serial} to ${state.serial} (lineage ${state.lineage}) and planning its desired state again finds nothing left to do. Make a new plan (\`secretform plan --out PLANFILE\`) for new changes`));
+      }
       if (reasons.length > 0) {
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
