@@ -107,6 +107,7 @@ describeWithTerraform('cdktf deploy \'*\' through terraform: each stack on its o
     expect(await userOn(servers.staging, 'prod-deployer')).toBeUndefined();
     expect(await userOn(servers.prod, 'prod-deployer')).toMatchObject({ token_ttl: 3600 });
     expect(await userOn(servers.prod, 'staging-deployer')).toBeUndefined();
+    for (const stack of STACKS) expect(Object.keys((await call(servers[stack], 'GET', 'sys/auth')).body.data as object)).toContain('userpass/');
     for (const stack of STACKS) {
       const login = await call(servers[stack], 'POST', `auth/userpass/login/${stack}-deployer`, { password: PASSWORD }, null);
       expect(login.status).toBe(200);
@@ -119,6 +120,10 @@ describeWithTerraform('cdktf deploy \'*\' through terraform: each stack on its o
     await terraformInEveryStack(['destroy', '-auto-approve']);
     expect(await userOn(servers.staging, 'staging-deployer')).toBeUndefined();
     expect(await userOn(servers.prod, 'prod-deployer')).toBeUndefined();
-    for (const stack of STACKS) expect((await call(servers[stack], 'GET', 'sys/auth/userpass')).status).not.toBe(200);
+    for (const stack of STACKS) {
+      const mounts = await call(servers[stack], 'GET', 'sys/auth');
+      expect(mounts.status).toBe(200);
+      expect(Object.keys((mounts.body.data ?? mounts.body) as object)).not.toContain('userpass/');
+    }
   });
 });
