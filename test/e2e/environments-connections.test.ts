@@ -91,6 +91,14 @@ test('a connection whose token variable is unset fails its stack, naming the sta
   expect([staging.requestCount, prod.requestCount]).toEqual(before);
 });
 
+test('a refused token is reported as the connection\'s variable, not SERVICE_TOKEN', async () => {
+  const result = await cli(['plan', '--no-synth', '--stack', 'prod'], { PROD_SERVICE_TOKEN: 'a-revoked-token' });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('PROD_SERVICE_TOKEN is probably wrong, expired or revoked');
+  expect(result.stderr).not.toMatch(/(?<!PROD_)SERVICE_TOKEN/);
+  expect(result.stderr).not.toContain('a-revoked-token');
+});
+
 test('each stack is applied on its own server only, whatever SERVICE_ADDR says', async () => {
   for (const name of ['staging', 'prod']) {
     const result = await cli(['apply', '--no-synth', '--stack', name, '--auto-approve']);
