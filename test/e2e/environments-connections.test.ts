@@ -141,6 +141,21 @@ test('action finds the stack from the address and uses its connection', async ()
   expect(prod.requestLog.at(-1)).toMatchObject({ method: 'POST', path: 'auth/userpass/login/prod-ci', status: 200 });
 });
 
+test('import finds the stack from the address and reads through its connection', async () => {
+  const removed = await cli(['state', 'rm', 'prod/ci', '--stack', 'prod']);
+  expect(removed.code).toBe(0);
+  const before = staging.requestCount;
+  const prodBefore = prod.requestLog.length;
+  const imported = await cli(['import', 'prod/ci', 'auth/userpass/users/prod-ci', '--no-synth']);
+  expect(imported.stderr).toBe('');
+  expect(imported.code).toBe(0);
+  expect(imported.stdout).toContain('Imported auth/userpass/users/prod-ci as prod/ci');
+  expect(staging.requestCount).toBe(before);
+  expect(prod.requestLog.slice(prodBefore).some((entry) => entry.method === 'GET' && entry.path === 'auth/userpass/users/prod-ci')).toBe(true);
+  // The password is re-sent once (an import records no fingerprint), then the stack is as the code says.
+  expect((await cli(['apply', '--no-synth', '--stack', 'prod', '--auto-approve'])).code).toBe(0);
+});
+
 test('exec finds the stack from the address; the child gets neither token variable nor any SERVICE_*/SECRETFORM_*', async () => {
   const before = prod.requestCount;
   const result = await cli(['exec', 'staging/ci', '--no-synth', '--', process.execPath, '-e', 'process.stdout.write(JSON.stringify(Object.keys(process.env)))']);
