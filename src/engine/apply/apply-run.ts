@@ -315,7 +315,7 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
   if (outcome.status === 'failed') {
     const { error } = outcome;
     if (error instanceof ServiceClientError && error.runFailure !== undefined) {
-      return { ...base, status: 'failed', message: `not done: ${runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
+      return { ...base, status: 'failed', message: `not done: ${error.headline ?? runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
     }
     return { ...base, status: 'failed', message: error.message };
   }
