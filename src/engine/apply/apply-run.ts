@@ -61,6 +61,7 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
+  options.onStateLocked?.();
   let client: ServiceClient | undefined;
   try {
     const state = locked.value.state;
