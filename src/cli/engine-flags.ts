@@ -12,6 +12,8 @@ import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
 import { synthesize } from '../synthesize';
 import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
+
+export { collectNames };
 import { failWith, type CliIo } from './io';
 import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';

@@ -59,9 +59,9 @@ describe('stack order', () => {
 describe('runStacksInOrder', () => {
   test('a failed stack skips its dependents, naming it, and the others finish', async () => {
     const ran: string[] = [];
-    const outcomes = await runStacksInOrder(['base', 'app', 'tools', 'other'], new Map(Object.entries({ base: [], app: ['base'], tools: ['app'], other: [] })), async (stack) => {
+    const outcomes = await runStacksInOrder(['base', 'app', 'tools', 'other'], new Map(Object.entries({ base: [], app: ['base'], tools: ['app'], other: [] })), (stack) => {
       ran.push(stack);
-      return stack === 'base' ? fail(new EngineError('service_unusable', 'base is down')) : ok(stack);
+      return Promise.resolve(stack === 'base' ? fail(new EngineError('service_unusable', 'base is down')) : ok(stack));
     });
     expect(ran.sort()).toEqual(['base', 'other']);
     expect(outcomes.map((o) => [o.stack, o.status, o.status === 'skipped' ? o.dependency : undefined])).toEqual([

@@ -1,0 +1,225 @@
+/**
+ * A run over several stacks through the real binary: a three-stack app (base, and staging and prod that depend
+ * on it) planned in one run (text, markdown, JSON), applied with --stack '*' in dependency order, destroyed in
+ * the reverse order; a stale saved plan of several stacks refused with no write anywhere; a failing stack
+ * stopping its dependents only; a dependency cycle and bad --stack values refused before any request.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { call } from '../devserver/http';
+import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
+
+const BASE_PASSWORD = 'env-run-base-password-3d9a';
+const PROD_PASSWORD = 'env-run-prod-password-71ce';
+
+/** base: a KV mount and a userpass user; staging and prod (each depending on base): a KV mount and a user each. */
+const APP = `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+const base = new TerraformStack(app, 'base');
+new sf.SecretsMount(base, 'kv', { path: 'shared', type: 'kv', options: { version: '2' } });
+const baseAuth = new sf.AuthMount(base, 'auth', { path: 'base-users', type: 'userpass' });
+new sf.UserpassUser(base, 'ops', { mount: baseAuth, username: 'ops', password: sf.SecretValue.fromEnv('SF_ENV_BASE_PASSWORD'), tokenPolicies: ['default'] });
+for (const name of ['staging', 'prod']) {
+  const stack = new TerraformStack(app, name);
+  stack.addDependency(base);
+  new sf.SecretsMount(stack, 'kv', { path: name + '-apps', type: 'kv', options: { version: '2' } });
+  const auth = new sf.AuthMount(stack, 'auth', { path: name + '-users', type: 'userpass' });
+  new sf.UserpassUser(stack, 'deployer', { mount: auth, username: 'deployer', password: sf.SecretValue.fromEnv('SF_ENV_PROD_PASSWORD'), tokenPolicies: ['default'] });
+}
+app.synth();
+`;
+
+let server: DevServer;
+let project: string;
+let outdir: string;
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'secretform-environments-'));
+  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  writeFileSync(join(project, 'main.js'), APP);
+  outdir = join(project, 'cdktf.out');
+  const bootstrap = await startDevServer({ port: 0, rootToken: 'synth-only' });
+  try {
+    const synth = await runCli(['synth'], project, env(bootstrap));
+    if (synth.code !== 0) throw new Error(`synth failed: ${synth.stderr}`);
+  } finally {
+    await bootstrap.close();
+  }
+}, 120_000);
+
+beforeEach(async () => {
+  server = await startDevServer({ port: 0, rootToken: 'environments-root' });
+  // Each test starts from empty state files.
+  project = freshProject();
+});
+
+afterEach(async () => {
+  await server?.close();
+});
+
+/** Every project directory of the file, for the search for secret values. */
+const projects: string[] = [];
+
+function freshProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-environments-run-'));
+  projects.push(dir);
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  return dir;
+}
+
+function env(target: { url: string; rootToken: string }, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return cliEnv(target, { SF_ENV_BASE_PASSWORD: BASE_PASSWORD, SF_ENV_PROD_PASSWORD: PROD_PASSWORD, ...extra });
+}
+
+/** A command over the synth output made once (no synth per run). */
+function sf(args: string[], extra: Record<string, string | undefined> = {}) {
+  return runCli([...args, '--no-synth', '--output', outdir], project, env(server, extra));
+}
+
+const writes = () => server.requestLog.filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
+const mounted = async (path: string) => (await call(server, 'GET', `sys/mounts/${path}`)).status === 200;
+/** The addresses in the order the run reported them done (`<address>: created` progress lines). */
+const doneOrder = (stdout: string, verb: string) => [...stdout.matchAll(new RegExp(`^(\\S+): ${verb}$`, 'gm'))].map((match) => match[1]);
+
+test('plan covers every stack by default: a section per stack and a total line, one markdown comment, one JSON document', async () => {
+  const text = await sf(['plan', '--detailed-exitcode']);
+  expect(text.stderr).toBe('');
+  expect(text.code).toBe(2);
+  expect(text.stdout.match(/^=== Stack (\S+) ===$/gm)).toEqual(['=== Stack base ===', '=== Stack prod ===', '=== Stack staging ===']);
+  expect(text.stdout).toContain('Total over 3 stacks: Plan: 9 to add, 0 to change, 0 to destroy, 0 drifted.');
+
+  const markdown = await sf(['plan', '--format', 'markdown']);
+  expect(markdown.code).toBe(0);
+  expect(markdown.stdout).toContain('**Changes: Plan: 9 to add, 0 to change, 0 to destroy, 0 drifted** over 3 stacks');
+  expect(markdown.stdout).toContain('| Stack | Add | Change | Destroy | Drifted | Status |');
+  expect(markdown.stdout).toContain('| `base` | 3 | 0 | 0 | 0 | 📝 Changes |');
+  expect(markdown.stdout.match(/^### Stack `(\w+)`$/gm)).toEqual(['### Stack `base`', '### Stack `prod`', '### Stack `staging`']);
+
+  const json = await sf(['plan', '--format', 'json', '--stack', 'prod', '--stack', 'st*']);
+  expect(json.code).toBe(0);
+  const document = JSON.parse(json.stdout);
+  expect(document.format_version).toBe('1.0');
+  expect(document.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['prod', 'staging']);
+  expect(document.summary).toEqual({ create: 6, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 });
+  expect(writes()).toEqual([]);
+});
+
+test('one stack named: the plan of that stack alone, as before', async () => {
+  const json = await sf(['plan', '--format', 'json', '--stack', 'base']);
+  expect(json.code).toBe(0);
+  expect(JSON.parse(json.stdout)).toMatchObject({ format_version: '1.0', stack: 'base' });
+});
+
+test('apply and destroy refuse several stacks unless named; unknown stacks and patterns are errors listing the stacks', async () => {
+  for (const command of ['apply', 'destroy']) {
+    const refused = await sf([command, '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`holds 3 stacks (base, prod, staging); ${command} changes the service, so name the stacks`);
+  }
+  const unknown = await sf(['plan', '--stack', 'qa']);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toBe('Error: there is no stack "qa"; stacks: base, prod, staging\n');
+  const none = await sf(['apply', '--auto-approve', '--stack', 'base', '--stack', 'dev-*']);
+  expect(none.code).toBe(1);
+  expect(none.stderr).toBe("Error: --stack 'dev-*' matches no stack; stacks: base, prod, staging\n");
+  expect(server.requestLog).toEqual([]);
+});
+
+test("apply --stack '*' writes base before the stacks that depend on it; destroy removes them first", async () => {
+  const applied = await sf(['apply', '--auto-approve', '--stack', '*']);
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  const created = doneOrder(applied.stdout, 'created');
+  expect(created).toHaveLength(9);
+  const lastBase = Math.max(...['base/kv', 'base/auth', 'base/ops'].map((address) => created.indexOf(address)));
+  expect(created.slice(0, lastBase + 1).every((address) => address.startsWith('base/'))).toBe(true);
+  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(true);
+  expect(readdirSync(join(project, '.secretform')).filter((name) => name.endsWith('.state.json')).sort()).toEqual(['base.state.json', 'prod.state.json', 'staging.state.json']);
+
+  const again = await sf(['plan', '--detailed-exitcode']);
+  expect(again.code).toBe(0);
+
+  const destroyed = await sf(['destroy', '--auto-approve', '--stack', '*']);
+  expect(destroyed.code).toBe(0);
+  const removed = doneOrder(destroyed.stdout, 'destroyed');
+  expect(removed).toHaveLength(9);
+  const firstBase = Math.min(...['base/kv', 'base/auth', 'base/ops'].map((address) => removed.indexOf(address)));
+  expect(removed.slice(firstBase).every((address) => address.startsWith('base/'))).toBe(true);
+  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(false);
+});
+
+test('a stack that fails stops the stacks that depend on it; the others finish and the run exits 1', async () => {
+  const baseFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_BASE_PASSWORD: undefined });
+  expect(baseFails.code).toBe(1);
+  expect(baseFails.stderr).toContain('Error: stack base:');
+  expect(baseFails.stderr).toContain('SF_ENV_BASE_PASSWORD');
+  expect(baseFails.stderr).toContain('Error: stack prod was not applied: stack base, which it waits for, failed or was skipped');
+  expect(baseFails.stderr).toContain('Error: stack staging was not applied: stack base, which it waits for, failed or was skipped');
+  expect(writes()).toEqual([]);
+
+  const planOnly = await sf(['plan', '--format', 'markdown'], { SF_ENV_PROD_PASSWORD: undefined, SF_ENV_BASE_PASSWORD: BASE_PASSWORD });
+  expect(planOnly.code).toBe(1);
+  expect(planOnly.stdout).toMatch(/\| `prod` \| — \| — \| — \| — \| ❌ Error: error \|/);
+
+  const prodFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_PROD_PASSWORD: undefined });
+  expect(prodFails.code).toBe(1);
+  expect(prodFails.stderr).toMatch(/Error: stack prod: .*SF_ENV_PROD_PASSWORD/s);
+  expect(await mounted('shared')).toBe(true);
+  expect(await mounted('prod-apps')).toBe(false);
+  // staging uses the same variable: it fails too, on its own; base, which needs neither, is applied.
+  expect(prodFails.stderr).toMatch(/Error: stack staging: .*SF_ENV_PROD_PASSWORD/s);
+  expect(prodFails.stdout).toContain('=== Stack base ===');
+});
+
+test('a stale saved plan over several stacks is refused before any write on any stack', async () => {
+  const planFile = join(project, 'all.plan');
+  const planned = await sf(['plan', '--out', planFile]);
+  expect(planned.code).toBe(0);
+  expect(JSON.parse(readFileSync(planFile, 'utf8'))).toMatchObject({ format: 'secretform-saved-plans', dependencies: { prod: ['base'], staging: ['base'] } });
+  const shown = await runCli(['show', planFile, '--format', 'json'], project, env(server));
+  expect(JSON.parse(shown.stdout).stacks).toHaveLength(3);
+
+  // Someone creates prod's mount by hand after the review.
+  expect((await call(server, 'POST', 'sys/mounts/prod-apps', { type: 'kv', options: { version: '2' } })).status).toBe(204);
+  const before = writes().length;
+  const stale = await runCli(['apply', planFile], project, env(server));
+  expect(stale.code).toBe(1);
+  expect(stale.stderr).toMatch(/stack prod: the saved plan is stale/);
+  expect(stale.stderr).toContain('no stack of the saved plan was changed');
+  expect(writes().length).toBe(before);
+  expect(await mounted('shared')).toBe(false);
+
+  // A fresh plan applies every stack in order.
+  await call(server, 'DELETE', 'sys/mounts/prod-apps');
+  const fresh = await sf(['plan', '--out', planFile]);
+  expect(fresh.code).toBe(0);
+  const applied = await runCli(['apply', planFile], project, env(server));
+  expect(applied.code).toBe(0);
+  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(true);
+});
+
+test('a cycle in the stack dependencies is an error naming it, before any request', async () => {
+  const cyclic = mkdtempSync(join(tmpdir(), 'secretform-environments-cycle-'));
+  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'));
+  manifest.stacks.base.dependencies = ['prod'];
+  writeFileSync(join(cyclic, 'manifest.json'), JSON.stringify(manifest));
+  cpSync(join(outdir, 'stacks'), join(cyclic, 'stacks'), { recursive: true });
+  const result = await runCli(['plan', '--no-synth', '--output', cyclic], project, env(server));
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/the stacks depend on each other in a cycle: (base -> prod -> base|prod -> base -> prod)/);
+  expect(server.requestLog).toEqual([]);
+});
+
+test('no secret value reaches any output, report or state file', () => {
+  const files = projects.flatMap((dir) => readdirSync(dir, { recursive: true }).map((name) => join(dir, String(name)))).filter((name) => /\.(json|plan)$/.test(name));
+  expect(files.some((name) => name.endsWith('base.state.json'))).toBe(true);
+  const texts = [...transcript, ...files.map((name) => readFileSync(name, 'utf8'))];
+  for (const text of texts) {
+    expect(text).not.toContain(BASE_PASSWORD);
+    expect(text).not.toContain(PROD_PASSWORD);
+  }
+});
