@@ -12,7 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
 import { createProgressReporter } from './progress';
-import { checkServiceEnvironment } from './service-environment';
+import { checkSavedPlanConnection } from './service-environment';
 import { writeStacksResult } from './stacks-change-run';
 import { UsageError } from './usage-error';
 
@@ -24,10 +24,14 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   } catch (error) {
     return failWith(io, error);
   }
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  // Each stack goes to the service it was planned against: its connection, else the environment. Every
+  // stack's is checked before the first request to any.
+  for (const plan of read.value.plans) {
+    const connectionProblem = checkSavedPlanConnection(plan, io);
+    if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+  }
   if (read.value.plans.length > 1) return runSavedPlanSetApply(planFile, read.value, settings, io, hooks);
   const saved = read.value.plans[0];
   if (settings.stacks.length > 1) {

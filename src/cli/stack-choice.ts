@@ -2,9 +2,9 @@
  * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns), and whether that
  * is a run of one stack (the commands as they always were) or over several (src/engine/stacks).
  */
-import { selectSynthesizedStacks, type SelectionUse } from '../engine';
+import { resolveStack, selectSynthesizedStacks, type SelectionUse } from '../engine';
 import type { EngineOptions } from '../engine/setup/engine-options';
-import type { EngineSettings } from './engine-flags';
+import { connectionProblem, type EngineSettings } from './engine-flags';
 import { failWith, type CliIo } from './io';
 
 export type StackChoice =
@@ -18,6 +18,12 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
   const { outdir } = options.desired;
   const selected = selectSynthesizedStacks(outdir, settings.stacks, use, command);
   if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
+  // prepareServiceRun checked the connection of the stack the options name, if they name one: the others now.
+  const checked = resolveStack(options);
+  for (const stack of selected.value.filter((name) => !(checked.ok && checked.value === name))) {
+    const problem = connectionProblem({ ...options, stack }, io);
+    if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, selected.value.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
+  }
   if (selected.value.length === 1) return { kind: 'one', options: { ...options, stack: selected.value[0] } };
   return { kind: 'several', options, outdir, stacks: selected.value };
 }

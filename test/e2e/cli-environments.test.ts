@@ -1,8 +1,10 @@
 /**
  * A run over several stacks through the real binary: a three-stack app (base, and staging and prod that depend
- * on it) planned in one run (text, markdown, JSON), applied with --stack '*' in dependency order, destroyed in
- * the reverse order; a stale saved plan of several stacks refused with no write anywhere; a failing stack
- * stopping its dependents only; a dependency cycle and bad --stack values refused before any request.
+ * on it), each stack on its own dev server (ServiceConnection, different root tokens; SERVICE_ADDR points at
+ * nothing), planned in one run (text, markdown, JSON), applied with --stack '*' in dependency order with each
+ * stack's objects on its own server only, destroyed in the reverse order; a stale saved plan of several stacks
+ * refused with no write anywhere; a server that is down (or a stack that fails) stopping its stack and its
+ * dependents only; a dependency cycle and bad --stack values refused before any request.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,18 +16,28 @@ import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
 const BASE_PASSWORD = 'env-run-base-password-3d9a';
 const PROD_PASSWORD = 'env-run-prod-password-71ce';
 
-/** base: a KV mount and a userpass user; staging and prod (each depending on base): a KV mount and a user each. */
+const STACKS = ['base', 'prod', 'staging'] as const;
+type Stack = (typeof STACKS)[number];
+const TOKENS: Record<Stack, string> = { base: 'base-root-token-5c1e', prod: 'prod-root-token-0b7d', staging: 'staging-root-token-e29f' };
+
+/**
+ * base: a KV mount and a userpass user; staging and prod (each depending on base): a KV mount and a user each.
+ * Each stack's ServiceConnection names its server (SF_ENV_<STACK>_ADDR at synth) and token variable.
+ */
 const APP = `
 const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
 const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
 const app = new App();
+const connect = (stack) => new sf.ServiceConnection(stack, 'service', { address: process.env['SF_ENV_' + stack.node.id.toUpperCase() + '_ADDR'], tokenEnv: stack.node.id.toUpperCase() + '_SERVICE_TOKEN' });
 const base = new TerraformStack(app, 'base');
+connect(base);
 new sf.SecretsMount(base, 'kv', { path: 'shared', type: 'kv', options: { version: '2' } });
 const baseAuth = new sf.AuthMount(base, 'auth', { path: 'base-users', type: 'userpass' });
 new sf.UserpassUser(base, 'ops', { mount: baseAuth, username: 'ops', password: sf.SecretValue.fromEnv('SF_ENV_BASE_PASSWORD'), tokenPolicies: ['default'] });
 for (const name of ['staging', 'prod']) {
   const stack = new TerraformStack(app, name);
   stack.addDependency(base);
+  connect(stack);
   new sf.SecretsMount(stack, 'kv', { path: name + '-apps', type: 'kv', options: { version: '2' } });
   const auth = new sf.AuthMount(stack, 'auth', { path: name + '-users', type: 'userpass' });
   new sf.UserpassUser(stack, 'deployer', { mount: auth, username: 'deployer', password: sf.SecretValue.fromEnv('SF_ENV_PROD_PASSWORD'), tokenPolicies: ['default'] });
@@ -33,32 +45,36 @@ for (const name of ['staging', 'prod']) {
 app.synth();
 `;
 
-let server: DevServer;
+/** The dev server of each stack: restarted empty on the same port before each test (the port is synthesized). */
+const servers = {} as Record<Stack, DevServer>;
+const ports = {} as Record<Stack, number>;
 let project: string;
 let outdir: string;
 
 beforeAll(async () => {
+  for (const stack of STACKS) {
+    servers[stack] = await startDevServer({ port: 0, rootToken: TOKENS[stack] });
+    ports[stack] = Number(new URL(servers[stack].url).port);
+  }
   project = mkdtempSync(join(tmpdir(), 'secretform-environments-'));
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   outdir = join(project, 'cdktf.out');
-  const bootstrap = await startDevServer({ port: 0, rootToken: 'synth-only' });
-  try {
-    const synth = await runCli(['synth'], project, env(bootstrap));
-    if (synth.code !== 0) throw new Error(`synth failed: ${synth.stderr}`);
-  } finally {
-    await bootstrap.close();
-  }
+  const synth = await runCli(['synth'], project, env());
+  if (synth.code !== 0) throw new Error(`synth failed: ${synth.stderr}`);
 }, 120_000);
 
 beforeEach(async () => {
-  server = await startDevServer({ port: 0, rootToken: 'environments-root' });
+  for (const stack of STACKS) {
+    await servers[stack].close();
+    servers[stack] = await startDevServer({ port: ports[stack], rootToken: TOKENS[stack] });
+  }
   // Each test starts from empty state files.
   project = freshProject();
 });
 
-afterEach(async () => {
-  await server?.close();
+afterAll(async () => {
+  for (const stack of STACKS) await servers[stack]?.close();
 });
 
 /** Every project directory of the file, for the search for secret values. */
@@ -71,17 +87,34 @@ function freshProject(): string {
   return dir;
 }
 
-function env(target: { url: string; rootToken: string }, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return cliEnv(target, { SF_ENV_BASE_PASSWORD: BASE_PASSWORD, SF_ENV_PROD_PASSWORD: PROD_PASSWORD, ...extra });
+/** SERVICE_ADDR and SERVICE_TOKEN lead nowhere: every stack must use its own connection. */
+function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const connections: Record<string, string> = { SECRETFORM_SYNTH_ENV: 'SF_ENV_*' };
+  for (const stack of STACKS) {
+    connections[`SF_ENV_${stack.toUpperCase()}_ADDR`] = `http://127.0.0.1:${ports[stack]}`;
+    connections[`${stack.toUpperCase()}_SERVICE_TOKEN`] = TOKENS[stack];
+  }
+  return cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-the-token-of-any-server' }, { ...connections, SF_ENV_BASE_PASSWORD: BASE_PASSWORD, SF_ENV_PROD_PASSWORD: PROD_PASSWORD, ...extra });
 }
 
 /** A command over the synth output made once (no synth per run). */
 function sf(args: string[], extra: Record<string, string | undefined> = {}) {
-  return runCli([...args, '--no-synth', '--output', outdir], project, env(server, extra));
+  return runCli([...args, '--no-synth', '--output', outdir], project, env(extra));
 }
 
-const writes = () => server.requestLog.filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
-const mounted = async (path: string) => (await call(server, 'GET', `sys/mounts/${path}`)).status === 200;
+const requests = () => STACKS.flatMap((stack) => servers[stack].requestLog);
+const writes = () => requests().filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
+/** Whether the mount exists on the server of `stack`. */
+const mounted = async (stack: Stack, path: string) => (await call(servers[stack], 'GET', `sys/mounts/${path}`)).status === 200;
+/** Each stack's mount, checked on every server: on its own only. */
+async function mountsByServer(): Promise<Record<Stack, string[]>> {
+  const found = {} as Record<Stack, string[]>;
+  for (const stack of STACKS) {
+    found[stack] = [];
+    for (const path of ['shared', 'staging-apps', 'prod-apps']) if (await mounted(stack, path)) found[stack].push(path);
+  }
+  return found;
+}
 /** The addresses in the order the run reported them done (`<address>: created` progress lines). */
 const doneOrder = (stdout: string, verb: string) => [...stdout.matchAll(new RegExp(`^(\\S+): ${verb}$`, 'gm'))].map((match) => match[1]);
 
@@ -126,7 +159,7 @@ test('apply and destroy refuse several stacks unless named; unknown stacks and p
   const none = await sf(['apply', '--auto-approve', '--stack', 'base', '--stack', 'dev-*']);
   expect(none.code).toBe(1);
   expect(none.stderr).toBe("Error: --stack 'dev-*' matches no stack; stacks: base, prod, staging\n");
-  expect(server.requestLog).toEqual([]);
+  expect(requests()).toEqual([]);
 });
 
 test("apply --stack '*' writes base before the stacks that depend on it; destroy removes them first", async () => {
@@ -137,7 +170,7 @@ test("apply --stack '*' writes base before the stacks that depend on it; destroy
   expect(created).toHaveLength(9);
   const lastBase = Math.max(...['base/kv', 'base/auth', 'base/ops'].map((address) => created.indexOf(address)));
   expect(created.slice(0, lastBase + 1).every((address) => address.startsWith('base/'))).toBe(true);
-  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(true);
+  expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
   expect(readdirSync(join(project, '.secretform')).filter((name) => name.endsWith('.state.json')).sort()).toEqual(['base.state.json', 'prod.state.json', 'staging.state.json']);
 
   const again = await sf(['plan', '--detailed-exitcode']);
@@ -149,7 +182,27 @@ test("apply --stack '*' writes base before the stacks that depend on it; destroy
   expect(removed).toHaveLength(9);
   const firstBase = Math.min(...['base/kv', 'base/auth', 'base/ops'].map((address) => removed.indexOf(address)));
   expect(removed.slice(firstBase).every((address) => address.startsWith('base/'))).toBe(true);
-  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(false);
+  expect(await mountsByServer()).toEqual({ base: [], staging: [], prod: [] });
+});
+
+test('a server that is down fails its stack and the stacks that depend on it; the others finish', async () => {
+  await servers.prod.close();
+  const prodDown = await sf(['apply', '--auto-approve', '--stack', '*']);
+  expect(prodDown.code).toBe(1);
+  expect(prodDown.stderr).toMatch(/Error: stack prod: /);
+  expect(prodDown.stdout).toContain('=== Stack staging ===');
+  servers.prod = await startDevServer({ port: ports.prod, rootToken: TOKENS.prod });
+  expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: [] });
+
+  await servers.base.close();
+  const prodRequests = servers.prod.requestLog.length;
+  const baseDown = await sf(['plan']);
+  expect(baseDown.code).toBe(1);
+  expect(baseDown.stdout).toMatch(/=== Stack base ===\s+Error: /);
+  expect(baseDown.stdout).toContain('Skipped: not planned: stack base, which it depends on, failed or was skipped');
+  expect(baseDown.stderr).toContain('Error: stack prod was not planned: stack base, which it depends on, failed or was skipped');
+  expect(servers.prod.requestLog.length).toBe(prodRequests);
+  servers.base = await startDevServer({ port: ports.base, rootToken: TOKENS.base });
 });
 
 test('a stack that fails stops the stacks that depend on it; the others finish and the run exits 1', async () => {
@@ -160,6 +213,7 @@ test('a stack that fails stops the stacks that depend on it; the others finish a
   expect(baseFails.stderr).toContain('Error: stack prod was not applied: stack base, which it waits for, failed or was skipped');
   expect(baseFails.stderr).toContain('Error: stack staging was not applied: stack base, which it waits for, failed or was skipped');
   expect(writes()).toEqual([]);
+  expect(baseFails.stderr).not.toContain('stack prod:');
 
   const planOnly = await sf(['plan', '--format', 'markdown'], { SF_ENV_PROD_PASSWORD: undefined, SF_ENV_BASE_PASSWORD: BASE_PASSWORD });
   expect(planOnly.code).toBe(1);
@@ -168,8 +222,7 @@ test('a stack that fails stops the stacks that depend on it; the others finish a
   const prodFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_PROD_PASSWORD: undefined });
   expect(prodFails.code).toBe(1);
   expect(prodFails.stderr).toMatch(/Error: stack prod: .*SF_ENV_PROD_PASSWORD/s);
-  expect(await mounted('shared')).toBe(true);
-  expect(await mounted('prod-apps')).toBe(false);
+  expect(await mountsByServer()).toEqual({ base: ['shared'], staging: [], prod: [] });
   // staging uses the same variable: it fails too, on its own; base, which needs neither, is applied.
   expect(prodFails.stderr).toMatch(/Error: stack staging: .*SF_ENV_PROD_PASSWORD/s);
   expect(prodFails.stdout).toContain('=== Stack base ===');
@@ -180,26 +233,26 @@ test('a stale saved plan over several stacks is refused before any write on any 
   const planned = await sf(['plan', '--out', planFile]);
   expect(planned.code).toBe(0);
   expect(JSON.parse(readFileSync(planFile, 'utf8'))).toMatchObject({ format: 'secretform-saved-plans', dependencies: { prod: ['base'], staging: ['base'] } });
-  const shown = await runCli(['show', planFile, '--format', 'json'], project, env(server));
+  const shown = await runCli(['show', planFile, '--format', 'json'], project, env());
   expect(JSON.parse(shown.stdout).stacks).toHaveLength(3);
 
   // Someone creates prod's mount by hand after the review.
-  expect((await call(server, 'POST', 'sys/mounts/prod-apps', { type: 'kv', options: { version: '2' } })).status).toBe(204);
+  expect((await call(servers.prod, 'POST', 'sys/mounts/prod-apps', { type: 'kv', options: { version: '2' } })).status).toBe(204);
   const before = writes().length;
-  const stale = await runCli(['apply', planFile], project, env(server));
+  const stale = await runCli(['apply', planFile], project, env());
   expect(stale.code).toBe(1);
   expect(stale.stderr).toMatch(/stack prod: the saved plan is stale/);
   expect(stale.stderr).toContain('no stack of the saved plan was changed');
   expect(writes().length).toBe(before);
-  expect(await mounted('shared')).toBe(false);
+  expect(await mountsByServer()).toEqual({ base: [], staging: [], prod: ['prod-apps'] });
 
   // A fresh plan applies every stack in order.
-  await call(server, 'DELETE', 'sys/mounts/prod-apps');
+  await call(servers.prod, 'DELETE', 'sys/mounts/prod-apps');
   const fresh = await sf(['plan', '--out', planFile]);
   expect(fresh.code).toBe(0);
-  const applied = await runCli(['apply', planFile], project, env(server));
+  const applied = await runCli(['apply', planFile], project, env());
   expect(applied.code).toBe(0);
-  for (const path of ['shared', 'staging-apps', 'prod-apps']) expect(await mounted(path)).toBe(true);
+  expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
 });
 
 test('a cycle in the stack dependencies is an error naming it, before any request', async () => {
@@ -208,10 +261,17 @@ test('a cycle in the stack dependencies is an error naming it, before any reques
   manifest.stacks.base.dependencies = ['prod'];
   writeFileSync(join(cyclic, 'manifest.json'), JSON.stringify(manifest));
   cpSync(join(outdir, 'stacks'), join(cyclic, 'stacks'), { recursive: true });
-  const result = await runCli(['plan', '--no-synth', '--output', cyclic], project, env(server));
+  const result = await runCli(['plan', '--no-synth', '--output', cyclic], project, env());
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(/the stacks depend on each other in a cycle: (base -> prod -> base|prod -> base -> prod)/);
-  expect(server.requestLog).toEqual([]);
+  expect(requests()).toEqual([]);
+});
+
+test("a stack's unset token variable fails the run before any request to any server, naming the stack and the variable", async () => {
+  const result = await sf(['apply', '--auto-approve', '--stack', '*'], { STAGING_SERVICE_TOKEN: undefined });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/stack staging: STAGING_SERVICE_TOKEN is not set/);
+  expect(requests()).toEqual([]);
 });
 
 test('no secret value reaches any output, report or state file', () => {
@@ -219,7 +279,6 @@ test('no secret value reaches any output, report or state file', () => {
   expect(files.some((name) => name.endsWith('base.state.json'))).toBe(true);
   const texts = [...transcript, ...files.map((name) => readFileSync(name, 'utf8'))];
   for (const text of texts) {
-    expect(text).not.toContain(BASE_PASSWORD);
-    expect(text).not.toContain(PROD_PASSWORD);
+    for (const secret of [BASE_PASSWORD, PROD_PASSWORD, ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
   }
 });

@@ -1,11 +1,11 @@
 /**
  * What a run over several stacks checks before its first request: the order (a cycle is an error), one state
- * per stack, and each stack's run context (desired state, state location, service settings), so that a mistake
- * in any stack stops the run before any server is contacted.
+ * per stack, and each stack's run context (desired state, state location) and connection settings (address,
+ * token variable, TLS files), so that a mistake in any stack stops the run before any server is contacted.
  */
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { prepareRun } from '../setup/run-context';
+import { checkRunConnection, prepareRun } from '../setup/run-context';
 import { chosenStateSetting, isStateUrl, STACK_PLACEHOLDER } from '../state/state-location';
 import { orderStacks, reverseDependencies, type StackDependencies } from './stack-order';
 
@@ -40,7 +40,12 @@ export function prepareStacks<O extends EngineOptions>(
   }
   for (const stack of order.value) {
     const context = prepareRun({ ...options, stack, desired: desiredOf(stack) });
-    if (!context.ok) return fail(new EngineError(context.error.code, `stack ${stack}: ${context.error.message}`));
+    // Each stack's connection is checked as its client will check it: no server is contacted while any is wrong.
+    const checked = context.ok ? checkRunConnection(context.value, context.value.desired.connection !== undefined) : context;
+    if (!checked.ok) {
+      const { code, message } = checked.error;
+      return fail(new EngineError(code, message.startsWith(`stack ${stack}:`) ? message : `stack ${stack}: ${message}`));
+    }
   }
   return ok(reversed
     ? { ordered: [...order.value].reverse(), waitsFor: reverseDependencies(dependencies) }
