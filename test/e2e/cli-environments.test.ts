@@ -255,6 +255,28 @@ test('a stale saved plan over several stacks is refused before any write on any 
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
 });
 
+/** The `npx secretform <command> ...` line of an example CI workflow, its variables filled in, as arguments. */
+function workflowLine(file: string, command: string, variables: Record<string, string>): string[] {
+  const text = readFileSync(join(ROOT, 'examples', 'ci', file), 'utf8');
+  const line = text.split('\n').map((entry) => entry.trim().replace(/^run: /, '')).find((entry) => entry.startsWith(`npx secretform ${command} `));
+  if (line === undefined) throw new Error(`${file} has no \`npx secretform ${command}\` line`);
+  const filled = line.replace(/"\$(\w+)"/g, (_, name: string) => variables[name]);
+  return filled.split(/\s+/).slice(2);
+}
+
+test("the example CI workflows' lines plan every stack into one comment and one saved plan, and apply it", async () => {
+  const variables = { PLAN_FILE: join(project, 'secretform.plan'), PLAN_MARKDOWN: join(project, 'secretform-plan.md') };
+  const planned = await runCli([...workflowLine('secretform-plan.yml', 'plan', variables), '--no-synth', '--output', outdir], project, env());
+  expect(planned.code).toBe(2);
+  const comment = readFileSync(variables.PLAN_MARKDOWN, 'utf8');
+  expect(comment).toContain('| Stack | Add | Change | Destroy | Drifted | Status |');
+  expect(comment.match(/^### Stack `(\w+)`$/gm)).toHaveLength(3);
+  const applied = await runCli(workflowLine('secretform-apply.yml', 'apply', variables), project, env());
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
+});
+
 test('a cycle in the stack dependencies is an error naming it, before any request', async () => {
   const cyclic = mkdtempSync(join(tmpdir(), 'secretform-environments-cycle-'));
   const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'));
