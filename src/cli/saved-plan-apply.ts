@@ -5,7 +5,7 @@
  * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
  */
 import * as path from 'node:path';
-import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanSet } from '../engine';
+import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
 import { refreshOnlySummaryLine, writeApplyResult } from './apply-report';
 import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
@@ -46,15 +46,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   const watch = watchInterrupts(io, hooks.signals, hooks.exit);
   let result;
   try {
-    result = await applySavedPlan(saved, {
-      statePath: stateFlagValue(settings.statePath, io.cwd),
-      lockTimeoutMs: settings.lockTimeoutMs,
-      env: io.env,
-      cwd: io.cwd,
-      parallelism: settings.parallelism,
-      onProgress: progress.onProgress,
-      signal: watch.signal,
-    });
+    result = await applySavedPlan(saved, savedPlanRunOptions(settings, io, progress.onProgress, watch.signal));
   } finally {
     watch.dispose();
     progress.finish();
@@ -78,17 +70,27 @@ async function runSavedPlanSetApply(planFile: string, set: SavedPlanSet, setting
   }
   io.stdout.write(`Applying the saved plan ${planFile} (${stacks.length} stacks: ${stacks.join(', ')}; made ${set.plans[0].created_at}).\n`);
   const progress = createProgressReporter(io, { showOperations: true });
-  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, {
+  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, savedPlanRunOptions(settings, io, progress.onProgress, signal)));
+  if (!result.ok) return failWith(io, result.error);
+  return writeStacksResult('apply', result.value, io);
+}
+
+/** How this run of a saved plan goes: the state location and the run's settings are this run's. */
+function savedPlanRunOptions(
+  settings: EngineSettings,
+  io: CliIo,
+  onProgress: SavedPlanApplyOptions['onProgress'],
+  signal: AbortSignal,
+): Pick<SavedPlanApplyOptions, 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'onProgress' | 'signal'> {
+  return {
     statePath: stateFlagValue(settings.statePath, io.cwd),
     lockTimeoutMs: settings.lockTimeoutMs,
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,
-    onProgress: progress.onProgress,
+    onProgress,
     signal,
-  }));
-  if (!result.ok) return failWith(io, result.error);
-  return writeStacksResult('apply', result.value, io);
+  };
 }
 
 function describeMode(saved: SavedPlan): string {
