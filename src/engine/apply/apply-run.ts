@@ -49,14 +49,15 @@ export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOp
     targets: saved.targets.length > 0 ? saved.targets : undefined,
     refreshOnly: saved.refresh_only,
   };
-  const context = prepareRun(runOptions);
-  if (!context.ok) return context;
-  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
-  const key = await savedPlanKey(context.value);
+  // Before anything else, even checking its desired state: the file is the one `plan --out` wrote (its
+  // references, targets and actions unchanged). The key is the run's own: its stack's connection and state.
+  const keyContext = prepareRun({ ...runOptions, desired: { kind: 'specs', stack: saved.stack, specs: [], connection: saved.connection } });
+  if (!keyContext.ok) return keyContext;
+  const key = await savedPlanKey(keyContext.value);
   if (!key.ok) return key;
   const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
   if (!bound.ok) return bound;
-  return run(runOptions, 'apply', saved, context.value);
+  return run(runOptions, 'apply', saved);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -64,8 +65,8 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prepared?: RunContext): Promise<Result<ApplyResult>> {
-  const context = prepared ? ok(prepared) : prepareRun(options);
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
+  const context = prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
