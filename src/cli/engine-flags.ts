@@ -6,22 +6,23 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
 import { synthesize } from '../synthesize';
 import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
-import { failWith, type CliIo } from './io';
-import { checkServiceEnvironment } from './service-environment';
+import { checkServiceConnection, resolveStack } from '../engine';
+import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
-export { DEFAULT_PARALLELISM };
+export { DEFAULT_PARALLELISM, collectNames };
 export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
 /** `--stack`, `--output` and how the synth output is made: what every command that reads the stack's code takes. */
 export interface StackFlags {
-  stack?: string;
+  /** One name for the commands of one stack; the names and patterns given for plan, apply, destroy and graph. */
+  stack?: string | string[];
   output?: string;
   /** False with `--no-synth`. */
   synth: boolean;
@@ -50,7 +51,10 @@ export interface EngineFlags extends StateFlags {
 
 /** The shared options once validated. */
 export interface EngineSettings {
+  /** The one `--stack` given, if exactly one was. */
   stack?: string;
+  /** Every `--stack` given (names or glob patterns), in order; empty when none was. */
+  stacks: string[];
   /** `--output` as given; undefined means "output" of cdktf.json, else cdktf.out. */
   output?: string;
   statePath?: string;
@@ -63,18 +67,31 @@ export interface EngineSettings {
   passEnv: string[];
 }
 
-/** `--stack` and `--output`: which stack of which synth output. */
-export function addStackOptions(command: Command): Command {
-  return command
-    .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
-    .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
+/**
+ * `--stack` and `--output`: which stacks of which synth output. A command over several stacks (`several`) takes
+ * `--stack` repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than
+ * silently taking the last.
+ */
+export function addStackOptions(command: Command, several = false): Command {
+  const stackOption = several
+    ? command.option('--stack <pattern>', "stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: every stack for plan, graph and show, the only stack for apply and destroy)", collectNames)
+    : command.option('--stack <name>', 'stack to work on (default: the only stack of the synth output)', onlyOneStack);
+  return stackOption.option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
+}
+
+/** A second `--stack` for a command of one stack is an error, never "the last one wins". */
+function onlyOneStack(value: string, previous: string | undefined): string {
+  if (previous !== undefined) {
+    throw new InvalidArgumentError(`--stack was given twice ("${previous}" and "${value}"); this command works on one stack: give --stack once`);
+  }
+  return value;
 }
 
 /** `--stack`, `--output` and `--state`: all the state commands need. */
-export function addStateLocationOptions(command: Command): Command {
-  return addStackOptions(command).option(
+export function addStateLocationOptions(command: Command, several = false): Command {
+  return addStackOptions(command, several).option(
     '--state <path|url>',
-    `state file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
+    `state file ({stack} is the stack's name), or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
   );
 }
 
@@ -93,7 +110,7 @@ export function addSynthOptions(command: Command): Command {
 
 export function addEngineOptions(command: Command): Command {
   return addSynthOptions(
-    addLockTimeoutOption(addStateLocationOptions(command))
+    addLockTimeoutOption(addStateLocationOptions(command, true))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
       .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM)),
   );
@@ -101,8 +118,10 @@ export function addEngineOptions(command: Command): Command {
 
 /** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
 export function parseEngineFlags(flags: EngineFlags): EngineSettings {
+  const stacks = (flags.stack === undefined ? [] : [flags.stack].flat()).map((stack) => nonEmptyFlag('--stack', stack)!);
   return {
-    stack: nonEmptyFlag('--stack', flags.stack),
+    stack: stacks.length === 1 ? stacks[0] : undefined,
+    stacks,
     output: nonEmptyFlag('--output', flags.output),
     statePath: nonEmptyFlag('--state', flags.state),
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
@@ -168,21 +187,42 @@ export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): P
 }
 
 /**
- * What every command that talks to the service does first: check the service settings (before any work), then
- * synthesize or find the existing output. The engine options of the run, or the exit code of a failure that
- * was already reported on stderr.
+ * What every command that talks to the service does first: synthesize or find the existing output, then check
+ * the stack's service connection (its ServiceConnection, else the SERVICE_* environment: address, token
+ * variable set, PEM files) before any request. The engine options of the run, or the exit code of a failure
+ * that was already reported on stderr.
  */
 export async function prepareServiceRun(
   settings: EngineSettings,
   io: CliIo,
 ): Promise<{ ok: true; options: EngineOptions } | { ok: false; exitCode: number }> {
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return { ok: false, exitCode: failWith(io, environmentProblem) };
+  let options: EngineOptions;
   try {
-    return { ok: true, options: engineOptions(settings, await prepareSynthOutput(settings, io), io) };
+    options = engineOptions(settings, await prepareSynthOutput(settings, io), io);
   } catch (error) {
     return { ok: false, exitCode: failWith(io, error) };
   }
+  const connectionProblem = checkConnectionOf(options, io);
+  if (connectionProblem !== undefined) return { ok: false, exitCode: failWith(io, connectionProblem) };
+  return { ok: true, options };
+}
+
+/**
+ * The problem with the connection of the stack the options name (warnings are printed), or undefined. When the
+ * stack itself cannot be chosen (several stacks, none named), the command reports that: the engine still checks
+ * each stack's connection before its first request.
+ */
+function checkConnectionOf(options: EngineOptions, io: CliIo): string | undefined {
+  if (!resolveStack(options).ok) return undefined;
+  return connectionProblem(options, io);
+}
+
+/** The problem with the connection of the stack `options` names (warnings are printed), or undefined. */
+export function connectionProblem(options: EngineOptions, io: CliIo): string | undefined {
+  const checked = checkServiceConnection(options);
+  if (!checked.ok) return checked.error.code === 'service_config' ? checked.error.message : undefined;
+  for (const warning of checked.value.config.warnings) writeWarning(io, warning);
+  return undefined;
 }
 
 /** The engine options for a run over a synth output directory. */

@@ -15,7 +15,10 @@ export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, sta
 export type { StateListEntry, StateMoved } from './state/state-commands';
 export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
 export { STATE_ENV } from './state/state-location';
-export { resolveStack, defaultStatePath } from './setup/stack-name';
+export { resolveStack, defaultStatePath, stackOfAddress } from './setup/stack-name';
+export { checkServiceConnection, checkRunConnection } from './setup/run-context';
+export { checkStackConnection, ENVIRONMENT_TOKEN_VARIABLE } from './setup/stack-connection';
+export type { CheckedConnection, StackConnectionInput } from './setup/stack-connection';
 
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
@@ -31,3 +34,12 @@ export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
 export { runOperation, offeredOperations } from './operations/operation-run';
 export type { OperationRequest, OperationAnswer } from './operations/operation-run';
+export { selectStacks, selectSynthesizedStacks } from './stacks/stack-selection';
+export type { SelectionUse } from './stacks/stack-selection';
+export { planStacks, createSavedPlanSet } from './stacks/stacks-plan';
+export type { SynthesizedStacksOptions } from './stacks/stacks-plan';
+export { applyStacks, destroyStacks, applySavedPlanSet } from './stacks/stacks-change';
+export type { StackPreview, StacksChangeOptions, StacksChangeResult } from './stacks/stacks-change';
+export type { StackOutcome } from './stacks/stack-scheduler';
+export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
+export type { SavedPlanSet } from './saved-plan/saved-plan-set';

@@ -28,6 +28,8 @@ export interface SavedPlan {
   state: { location: string; lineage: string; serial: number };
   /** The desired resources as synthesized (secrets are `{"$secret": {...}}` references). */
   desired: Record<string, unknown>[];
+  /** The stack's ServiceConnection as synthesized (names and paths, no token), when it has one: the apply goes to the same service. */
+  connection?: Record<string, unknown>;
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
   plan: Plan;
@@ -44,6 +46,7 @@ const savedPlanSchema = z.object({
   targets: z.array(z.string()),
   state: z.object({ location: z.string(), lineage: z.string().min(1), serial: z.number().int().nonnegative() }),
   desired: z.array(z.record(z.string(), z.unknown())),
+  connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
   plan: planSchema,
   mac: z
@@ -83,6 +86,11 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
   } catch (error) {
     return fail(new EngineError('plan_file', `${file} is not a saved plan (not JSON: ${(error as Error).message}); make one with \`secretform plan --out ${file}\``));
   }
+  return parseSavedPlan(json, file);
+}
+
+/** Checks one stack's saved plan already parsed from JSON (`file` names where it came from in errors). */
+export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   const format = (json as { format?: unknown } | null)?.format;
   const version = (json as { format_version?: unknown } | null)?.format_version;
   if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {

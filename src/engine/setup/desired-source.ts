@@ -4,7 +4,7 @@ import { fieldValueProblems } from '../../resources/field-rules';
 import { findResourceType } from '../../resources/registry';
 import type { FieldSpec, ResourceType } from '../../resources/types';
 import { reservedReferenceProblem } from '../../secret-value';
-import { loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
+import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 
@@ -19,7 +19,12 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   const source = options.desired;
   try {
     if (source.kind === 'loaded') desired = source.desired;
-    else if (source.kind === 'specs') desired = { stack: source.stack, resources: resourcesOfSpecs(source.specs, 'saved plan') };
+    else if (source.kind === 'specs') {
+      const resources = resourcesOfSpecs(source.specs, 'saved plan');
+      desired = source.connection === undefined
+        ? { stack: source.stack, resources }
+        : { stack: source.stack, resources, connection: connectionOfObject(source.connection, 'saved plan') };
+    }
     else desired = loadDesired(source.outdir, stack);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
