@@ -64,6 +64,8 @@ export class ServiceClientError extends Error {
   readonly location?: string;
   /** Set when this failure concerns the whole run (see RunFailureCause). */
   runFailure?: RunFailureCause;
+  /** The run failure's headline in the words of the client's settings (see `renameSettings`), when they differ. */
+  headline?: string;
 
   constructor(details: ServiceClientErrorDetails, message: string) {
     // A value that says what the service answered, returned far more often than thrown (every 404 of a refresh
@@ -105,8 +107,17 @@ export function runFailureHeadline(cause: RunFailureCause): string {
 
 /** The whole report of a run-level failure: the likely cause, then the request that showed it. */
 export function runFailureMessage(error: ServiceClientError): string {
-  const headline = error.runFailure === undefined ? 'the service failed' : runFailureHeadline(error.runFailure);
+  const headline = error.runFailure === undefined ? 'the service failed' : error.headline ?? runFailureHeadline(error.runFailure);
   return `stopped: ${headline}. No further requests were sent. ${error.message}`;
+}
+
+/**
+ * A message's names of the SERVICE_* settings replaced by what the settings really are (a ServiceConnection's
+ * token variable and props), so that the fix it suggests is the one to make.
+ */
+export function renameSettings(text: string, names: Readonly<Record<string, string>> | undefined): string {
+  if (names === undefined) return text;
+  return text.replace(/SERVICE_SKIP_VERIFY=true|SERVICE_[A-Z_]+/g, (name) => names[name] ?? name);
 }
 
 export function codeForStatus(status: number): ServiceClientErrorCode {

@@ -15,6 +15,8 @@ import {
   statusError,
   timeoutError,
   tlsError,
+  renameSettings,
+  runFailureHeadline,
 } from './errors';
 import { decideRedirect } from './redirects';
 import { encodePath, pathProblem } from './request-path';
@@ -440,7 +442,9 @@ export class ServiceClient {
   #finish(result: ServiceResult): ServiceResult {
     if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.#scrubber.scrubServerText(warning)) };
     const { error } = result;
-    error.message = this.scrub(error.message);
+    const names = this.#config.settingNames;
+    error.message = renameSettings(this.scrub(error.message), names);
+    if (error.runFailure !== undefined && names !== undefined) error.headline = renameSettings(runFailureHeadline(error.runFailure), names);
     error.errors = error.errors.map((text) => this.scrub(text));
     if (error.runFailure !== undefined && this.#stopAfterRunFailure && this.#runFailure === undefined) this.#runFailure = error;
     return result;

@@ -7,13 +7,18 @@ export { apply, destroy, applySavedPlan } from './apply/apply-run';
 export type { SavedPlanApplyOptions } from './apply/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';
+export { checkSavedPlanWithoutService } from './saved-plan/plan-mac';
+export type { SavedPlanMac } from './saved-plan/plan-mac';
 export { importResource, importAll } from './apply/import-resource';
 export type { ImportedResource, ImportAllResult } from './apply/import-resource';
 export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state/state-commands';
 export type { StateListEntry, StateMoved } from './state/state-commands';
 export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
 export { STATE_ENV } from './state/state-location';
-export { resolveStack, defaultStatePath } from './setup/stack-name';
+export { resolveStack, defaultStatePath, stackOfAddress } from './setup/stack-name';
+export { checkServiceConnection, checkRunConnection } from './setup/run-context';
+export { checkStackConnection, ENVIRONMENT_TOKEN_VARIABLE } from './setup/stack-connection';
+export type { CheckedConnection, StackConnectionInput } from './setup/stack-connection';
 
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,

@@ -181,7 +181,8 @@ export interface DeleteSteps {
 export type SecretVerdict = 'same' | 'different';
 
 /** Drift kinds that a type's `health` hook reports (besides the generic `changed` and `deleted`). */
-export type HealthDriftKind = 'out_of_sync';
+export const HEALTH_DRIFT_KINDS = ['out_of_sync'] as const;
+export type HealthDriftKind = (typeof HEALTH_DRIFT_KINDS)[number];
 
 /** A live object that exists but is not well, as its type's `health` hook sees it. */
 export interface HealthProblem {
