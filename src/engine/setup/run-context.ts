@@ -16,6 +16,7 @@ import { openStateBackend } from '../state/open-backend';
 import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
 import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
+import { unknownRecordedTypes } from '../state/recorded-types';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import { selectAddresses, type RunMode } from './targets';
 
@@ -152,6 +153,8 @@ export interface PlannedRun {
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode): Promise<Result<PlannedRun & { client: ServiceClient }>> {
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   if (!selection.ok) return selection;
+  const unknownType = unknownRecordedTypes(state, context.stateLocation, selection.value.addresses);
+  if (unknownType) return fail(unknownType);
   // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
   // check needs only the service address and token.
   const secrets = mode === 'destroy' || context.options.refreshOnly === true
