@@ -16,6 +16,7 @@ export type ServiceClientErrorCode =
   | 'tls' // certificate verification or handshake failure
   | 'timeout' // no complete response within the request timeout
   | 'invalid_response' // a body that is not JSON or not the expected shape
+  | 'response_too_large' // a body larger than the client reads (see DEFAULT_MAX_RESPONSE_BYTES)
   | 'redirect' // a 3xx that is not followed (see redirects.ts), a redirect loop or too many hops
   | 'invalid_path' // a path the client refuses to send (dot or empty segment, control character)
   | 'not_tls' // SERVICE_ADDR says https, but the server answered in plain HTTP
@@ -178,6 +179,7 @@ export function statusError(method: string, path: string, status: number, errors
     tls: '',
     timeout: '',
     invalid_response: '',
+    response_too_large: '',
     redirect: '',
     invalid_path: '',
     not_tls: '',
@@ -226,6 +228,21 @@ export function invalidResponseError(method: string, path: string, status: numbe
     { code: 'invalid_response', method, path, status },
     `${method} ${path} returned HTTP ${status} with ${detail}. Check that SERVICE_ADDR points at the secrets service and not at a proxy or another server.`,
   );
+}
+
+export function responseTooLargeError(method: string, path: string, status: number, maxBytes: number): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'response_too_large', method, path, status },
+    `${method} ${path} was answered (HTTP ${status}) with a body larger than ${formatBytes(maxBytes)}, the most this client reads ` +
+      'of one response; reading stopped there. No answer of the secrets service is that large: check that SERVICE_ADDR points at ' +
+      'the service and not at another server or a proxy that adds to its answers.',
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 export function redirectError(method: string, path: string, status: number, location: string | undefined, reason: string): ServiceClientError {
