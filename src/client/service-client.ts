@@ -312,7 +312,11 @@ export class ServiceClient {
   }
 
   #shaped<T>(method: string, path: string, result: ServiceSuccess, shape: ShapeResult<T>): ReadResult<T> {
-    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), result.status, shape.detail) };
+    if (!shape.ok) {
+      const error = invalidResponseError(method, this.displayPath(path), result.status, shape.detail);
+      error.message = renameSettings(error.message, this.#config.settingNames);
+      return { ok: false, error };
+    }
     return { ok: true, value: shape.value, warnings: result.warnings };
   }
 
