@@ -34,6 +34,8 @@ export type EngineErrorCode =
   | 'plan_file'
   /** A saved plan whose state or live objects changed since it was made: it is not applied. */
   | 'plan_stale'
+  /** The plan would delete or replace an object protected with `protect` (docs/guardrails.md): nothing is written. */
+  | 'protected'
 
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'

@@ -1,8 +1,11 @@
-import type { HealthDriftKind } from '../../resources/types';
+import type { Consequence, HealthDriftKind } from '../../resources/types';
 import type { FieldChange, FieldDrift } from './diff/three-way';
 
-/** What apply will do to one resource. */
-export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
+/**
+ * What apply will do to one resource. `forget`: the object leaves the state and stays on the service, without
+ * a request (`retainOnDelete`, docs/guardrails.md).
+ */
+export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'forget' | 'no-op';
 
 /** Where a secret field stands: the engine compares the desired value with the fingerprint of the applied one. */
 export type SecretStatus =
@@ -79,6 +82,11 @@ export interface PlannedChange {
   readonly secrets: readonly SecretFieldStatus[];
   /** Addresses this resource depends on (desired, else as recorded in state): the reports' dependency picture. */
   readonly dependsOn?: readonly string[];
+  /**
+   * For a delete or replace: what else goes with the object on the service, counted from the live service
+   * (guardrails/consequences.ts). Absent when nothing does, or for other actions.
+   */
+  readonly consequences?: readonly Consequence[];
 }
 
 /** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */
@@ -106,6 +114,7 @@ export interface PlanSummary {
   update: number;
   replace: number;
   delete: number;
+  forget: number;
   no_op: number;
   drifted: number;
 }
@@ -129,6 +138,7 @@ export function summarize(plan: Plan): PlanSummary {
     update: count('update'),
     replace: count('replace'),
     delete: count('delete'),
+    forget: count('forget'),
     no_op: count('no-op'),
     drifted: plan.drift.length,
   };

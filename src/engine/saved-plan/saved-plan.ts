@@ -35,7 +35,7 @@ const changeSchema = z.looseObject({
   address: z.string(),
   type: z.string(),
   id: z.string(),
-  action: z.enum(['create', 'update', 'replace', 'delete', 'no-op']),
+  action: z.enum(['create', 'update', 'replace', 'delete', 'forget', 'no-op']),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
   sensitive: z.array(z.string()),
