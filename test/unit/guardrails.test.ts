@@ -201,3 +201,49 @@ describe('countListed', () => {
     expect(calls).toBe(MAX_LIST_CALLS);
   });
 });
+
+describe('the types\' consequences hooks', () => {
+  const answering = (answers: Record<string, unknown>, calls: string[] = []) => (call: ApiCall) => {
+    calls.push(`${call.method} ${call.path}`);
+    return Promise.resolve(answers[`${call.method} ${call.path}`]);
+  };
+
+  test('a directory engine mount counts its static roles, dynamic roles and library sets (hierarchies included)', async () => {
+    const read = answering({
+      'LIST team/ldap/static-role': ['a', 'apps/'],
+      'LIST team/ldap/static-role/apps': ['b'],
+      'LIST team/ldap/library': ['pool'],
+    });
+    const consequences = await getResourceType('secrets_mount').consequences({ path: 'team/ldap' }, { path: 'team/ldap', type: 'ldap' }, read);
+    expect(consequences.map((c) => [c.what, c.count])).toEqual([['static roles', 2], ['library sets', 1]]);
+  });
+
+  test('a KV version 1 mount is listed at its root, version 2 under metadata/', async () => {
+    const calls: string[] = [];
+    const mount = getResourceType('secrets_mount');
+    await mount.consequences({ path: 'old' }, { path: 'old', type: 'kv' }, answering({}, calls));
+    await mount.consequences({ path: 'new' }, { path: 'new', type: 'kv', options: { version: '2' } }, answering({}, calls));
+    expect(calls).toEqual(['LIST old', 'LIST new/metadata']);
+  });
+
+  test('an auth mount counts its users; a destination the secrets its associations synced; an association its copy', async () => {
+    const users = await getResourceType('auth_mount').consequences({ path: 'userpass' }, { path: 'userpass', type: 'userpass' }, answering({ 'LIST auth/userpass/users': { data: { keys: ['a', 'b', 'c'] } } }));
+    expect(users).toEqual([expect.objectContaining({ what: 'users', count: 3 })]);
+    const destination = getResourceType('sync_destination_repohost');
+    const synced = await destination.consequences({ name: 'ci' }, { name: 'ci' }, answering({
+      'GET sys/sync/destinations/repohost/ci/associations': { data: { associated_secrets: { 'kv_1/app/db': {}, 'kv_1/app/api': {} } } },
+    }));
+    expect(synced).toEqual([expect.objectContaining({ what: 'synced secrets', count: 2 })]);
+    const calls: string[] = [];
+    const association = await getResourceType('sync_association').consequences(
+      { destination_type: 'repohost', destination_name: 'ci', mount: 'secret', secret_name: 'app/db' }, {}, answering({}, calls));
+    expect(association).toEqual([expect.objectContaining({ what: 'external secrets', count: 1 })]);
+    expect(calls).toEqual([]);
+  });
+
+  test('a type without the hook has no consequences and reads nothing', async () => {
+    const calls: string[] = [];
+    expect(await USER.consequences({ mount: 'userpass', username: 'a' }, {}, answering({}, calls))).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});
