@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../../client';
-import type { ApiCall, Consequence } from '../../resources/types';
+import type { ApiCall, Attributes, Consequence } from '../../resources/types';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { Plan, PlannedChange } from '../plan/plan';
 import type { ResourcePlan } from '../plan/resource-plan';
@@ -14,7 +14,7 @@ import type { ResourcePlan } from '../plan/resource-plan';
 /** The computation with `consequences` on each delete and replace that takes something with it. */
 export async function withConsequences(computation: PlanComputation, client: ServiceClient, parallelism: number): Promise<PlanComputation> {
   const removed = [...computation.resources.values()].filter(
-    (resource) => (resource.change.action === 'delete' || resource.change.action === 'replace') && resource.live.attributes !== null,
+    (resource) => (resource.change.action === 'delete' || resource.change.action === 'replace') && removedAttributes(resource) !== undefined,
   );
   if (removed.length === 0) return computation;
   const limit = pLimit(Math.max(1, parallelism));
@@ -51,5 +51,13 @@ export async function withConsequences(computation: PlanComputation, client: Ser
 
 function consequencesOf(resource: ResourcePlan, read: (call: ApiCall) => Promise<unknown>): Promise<readonly Consequence[]> {
   // The object that goes is the one recorded in state (a replace with a new identity deletes the old one).
-  return resource.resourceType.consequences(resource.deleteIdentity, resource.live.attributes!, read);
+  return resource.resourceType.consequences(resource.deleteIdentity, removedAttributes(resource)!, read);
+}
+
+/**
+ * The attributes of the object a delete removes: as read, or, when the read was of the new identity of a
+ * replaced object, as last applied (its hook then reads the old object's contents).
+ */
+function removedAttributes(resource: ResourcePlan): Attributes | undefined {
+  return resource.live.attributes ?? resource.stateEntry?.attributes;
 }
