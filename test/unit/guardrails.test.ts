@@ -247,3 +247,22 @@ describe('the types\' consequences hooks', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('ignored secrets', () => {
+  const key = FingerprintKey.keyed(Buffer.from('k'), 'test');
+  test('a write that replaces the whole object still carries an ignored secret, so the service does not clear it', () => {
+    const resourceType = getResourceType('sync_destination_repohost');
+    const spec = { name: 'ci', repository_owner: 'org', repository_name: 'repo' };
+    const desired = {
+      address: 'prod/ci', type: resourceType.type, id: 'sys/sync/destinations/repohost/ci', spec: { ...spec, installation_id: '42' },
+      secrets: { access_token: SecretValue.fromEnv('TOKEN') }, dependsOn: [], digest: 'd', lifecycle: { ignoreChanges: ['access_token'] },
+    };
+    const stateEntry: ResourceState = { type: resourceType.type, id: desired.id, attributes: spec, secrets: {}, dependencies: [], applied_at: 'x' };
+    const { plan } = diffResource({
+      address: 'prod/ci', resourceType, desired, stateEntry, live: { attributes: { ...spec }, data: {} }, secrets: { access_token: 't' },
+      fingerprintKey: key, refreshOnly: false,
+    });
+    expect(plan.change.action).toBe('update');
+    expect(plan.writeSecrets).toEqual(['access_token']);
+  });
+});

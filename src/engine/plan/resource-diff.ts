@@ -187,8 +187,9 @@ function updateInPlace(
 
   let writeSecrets = secrets.changed;
   // A write that replaces the whole object must carry every secret, or the service clears the ones left out.
+  // Ignored secrets too: the service cannot be asked for their value, and leaving one out would clear it.
   if (resourceType.writeSemantics === 'replace' && (changes.length > 0 || writeSecrets.length > 0)) {
-    writeSecrets = Object.keys(input.secrets).filter((name) => isSensitive(resourceType, name));
+    writeSecrets = Object.keys(facts.input.secrets).filter((name) => isSensitive(resourceType, name));
   }
   const toWrite = attributesToWrite(resourceType, canonical, changes);
   const writeAttributes = keepLiveValues(toWrite.writeAttributes, liveAttributes, ignored);
