@@ -21,6 +21,7 @@ const specSchema = z.object({
   secrets: z.record(z.string(), z.unknown()),
   dependsOn: z.array(z.string()),
   digest: z.string(),
+  policyWaivers: z.record(z.string(), z.string()).optional(),
 });
 
 /** One resource as synthesized: everything but secret values (secrets are references). */
@@ -39,6 +40,8 @@ export interface SynthesizedSpec {
   readonly dependsOn: readonly string[];
   /** Digest of the canonical spec and the secret references (the bridge's trigger). */
   readonly digest: string;
+  /** Policies the construct waives, by policy id, with the reason (absent when none). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 /** The JSON object written under `"//".secretform`. */
@@ -54,6 +57,7 @@ export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unk
     secrets,
     dependsOn: [...entry.dependsOn],
     digest: entry.digest,
+    ...(entry.policyWaivers !== undefined && Object.keys(entry.policyWaivers).length > 0 ? { policyWaivers: { ...entry.policyWaivers } } : {}),
   };
 }
 
@@ -149,5 +153,8 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
     if (!reference) throw new SpecFormatError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
     secrets[field] = reference;
   }
-  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+  return {
+    address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import { defaultProcessHooks, type ChangeFlags, type ProcessHooks } from './chan
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
+import { loadRunPolicies } from './policy-flags';
 import { createProgressReporter } from './progress';
 import { checkServiceEnvironment } from './service-environment';
 import { UsageError } from './usage-error';
@@ -28,6 +29,13 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   const read = await readSavedPlan(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
   const saved = read.value;
+  let policies;
+  try {
+    // The packs the plan was made with, and any given now.
+    policies = await loadRunPolicies(flags, io.cwd, saved.policy_packs ?? []);
+  } catch (error) {
+    return failWith(io, error);
+  }
   if (settings.stack !== undefined && settings.stack !== saved.stack) {
     return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}", not "${settings.stack}"; drop --stack or use that stack's plan`));
   }
@@ -45,6 +53,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
       parallelism: settings.parallelism,
       onProgress: progress.onProgress,
       signal: watch.signal,
+      policies,
     });
   } finally {
     watch.dispose();

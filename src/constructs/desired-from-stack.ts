@@ -27,6 +27,7 @@ export function desiredFromStack(stack: IConstruct): DesiredStack {
       secrets: entry.resource.secrets,
       dependsOn: entry.dependsOn.map((target) => target.address),
       digest: entry.digest,
+      ...(entry.resource.policyWaivers !== undefined ? { policyWaivers: entry.resource.policyWaivers } : {}),
     })),
   };
 }

@@ -10,6 +10,7 @@ import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { SecretValue } from '../secret-value';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
+import { resourceOptionsOf } from './resource-options';
 import { StackSupport } from './stack';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
 
@@ -39,6 +40,8 @@ export abstract class SecretformResource extends Construct {
   /** Secret fields by service field name. */
   readonly secrets: Readonly<Record<string, SecretValue>>;
   readonly references: readonly ResourceReference[];
+  /** Policies waived for this construct, by policy id, with the reason (`policyWaivers`). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
   private readonly propIssues: readonly PropIssue[];
 
   protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
@@ -58,6 +61,7 @@ export abstract class SecretformResource extends Construct {
     this.spec = fullSpec;
     this.secrets = secrets;
     this.references = definition.references ?? [];
+    this.policyWaivers = resourceOptionsOf(props).policyWaivers;
     const support = StackSupport.of(stackOf(this));
     support.register(this);
     addValidation(this, () => [...this.propProblems(), ...this.synthOnlyProblems()]);

@@ -35,6 +35,10 @@ export type EngineErrorCode =
   /** A saved plan whose state or live objects changed since it was made: it is not applied. */
   | 'plan_stale'
 
+  /** A policy's check threw or returned something that is not a list of violations. */
+  | 'policy_error'
+  /** A mandatory policy failed: apply refuses before any write. */
+  | 'policy_failed'
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'
   /** A library check-out found no account available. */

@@ -6,3 +6,4 @@ export { renderJson, planToJson, type PlanJson, type ResourceChangeJson, type Re
 export { renderText, type TextOptions } from './text';
 export { renderMarkdown, statusLine, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
+export { renderSarif, sarifLog, SARIF_SCHEMA_URI, type SarifOptions } from './sarif';

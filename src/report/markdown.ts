@@ -2,6 +2,7 @@ import { renderMermaid } from './graph';
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
+import { policyMarkdownSections } from './policy-markdown';
 import {
   actionableChanges,
   actionLabel,
@@ -51,6 +52,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
+  sections.push(...policyMarkdownSections(plan));
   sections.push(...planWarnings(plan.warnings));
   return splitComment(header, sections, maxLength);
 }

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
+import { policyTextSection } from './policy-text';
 import {
   actionableChanges,
   changeAttributeLines,
@@ -54,6 +55,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push(...serviceManagedSection(plan, colors));
     out.push(...summarySection(plan, changes.length, colors));
   }
+  out.push(...policyTextSection(plan, colors));
 
   for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
   return `${trimTrailingBlankLines(out).join('\n')}\n`;

@@ -42,6 +42,7 @@ export async function createSavedPlan(options: EngineOptions): Promise<Result<{ 
     state: { location: context.statePath, lineage: state.lineage, serial: state.serial },
     desired,
     live_objects: liveDigests(computation),
+    ...(options.policies !== undefined && options.policies.packs.length > 0 ? { policy_packs: [...options.policies.packs] } : {}),
     plan: computation.plan,
   };
   return ok({ plan: computation.plan, saved });

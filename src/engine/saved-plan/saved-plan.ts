@@ -28,6 +28,11 @@ export interface SavedPlan {
   desired: Record<string, unknown>[];
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
+  /**
+   * The policy packs the plan was made with (`recommended`, or module paths relative to the project directory):
+   * `apply PLANFILE` evaluates them again, with any given then. Absent in plans made without packs.
+   */
+  policy_packs?: string[];
   plan: Plan;
 }
 
@@ -54,6 +59,19 @@ const driftSchema = z.looseObject({
   fields: z.array(z.looseObject({ field: z.string() })),
 });
 
+const policyEvaluationSchema = z.looseObject({
+  packs: z.array(z.string()),
+  rules: z.array(z.looseObject({ id: z.string(), description: z.string(), enforcement: z.enum(['advisory', 'mandatory']), pack: z.string() })),
+  results: z.array(z.looseObject({
+    policy: z.string(),
+    enforcement: z.enum(['advisory', 'mandatory']),
+    address: z.string(),
+    status: z.enum(['passed', 'failed', 'waived']),
+    message: z.string(),
+    fields: z.array(z.string()),
+  })),
+});
+
 const savedPlanSchema = z.object({
   format: z.literal(SAVED_PLAN_FORMAT),
   format_version: z.literal(SAVED_PLAN_VERSION),
@@ -64,12 +82,14 @@ const savedPlanSchema = z.object({
   state: z.object({ location: z.string(), lineage: z.string().min(1), serial: z.number().int().nonnegative() }),
   desired: z.array(z.unknown()),
   live_objects: z.record(z.string(), z.string().nullable()),
+  policy_packs: z.array(z.string()).optional(),
   plan: z.object({
     stack: z.string(),
     refreshOnly: z.boolean(),
     changes: z.array(changeSchema),
     drift: z.array(driftSchema),
     warnings: z.array(z.string()),
+    policy: policyEvaluationSchema.optional(),
   }),
 });
 

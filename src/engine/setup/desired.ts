@@ -25,6 +25,8 @@ export interface DesiredResource {
   readonly dependsOn: readonly string[];
   /** Digest of the canonical spec and the secret references (the bridge's trigger). */
   readonly digest: string;
+  /** Policies the construct waives, by policy id, with the reason. */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 export interface DesiredStack {
@@ -113,7 +115,10 @@ function specsOrFail<T>(read: () => T): T {
 function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource {
   if (!findResourceType(entry.type)) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
   const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
-  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+  return {
+    address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+  };
 }
 
 function checkDependencies(resources: readonly DesiredResource[], source: string): void {

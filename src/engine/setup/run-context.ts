@@ -16,6 +16,7 @@ import { openLockedState, readStateAt, type LockedState } from '../state/locked-
 import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { selectAddresses, type RunMode } from './targets';
+import { planWithPolicies } from '../policy/policy-stage';
 
 export const DEFAULT_PARALLELISM = 10;
 
@@ -136,6 +137,11 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   // The plan is a value: a note about it makes a new one.
   const hint = slowHashingHint(fingerprintKey);
   const { plan } = computation.value;
-  const noted = hint ? { ...computation.value, plan: Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) } : computation.value;
-  return ok({ computation: noted, secrets: secrets.value, client: client.value, fingerprintKey });
+  const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
+  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
+  if (!checked.ok) {
+    await client.value.close();
+    return checked;
+  }
+  return ok({ computation: { ...computation.value, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey });
 }
