@@ -92,24 +92,40 @@ interface TsxApi {
 }
 
 async function importTypeScript(file: string, cwd: string): Promise<unknown> {
-  const api = tsxApi(cwd);
+  const api = await tsxApi(cwd);
   if (api === undefined) {
     throw new PolicyLoadError(`policy pack ${file}: a TypeScript pack needs tsx (npm install -D tsx in the project), or compile the pack to JavaScript and give the .js file`);
   }
   return api.tsImport(pathToFileURL(file).href, pathToFileURL(path.join(cwd, 'package.json')).href);
 }
 
-/** tsx's API from the project's node_modules, else from secretform's own; undefined when neither has it. */
-function tsxApi(cwd: string): TsxApi | undefined {
+/**
+ * tsx's ESM API from the project's node_modules, else from secretform's own; undefined when neither has it. Its
+ * ES module build is imported by file (found through tsx's package.json exports): the CommonJS build of
+ * `tsx/esm/api` that `require` would pick registers its loader hooks from a wrong path (tsx 4.23).
+ */
+async function tsxApi(cwd: string): Promise<TsxApi | undefined> {
   for (const base of [path.join(cwd, 'package.json'), __filename]) {
+    let entry: string | undefined;
     try {
-      const api = createRequire(base)('tsx/esm/api') as Partial<TsxApi>;
-      if (typeof api.tsImport === 'function') return api as TsxApi;
+      const manifestPath = createRequire(base).resolve('tsx/package.json');
+      entry = esmApiEntry(JSON.parse(fs.readFileSync(manifestPath, 'utf8')), path.dirname(manifestPath));
     } catch {
       // Not installed there: try the next place.
     }
+    if (entry === undefined) continue;
+    const api = (await importNative(pathToFileURL(entry).href)) as Partial<TsxApi>;
+    if (typeof api.tsImport === 'function') return api as TsxApi;
   }
   return undefined;
+}
+
+/** The file of `tsx/esm/api` under the `import` condition, from tsx's package.json. */
+function esmApiEntry(manifest: unknown, dir: string): string | undefined {
+  const target = (manifest as { exports?: Record<string, unknown> } | null)?.exports?.['./esm/api'];
+  const imported = typeof target === 'object' && target !== null ? (target as { import?: unknown }).import : undefined;
+  const file = typeof imported === 'string' ? imported : (imported as { default?: unknown } | undefined)?.default;
+  return typeof file === 'string' ? path.join(dir, file) : undefined;
 }
 
 /**
