@@ -13,7 +13,7 @@ import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
 import { loadRunPolicies } from './policy-flags';
 import { createProgressReporter } from './progress';
-import { checkServiceEnvironment } from './service-environment';
+import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
 export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
@@ -24,11 +24,12 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   } catch (error) {
     return failWith(io, error);
   }
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
   const read = await readSavedPlan(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
   const saved = read.value;
+  // The plan's stack goes to the service it was planned against: its connection, else the environment.
+  const connectionProblem = checkSavedPlanConnection(saved, io);
+  if (connectionProblem !== undefined) return failWith(io, connectionProblem);
   let policies;
   try {
     // The packs the plan was made with, and any given now.

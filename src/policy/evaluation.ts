@@ -5,7 +5,9 @@
  */
 import type { PolicyEnforcement } from './policy';
 
-export type PolicyStatus = 'passed' | 'failed' | 'waived';
+/** The saved-plan reader accepts exactly these. */
+export const POLICY_STATUSES = ['passed', 'failed', 'waived'] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 
 export interface PolicyResult {
   readonly policy: string;

@@ -5,9 +5,8 @@
  */
 
 /** `mandatory` failures stop `plan` (after its reports) and `apply` (before any write); `advisory` ones only report. */
-export type PolicyEnforcement = 'advisory' | 'mandatory';
-
-export const POLICY_ENFORCEMENTS: readonly PolicyEnforcement[] = ['advisory', 'mandatory'];
+export const POLICY_ENFORCEMENTS = ['advisory', 'mandatory'] as const;
+export type PolicyEnforcement = (typeof POLICY_ENFORCEMENTS)[number];
 
 /** What a policy's `desired` and `live` show instead of a secret field's value. */
 export const SENSITIVE_PLACEHOLDER = '(sensitive)';
