@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { ALICE_PASSWORD, cliEnv, createLinkedProject, ROOT, runCli, transcript } from './cli-harness';
 
@@ -92,7 +93,7 @@ const POLICIES = ['--policy', 'policies/team.ts', '--policy', 'recommended'];
 
 function validateSarif(file: string): { ruleIds: string[]; results: { ruleId: string; level: string; suppressions?: unknown[] }[] } {
   const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'sarif', 'sarif-schema-2.1.0.json'), 'utf8')) as object;
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
   const validate = ajv.compile(schema);
   const log = JSON.parse(readFileSync(file, 'utf8')) as { runs: { tool: { driver: { rules: { id: string }[] } }; results: never[] }[] };
   const valid = validate(log);
