@@ -1,6 +1,6 @@
 /** Directory library sets: bounded check-outs, and only the borrower checks an account back in. */
 import { definePolicy } from '../policy';
-import { durationWords, effectiveSeconds, effectiveValue, HOUR, modelField } from './model-facts';
+import { boundedDurationViolations, durationWords, effectiveValue, HOUR, modelField } from './model-facts';
 
 const LIBRARY = 'ldap_library_set';
 const MAX_TTL = modelField(LIBRARY, 'max_ttl');
@@ -13,13 +13,7 @@ export const ldapLibraryCheckOutLimit = definePolicy({
   description: `A library account is checked out for at most ${durationWords(CHECK_OUT_LIMIT_SECONDS)} including renewals, so a borrowed password cannot be kept indefinitely.`,
   enforcement: 'mandatory',
   resourceTypes: [LIBRARY],
-  check(resource) {
-    if (resource.desired === null) return [];
-    const max = effectiveSeconds(resource, MAX_TTL);
-    if (max === 0) return [{ field: MAX_TTL.api, message: `0 means check-outs never end; set maxTtl to at most ${durationWords(CHECK_OUT_LIMIT_SECONDS)}` }];
-    if (max > CHECK_OUT_LIMIT_SECONDS) return [{ field: MAX_TTL.api, message: `${durationWords(max)} is longer than ${durationWords(CHECK_OUT_LIMIT_SECONDS)}` }];
-    return [];
-  },
+  check: (resource) => boundedDurationViolations(resource, MAX_TTL, CHECK_OUT_LIMIT_SECONDS, '0 means check-outs never end'),
 });
 
 export const ldapLibraryCheckInEnforcement = definePolicy({

@@ -6,7 +6,7 @@
 import { parseDuration } from '../../resources/duration';
 import { getResourceType } from '../../resources/registry';
 import type { FieldSpec } from '../../resources/types';
-import { SENSITIVE_PLACEHOLDER, type PolicyResource } from '../policy';
+import { SENSITIVE_PLACEHOLDER, type PolicyResource, type PolicyViolation } from '../policy';
 
 /** The model's field `api` of `type`; throws when the model has no such field (a rule out of date with the model). */
 export function modelField(type: string, api: string): FieldSpec {
@@ -49,4 +49,21 @@ export function durationWords(seconds: number): string {
   if (seconds % DAY === 0 && seconds >= DAY * 2) return `${seconds / DAY}d`;
   if (seconds % HOUR === 0) return `${seconds / HOUR}h`;
   return `${seconds}s`;
+}
+
+/**
+ * A duration that must be set (0 means "unlimited" or "the mount's default") and at most `limit`: the violation
+ * says which, with the prop to set.
+ */
+export function boundedDurationViolations(resource: PolicyResource, field: FieldSpec, limit: number, unsetMeans: string): PolicyViolation[] {
+  if (resource.desired === null) return [];
+  const seconds = effectiveSeconds(resource, field);
+  if (seconds === 0) return [{ field: field.api, message: `${unsetMeans}; set ${field.prop} to at most ${durationWords(limit)}` }];
+  if (seconds > limit) return [{ field: field.api, message: `${durationWords(seconds)} is longer than ${durationWords(limit)}` }];
+  return [];
+}
+
+/** The check of a rule against a long-lived secret: a violation saying `message` whenever the code sets `field`. */
+export function secretInUse(field: FieldSpec, message: string): (resource: PolicyResource) => PolicyViolation[] {
+  return (resource) => (secretIsSet(resource, field) ? [{ field: field.api, message }] : []);
 }

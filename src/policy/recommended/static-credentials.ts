@@ -4,7 +4,7 @@
  * secret.
  */
 import { definePolicy } from '../policy';
-import { hasText, modelField, secretIsSet } from './model-facts';
+import { hasText, modelField, secretInUse, secretIsSet } from './model-facts';
 
 const REPOHOST = 'sync_destination_repohost';
 const REPOHOST_ACCESS_TOKEN = modelField(REPOHOST, 'access_token');
@@ -21,11 +21,7 @@ export const repohostDestinationApp = definePolicy({
   description: 'Repository destinations authenticate as a GitHub app, not with a personal access token tied to a person and their every repository.',
   enforcement: 'advisory',
   resourceTypes: [REPOHOST],
-  check(resource) {
-    return secretIsSet(resource, REPOHOST_ACCESS_TOKEN)
-      ? [{ field: REPOHOST_ACCESS_TOKEN.api, message: 'uses a personal access token; give `app` (a SyncGithubApp) and `installationId` instead' }]
-      : [];
-  },
+  check: secretInUse(REPOHOST_ACCESS_TOKEN, 'uses a personal access token; give `app` (a SyncGithubApp) and `installationId` instead'),
 });
 
 export const cloud1DestinationRole = definePolicy({
@@ -44,11 +40,7 @@ export const cloud2DestinationClientSecret = definePolicy({
   description: 'Cloud2 key-vault destinations avoid client secrets, which expire and are rotated by hand; prefer the managed identity of the service\'s host.',
   enforcement: 'advisory',
   resourceTypes: [CLOUD2],
-  check(resource) {
-    return secretIsSet(resource, CLOUD2_CLIENT_SECRET)
-      ? [{ field: CLOUD2_CLIENT_SECRET.api, message: 'uses a client secret; drop clientSecret where the service runs with a managed identity, else rotate it on a schedule' }]
-      : [];
-  },
+  check: secretInUse(CLOUD2_CLIENT_SECRET, 'uses a client secret; drop clientSecret where the service runs with a managed identity, else rotate it on a schedule'),
 });
 
 export const cloudBackendWorkloadIdentity = definePolicy({
@@ -56,9 +48,5 @@ export const cloudBackendWorkloadIdentity = definePolicy({
   description: 'The cloud engine authenticates with workload identity (identity_token_audience) rather than a long-lived client secret.',
   enforcement: 'advisory',
   resourceTypes: [CLOUD_BACKEND],
-  check(resource) {
-    return secretIsSet(resource, BACKEND_CLIENT_SECRET)
-      ? [{ field: BACKEND_CLIENT_SECRET.api, message: 'uses a client secret; configure identityTokenAudience (workload identity federation) instead' }]
-      : [];
-  },
+  check: secretInUse(BACKEND_CLIENT_SECRET, 'uses a client secret; configure identityTokenAudience (workload identity federation) instead'),
 });

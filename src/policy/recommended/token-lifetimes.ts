@@ -1,6 +1,6 @@
 /** Login tokens of userpass users: short lifetimes, a hard maximum, bound to the networks they are used from. */
 import { definePolicy } from '../policy';
-import { DAY, durationWords, effectiveSeconds, effectiveValue, HOUR, modelField } from './model-facts';
+import { boundedDurationViolations, DAY, durationWords, effectiveSeconds, effectiveValue, HOUR, modelField } from './model-facts';
 
 const USER = 'userpass_user';
 const TOKEN_TTL = modelField(USER, 'token_ttl');
@@ -16,13 +16,7 @@ export const userpassTokenTtl = definePolicy({
   description: `Userpass users get tokens that live at most ${durationWords(TOKEN_TTL_LIMIT_SECONDS)}: a leaked token stops working soon (0 means the mount's default, 32 days unless tuned).`,
   enforcement: 'mandatory',
   resourceTypes: [USER],
-  check(resource) {
-    if (resource.desired === null) return [];
-    const ttl = effectiveSeconds(resource, TOKEN_TTL);
-    if (ttl === 0) return [{ field: TOKEN_TTL.api, message: `not set (the mount's default applies); set tokenTtl to at most ${durationWords(TOKEN_TTL_LIMIT_SECONDS)}` }];
-    if (ttl > TOKEN_TTL_LIMIT_SECONDS) return [{ field: TOKEN_TTL.api, message: `${durationWords(ttl)} is longer than ${durationWords(TOKEN_TTL_LIMIT_SECONDS)}` }];
-    return [];
-  },
+  check: (resource) => boundedDurationViolations(resource, TOKEN_TTL, TOKEN_TTL_LIMIT_SECONDS, "not set (the mount's default applies)"),
 });
 
 export const userpassTokenMaxTtl = definePolicy({
@@ -30,13 +24,7 @@ export const userpassTokenMaxTtl = definePolicy({
   description: `Userpass users' tokens have a hard maximum lifetime of at most ${durationWords(TOKEN_MAX_TTL_LIMIT_SECONDS)}, so renewals cannot keep a token alive for the mount's 32-day default.`,
   enforcement: 'advisory',
   resourceTypes: [USER],
-  check(resource) {
-    if (resource.desired === null) return [];
-    const max = effectiveSeconds(resource, TOKEN_MAX_TTL);
-    if (max === 0) return [{ field: TOKEN_MAX_TTL.api, message: `not set (the mount's default applies); set tokenMaxTtl to at most ${durationWords(TOKEN_MAX_TTL_LIMIT_SECONDS)}` }];
-    if (max > TOKEN_MAX_TTL_LIMIT_SECONDS) return [{ field: TOKEN_MAX_TTL.api, message: `${durationWords(max)} is longer than ${durationWords(TOKEN_MAX_TTL_LIMIT_SECONDS)}` }];
-    return [];
-  },
+  check: (resource) => boundedDurationViolations(resource, TOKEN_MAX_TTL, TOKEN_MAX_TTL_LIMIT_SECONDS, "not set (the mount's default applies)"),
 });
 
 export const userpassTokenBoundCidrs = definePolicy({
