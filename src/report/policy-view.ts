@@ -42,3 +42,11 @@ export const POLICY_STATUS_WORD: Readonly<Record<PolicyResult['status'], string>
 export function policyResultText(result: PolicyResult): string {
   return result.status === 'waived' ? `${result.message} (waived: ${result.waiverReason ?? ''})` : result.message;
 }
+
+/** The stack's policy status in a table cell of the run over several stacks (`—` when no pack was evaluated). */
+export function policyCell(plan: Plan): string {
+  const outcome = policyOutcome(plan);
+  if (outcome === undefined) return '—';
+  const look = POLICY_OUTCOME_LOOK[outcome];
+  return `${look.icon} ${look.word}`;
+}

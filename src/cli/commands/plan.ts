@@ -13,9 +13,11 @@ import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
 import { createProgressReporter } from '../progress';
-import { mandatoryFailureLines } from '../../policy/evaluation';
+import { mandatoryPolicyFailure } from '../policy-outcome';
 import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../policy-flags';
 import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
+import { chooseStacks } from '../stack-choice';
+import { runStacksPlan } from '../stacks-plan-run';
 
 export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */
@@ -57,9 +59,17 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
+  const choice = chooseStacks(prepared.options, settings, 'read', 'plan', io);
+  if (choice.kind === 'failed') return choice.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const options = { ...prepared.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
+  const options = { ...choice.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
+  if (choice.kind === 'several') {
+    const request = { options, outdir: choice.outdir, stacks: choice.stacks, ...report, planFile, sarifFile, planned: () => progress.finish() };
+    const outcome = await runStacksPlan(request, io);
+    if ('exitCode' in outcome) return outcome.exitCode;
+    return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
+  }
   const planned = await planAndSave(options, planFile, io);
   progress.finish();
   if (!planned.ok) return failWith(io, planned.error);
@@ -73,8 +83,8 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   if (planFile !== undefined) io.stderr.write(`Saved the plan to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
   // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
-  const failures = mandatoryFailureLines(computed.policy);
-  if (failures.length > 0) return failWith(io, `${failures.length} mandatory polic${failures.length === 1 ? 'y' : 'ies'} failed; apply will refuse this plan:\n  ${failures.join('\n  ')}`);
+  const policyFailure = mandatoryPolicyFailure([computed]);
+  if (policyFailure !== undefined) return failWith(io, policyFailure);
   return flags.detailedExitcode === true && hasChangesOrDrift(computed) ? CHANGES_EXIT_CODE : 0;
 }
 

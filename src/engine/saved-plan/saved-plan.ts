@@ -9,6 +9,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
+import { SAVED_PLAN_MAC_ALGORITHM, type SavedPlanMac } from './plan-mac';
 import { planSchema } from './plan-schema';
 
 export const SAVED_PLAN_FORMAT = 'secretform-saved-plan';
@@ -37,6 +38,8 @@ export interface SavedPlan {
    */
   policy_packs?: string[];
   plan: Plan;
+  /** The keyed MAC over the rest of the file, when the run that wrote it had a fingerprint key (plan-mac.ts). */
+  mac?: SavedPlanMac;
 }
 
 const savedPlanSchema = z.object({
@@ -52,6 +55,10 @@ const savedPlanSchema = z.object({
   live_objects: z.record(z.string(), z.string().nullable()),
   policy_packs: z.array(z.string()).optional(),
   plan: planSchema,
+  mac: z
+    .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })
+    .readonly()
+    .optional(),
 });
 
 // The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.
@@ -85,6 +92,11 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
   } catch (error) {
     return fail(new EngineError('plan_file', `${file} is not a saved plan (not JSON: ${(error as Error).message}); make one with \`secretform plan --out ${file}\``));
   }
+  return parseSavedPlan(json, file);
+}
+
+/** Checks one stack's saved plan already parsed from JSON (`file` names where it came from in errors). */
+export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   const format = (json as { format?: unknown } | null)?.format;
   const version = (json as { format_version?: unknown } | null)?.format_version;
   if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {
