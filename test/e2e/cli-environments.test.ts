@@ -217,7 +217,7 @@ test('a stack that fails stops the stacks that depend on it; the others finish a
 
   const planOnly = await sf(['plan', '--format', 'markdown'], { SF_ENV_PROD_PASSWORD: undefined, SF_ENV_BASE_PASSWORD: BASE_PASSWORD });
   expect(planOnly.code).toBe(1);
-  expect(planOnly.stdout).toMatch(/\| `prod` \| — \| — \| — \| — \| ❌ Error: error \|/);
+  expect(planOnly.stdout).toMatch(/\| `prod` \| — \| — \| — \| — \| — \| ❌ Error: error \|/);
 
   const prodFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_PROD_PASSWORD: undefined });
   expect(prodFails.code).toBe(1);
