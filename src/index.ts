@@ -49,5 +49,12 @@ export type {
   ImportedResource, StateListEntry, StateMoved, StateOnlyChange, SavedPlan, SavedPlanApplyOptions,
 } from './engine';
 
+// Policies over the plan (`--policy`): the API packs are written with, the built-in pack, loading packs.
+export { definePolicy, PolicyDefinitionError, SENSITIVE_PLACEHOLDER, RECOMMENDED_PACK, RECOMMENDED_POLICIES, loadPolicyPacks, PolicyLoadError } from './policy';
+export type {
+  Policy, PolicyDefinition, PolicyEnforcement, PolicyResource, PolicyViolation, PolicyAttributes, PolicyDrift, PolicyCheckOutcome, LoadedPolicies,
+  PolicyEvaluation, PolicyResult, PolicyRule, PolicyStatus,
+} from './policy';
+
 // The built-in dev server.
 export { startDevServer } from './devserver/server';

@@ -26,6 +26,7 @@ const specSchema = z.object({
     retainOnDelete: z.boolean().optional(),
     ignoreChanges: z.array(z.string().min(1)).optional(),
   }).optional(),
+  policyWaivers: z.record(z.string(), z.string()).optional(),
 });
 
 /**
@@ -59,6 +60,8 @@ export interface SynthesizedSpec {
   readonly digest: string;
   /** The construct's guardrails, when it sets any. */
   readonly lifecycle?: ResourceLifecycle;
+  /** Policies the construct waives, by policy id, with the reason (absent when none). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 /** The JSON object written under `"//".secretform`. */
@@ -75,6 +78,7 @@ export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unk
     dependsOn: [...entry.dependsOn],
     digest: entry.digest,
     ...lifecycleJson(entry.lifecycle),
+    ...(entry.policyWaivers !== undefined && Object.keys(entry.policyWaivers).length > 0 ? { policyWaivers: { ...entry.policyWaivers } } : {}),
   };
 }
 
@@ -182,6 +186,7 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
   return {
     address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
   };
 }
 

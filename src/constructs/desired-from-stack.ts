@@ -32,6 +32,7 @@ export function desiredFromStack(stack: IConstruct): DesiredStack {
       dependsOn: entry.dependsOn.map((target) => target.address),
       digest: entry.digest,
       ...lifecycleJson(entry.resource.lifecycle),
+      ...(entry.resource.policyWaivers !== undefined ? { policyWaivers: entry.resource.policyWaivers } : {}),
     })),
   };
 }

@@ -13,7 +13,7 @@ import { bool, durationSchema, secretSchema } from './validation';
 
 /**
  * Props schema: the hand-written `extra` props first (in their order), then one entry per field the code sets,
- * then the guardrails every construct takes (resource-options.ts).
+ * then the options every construct takes (resource-options.ts: guardrails, policy waivers).
  */
 export function propsSchema(resourceType: ResourceType, extra: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.core.$ZodType> = { ...extra };

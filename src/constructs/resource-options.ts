@@ -1,9 +1,11 @@
 /**
- * The props every construct takes besides its fields: the guardrails (docs/guardrails.md). Declared once here;
- * the generated `<Construct>Fields` interfaces extend `ResourceOptions` and `propsSchema` adds their schema, so
- * no construct lists them. They become the synthesized spec's `lifecycle` (synthesized-spec.ts).
+ * The props every construct takes besides its fields: the guardrails (docs/guardrails.md) and policy waivers
+ * (docs/policies.md). Declared once here; the generated `<Construct>Fields` interfaces extend `ResourceOptions`
+ * and `propsSchema` adds their schema, so no construct lists them. They become the synthesized spec's
+ * `lifecycle` and `policyWaivers` (synthesized-spec.ts).
  */
 import { z } from 'zod';
+import { POLICY_ID_PATTERN } from '../policy/policy';
 import type { FieldSpec, ResourceType } from '../resources/types';
 import type { ResourceLifecycle } from '../synthesized-spec';
 import { bool, type PropIssue } from './validation';
@@ -27,14 +29,34 @@ export interface ResourceOptions {
    * @default - none
    */
   readonly ignoreChanges?: readonly string[];
+  /**
+   * Policies this construct is exempt from, by policy id, each with the reason: a waived violation is reported
+   * as `waived` with that reason, and never fails a plan (`{ 'userpass-token-bound-cidrs': 'CI runners have no
+   * fixed addresses' }`).
+   * @default - none
+   */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
+
+const policyWaiversSchema = z.record(
+  z.string().regex(POLICY_ID_PATTERN, 'a policy id (letters, digits, "-", "_", ".", "/")'),
+  z.string().trim().min(1, 'a reason: say why the policy does not apply here'),
+);
 
 /** The schema entries of `ResourceOptions`, added to every construct's props schema. */
 export const resourceOptionsShape = {
   protect: bool.optional(),
   retainOnDelete: bool.optional(),
   ignoreChanges: z.array(z.string()).optional(),
+  policyWaivers: policyWaiversSchema.optional(),
 };
+
+/** The policy waivers as the synthesized spec carries them (absent when none). */
+export function policyWaiversOf(props: Record<string, unknown>): Readonly<Record<string, string>> | undefined {
+  const waivers = props.policyWaivers;
+  if (typeof waivers !== 'object' || waivers === null || Object.keys(waivers).length === 0) return undefined;
+  return Object.freeze({ ...(waivers as Record<string, string>) });
+}
 
 /** Every field, `ignoreChanges: ['*']` says. */
 export const ALL_FIELDS = '*';

@@ -11,7 +11,7 @@ import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
 import type { ResourceLifecycle } from '../synthesized-spec';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
-import { lifecycleOfProps } from './resource-options';
+import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
 
@@ -43,6 +43,8 @@ export abstract class SecretformResource extends Construct {
   readonly references: readonly ResourceReference[];
   /** The guardrails set by `protect`, `retainOnDelete` and `ignoreChanges` (ignored fields by service name). */
   readonly lifecycle: ResourceLifecycle;
+  /** Policies waived for this construct, by policy id, with the reason (`policyWaivers`). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
   private readonly propIssues: readonly PropIssue[];
 
   protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
@@ -70,6 +72,7 @@ export abstract class SecretformResource extends Construct {
     this.secrets = secrets;
     this.references = definition.references ?? [];
     this.lifecycle = lifecycle;
+    this.policyWaivers = policyWaiversOf(props);
     const support = StackSupport.of(stackOf(this));
     support.register(this);
     addValidation(this, () => [...this.propProblems(), ...this.synthOnlyProblems()]);

@@ -203,6 +203,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     dependsOn: entry.dependsOn.map((target) => target.address),
     digest: entry.digest,
     lifecycle: resource.lifecycle,
+    policyWaivers: resource.policyWaivers,
   });
 }
 

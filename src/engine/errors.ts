@@ -41,6 +41,10 @@ export type EngineErrorCode =
   /** A saved plan whose changes are already recorded in the state: applying it again is refused. */
   | 'plan_already_applied'
 
+  /** A policy's check threw or returned something that is not a list of violations. */
+  | 'policy_error'
+  /** A mandatory policy failed: apply refuses before any write. */
+  | 'policy_failed'
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'
   /** A library check-out found no account available. */

@@ -1,6 +1,7 @@
 import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
 import type { Consequence } from '../resources/types';
+import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
 
@@ -11,6 +12,20 @@ export interface PlanJson {
   resource_changes: ResourceChangeJson[];
   resource_drift: ResourceDriftJson[];
   summary: PlanSummary;
+  /** Present when policy packs were evaluated: one entry per policy and resource evaluated. */
+  policy_results?: PolicyResultJson[];
+}
+
+export interface PolicyResultJson {
+  policy: string;
+  enforcement: 'advisory' | 'mandatory';
+  address: string;
+  status: 'passed' | 'failed' | 'waived';
+  message: string;
+  /** The service field names the violations name. */
+  fields: string[];
+  /** For `waived`: the reason the construct gives. */
+  waiver_reason?: string;
 }
 
 export interface ResourceChangeJson {
@@ -67,6 +82,19 @@ export function planToJson(plan: Plan): PlanJson {
     resource_changes: plan.changes.map(changeToJson),
     resource_drift: plan.drift.map(driftToJson),
     summary: summarize(plan),
+    ...(plan.policy !== undefined ? { policy_results: plan.policy.results.map(policyResultToJson) } : {}),
+  };
+}
+
+function policyResultToJson(result: PolicyResult): PolicyResultJson {
+  return {
+    policy: result.policy,
+    enforcement: result.enforcement,
+    address: result.address,
+    status: result.status,
+    message: result.message,
+    fields: [...result.fields],
+    ...(result.waiverReason !== undefined ? { waiver_reason: result.waiverReason } : {}),
   };
 }
 

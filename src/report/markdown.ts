@@ -3,6 +3,7 @@ import { renderMermaid } from './graph';
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
+import { policyMarkdownSections } from './policy-markdown';
 import {
   actionableChanges,
   actionLabel,
@@ -56,6 +57,7 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
   }
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
+  sections.push(...policyMarkdownSections(plan));
   sections.push(...planWarnings(plan.warnings));
   return sections;
 }

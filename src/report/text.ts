@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { consequenceComments } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
+import { policyTextSection } from './policy-text';
 import {
   actionableChanges,
   changeAttributeLines,
@@ -56,6 +57,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push(...serviceManagedSection(plan, colors));
     out.push(...summarySection(plan, changes.length, colors));
   }
+  out.push(...policyTextSection(plan, colors));
 
   for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
   return `${trimTrailingBlankLines(out).join('\n')}\n`;

@@ -20,7 +20,7 @@ export function generatedFieldsSource(types: readonly ResourceType[]): string {
   for (const resourceType of types) {
     const fields = resourceType.fields.filter((field) => !field.computed && !field.setByConstruct);
     for (const field of fields) if (field.kind === 'objectList' && field.members && field.elementName) parts.push(elementInterface(field));
-    parts.push(`/** The field props of \`${resourceType.construct}\` (\`${resourceType.type}\`): ${resourceType.doc} With the guardrails every construct takes. */`);
+    parts.push(`/** The field props of \`${resourceType.construct}\` (\`${resourceType.type}\`): ${resourceType.doc} With the options every construct takes (guardrails, policy waivers). */`);
     parts.push(`export interface ${resourceType.construct}Fields extends ResourceOptions {\n${fields.map((field) => propSource(field, true)).join('\n')}\n}\n`);
   }
   return formatTypeScript(parts.join('\n'));

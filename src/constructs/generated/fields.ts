@@ -3,7 +3,7 @@
 import type { SecretValue } from '../../secret-value';
 import type { ResourceOptions } from '../resource-options';
 
-/** The field props of `SecretsMount` (`secrets_mount`): A secrets engine enabled at a path. With the guardrails every construct takes. */
+/** The field props of `SecretsMount` (`secrets_mount`): A secrets engine enabled at a path. With the options every construct takes (guardrails, policy waivers). */
 export interface SecretsMountFields extends ResourceOptions {
   /**
    * Path the engine is mounted at, without leading or trailing "/" (e.g. `secret`, `cloud`, `team/ldap`).
@@ -28,7 +28,7 @@ export interface SecretsMountFields extends ResourceOptions {
   readonly options?: { readonly version?: '1' | '2' };
 }
 
-/** The field props of `AuthMount` (`auth_mount`): An auth method enabled at a path. With the guardrails every construct takes. */
+/** The field props of `AuthMount` (`auth_mount`): An auth method enabled at a path. With the options every construct takes (guardrails, policy waivers). */
 export interface AuthMountFields extends ResourceOptions {
   /**
    * Path the auth method is mounted at, without "auth/" and without leading or trailing "/".
@@ -47,7 +47,7 @@ export interface AuthMountFields extends ResourceOptions {
   readonly description?: string;
 }
 
-/** The field props of `CloudSecretBackend` (`cloud_secret_backend`): The cloud credential engine's root credentials and settings. With the guardrails every construct takes. */
+/** The field props of `CloudSecretBackend` (`cloud_secret_backend`): The cloud credential engine's root credentials and settings. With the options every construct takes (guardrails, policy waivers). */
 export interface CloudSecretBackendFields extends ResourceOptions {
   /**
    * Subscription id.
@@ -122,7 +122,7 @@ export interface CloudGroupMembership {
   readonly groupName: string;
 }
 
-/** The field props of `CloudSecretRole` (`cloud_secret_role`): A role that issues cloud service principals. With the guardrails every construct takes. */
+/** The field props of `CloudSecretRole` (`cloud_secret_role`): A role that issues cloud service principals. With the options every construct takes (guardrails, policy waivers). */
 export interface CloudSecretRoleFields extends ResourceOptions {
   /**
    * Role name (the service lower-cases it).
@@ -184,7 +184,7 @@ export interface CloudSecretRoleFields extends ResourceOptions {
   readonly tags?: readonly string[];
 }
 
-/** The field props of `UserpassUser` (`userpass_user`): A user of the userpass auth method. With the guardrails every construct takes. */
+/** The field props of `UserpassUser` (`userpass_user`): A user of the userpass auth method. With the options every construct takes (guardrails, policy waivers). */
 export interface UserpassUserFields extends ResourceOptions {
   /**
    * User name: letters, digits, "_", "-", "."; not starting with "-"; not starting or ending with ".". The service lower-cases it.
@@ -260,7 +260,7 @@ export interface UserpassUserFields extends ResourceOptions {
   readonly tokenType?: 'service' | 'batch' | 'default';
 }
 
-/** The field props of `SyncConfig` (`sync_config`): The global secret-sync configuration. With the guardrails every construct takes. */
+/** The field props of `SyncConfig` (`sync_config`): The global secret-sync configuration. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncConfigFields extends ResourceOptions {
   /**
    * Suspend syncing to external destinations (operations queue as PENDING until re-enabled).
@@ -274,7 +274,7 @@ export interface SyncConfigFields extends ResourceOptions {
   readonly queueCapacity?: number;
 }
 
-/** The field props of `SyncGithubApp` (`sync_github_app`): A custom repository-host app for repohost destinations. With the guardrails every construct takes. */
+/** The field props of `SyncGithubApp` (`sync_github_app`): A custom repository-host app for repohost destinations. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncGithubAppFields extends ResourceOptions {
   /**
    * App name (referenced by repohost destinations).
@@ -292,7 +292,7 @@ export interface SyncGithubAppFields extends ResourceOptions {
   readonly privateKey: SecretValue;
 }
 
-/** The field props of `SyncCloud1SmDestination` (`sync_destination_cloud1_sm`): A cloud1 secrets-manager sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncCloud1SmDestination` (`sync_destination_cloud1_sm`): A cloud1 secrets-manager sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncCloud1SmDestinationFields extends ResourceOptions {
   /**
    * Destination name.
@@ -344,7 +344,7 @@ export interface SyncCloud1SmDestinationFields extends ResourceOptions {
   readonly customTags?: Readonly<Record<string, string>>;
 }
 
-/** The field props of `SyncCloud2KvDestination` (`sync_destination_cloud2_kv`): A cloud2 key-vault sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncCloud2KvDestination` (`sync_destination_cloud2_kv`): A cloud2 key-vault sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncCloud2KvDestinationFields extends ResourceOptions {
   /**
    * Destination name.
@@ -393,7 +393,7 @@ export interface SyncCloud2KvDestinationFields extends ResourceOptions {
   readonly customTags?: Readonly<Record<string, string>>;
 }
 
-/** The field props of `SyncCloud3SmDestination` (`sync_destination_cloud3_sm`): A cloud3 secret-manager sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncCloud3SmDestination` (`sync_destination_cloud3_sm`): A cloud3 secret-manager sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncCloud3SmDestinationFields extends ResourceOptions {
   /**
    * Destination name.
@@ -428,7 +428,7 @@ export interface SyncCloud3SmDestinationFields extends ResourceOptions {
   readonly customTags?: Readonly<Record<string, string>>;
 }
 
-/** The field props of `SyncRepohostDestination` (`sync_destination_repohost`): A repository-host action-secrets sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncRepohostDestination` (`sync_destination_repohost`): A repository-host action-secrets sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncRepohostDestinationFields extends ResourceOptions {
   /**
    * Destination name.
@@ -468,7 +468,7 @@ export interface SyncRepohostDestinationFields extends ResourceOptions {
   readonly secretNameTemplate?: string;
 }
 
-/** The field props of `SyncWebhostProjectDestination` (`sync_destination_webhost_project`): A web-host project environment-variables sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncWebhostProjectDestination` (`sync_destination_webhost_project`): A web-host project environment-variables sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncWebhostProjectDestinationFields extends ResourceOptions {
   /**
    * Destination name.
@@ -506,7 +506,7 @@ export interface SyncWebhostProjectDestinationFields extends ResourceOptions {
   readonly secretNameTemplate?: string;
 }
 
-/** The field props of `SyncAssociation` (`sync_association`): Links a KV-v2 secret to a sync destination. With the guardrails every construct takes. */
+/** The field props of `SyncAssociation` (`sync_association`): Links a KV-v2 secret to a sync destination. With the options every construct takes (guardrails, policy waivers). */
 export interface SyncAssociationFields extends ResourceOptions {
   /**
    * Path of the secret in the mount (without `data/`).
@@ -515,7 +515,7 @@ export interface SyncAssociationFields extends ResourceOptions {
   readonly secretName: string;
 }
 
-/** The field props of `LdapSecretBackend` (`ldap_secret_backend`): The directory engine's connection settings. With the guardrails every construct takes. */
+/** The field props of `LdapSecretBackend` (`ldap_secret_backend`): The directory engine's connection settings. With the options every construct takes (guardrails, policy waivers). */
 export interface LdapSecretBackendFields extends ResourceOptions {
   /**
    * DN used to bind for managing entries (needs rights to search and change passwords).
@@ -614,7 +614,7 @@ export interface LdapSecretBackendFields extends ResourceOptions {
   readonly rotateRootAfterCreate?: boolean;
 }
 
-/** The field props of `LdapStaticRole` (`ldap_static_role`): An existing directory entry whose password the engine rotates. With the guardrails every construct takes. */
+/** The field props of `LdapStaticRole` (`ldap_static_role`): An existing directory entry whose password the engine rotates. With the options every construct takes (guardrails, policy waivers). */
 export interface LdapStaticRoleFields extends ResourceOptions {
   /**
    * Role name; may hold "/" to form a hierarchy (the service lower-cases it).
@@ -645,7 +645,7 @@ export interface LdapStaticRoleFields extends ResourceOptions {
   readonly skipImportRotation?: boolean;
 }
 
-/** The field props of `LdapDynamicRole` (`ldap_dynamic_role`): Creates and deletes directory entries from templated LDIF. With the guardrails every construct takes. */
+/** The field props of `LdapDynamicRole` (`ldap_dynamic_role`): Creates and deletes directory entries from templated LDIF. With the options every construct takes (guardrails, policy waivers). */
 export interface LdapDynamicRoleFields extends ResourceOptions {
   /**
    * Role name; may hold "/" (the service lower-cases it).
@@ -684,7 +684,7 @@ export interface LdapDynamicRoleFields extends ResourceOptions {
   readonly maxTtl?: string | number;
 }
 
-/** The field props of `LdapLibrarySet` (`ldap_library_set`): Service accounts that can be checked out and in. With the guardrails every construct takes. */
+/** The field props of `LdapLibrarySet` (`ldap_library_set`): Service accounts that can be checked out and in. With the options every construct takes (guardrails, policy waivers). */
 export interface LdapLibrarySetFields extends ResourceOptions {
   /**
    * Set name; may hold "/" (the service lower-cases it).

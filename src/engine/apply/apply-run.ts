@@ -22,6 +22,7 @@ import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { recordedGuardrails } from '../guardrails/lifecycle';
+import { policyRefusal } from '../policy/policy-stage';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -90,6 +91,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
     }
+    // A failed mandatory policy stops the run before approval is asked and before any write.
+    const refusal = policyRefusal(computation.plan);
+    if (refusal) return fail(refusal);
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }

@@ -1,3 +1,4 @@
+import type { PolicyEvaluation } from '../../policy/evaluation';
 import { HEALTH_DRIFT_KINDS, type Consequence } from '../../resources/types';
 import type { FieldChange, FieldDrift } from './diff/three-way';
 
@@ -131,6 +132,8 @@ export interface Plan {
   readonly drift: readonly DriftEntry[];
   /** Non-fatal notes (e.g. a secret fingerprint made with another state key). */
   readonly warnings: readonly string[];
+  /** The policy packs' results, when the run was given packs (`--policy`); absent otherwise. */
+  readonly policy?: PolicyEvaluation;
 }
 
 export function summarize(plan: Plan): PlanSummary {

@@ -31,6 +31,8 @@ export interface DesiredResource {
   readonly digest: string;
   /** The guardrails set in code (protect, retainOnDelete, ignoreChanges), when any. */
   readonly lifecycle?: ResourceLifecycle;
+  /** Policies the construct waives, by policy id, with the reason. */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 export interface DesiredStack {
@@ -146,6 +148,7 @@ function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource 
   return {
     address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ import { resolveStateLocation, type StateLocation } from '../state/state-locatio
 import { unknownRecordedTypes } from '../state/recorded-types';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import { selectAddresses, type RunMode } from './targets';
+import { planWithPolicies } from '../policy/policy-stage';
 
 export const DEFAULT_PARALLELISM = 10;
 
@@ -198,6 +199,11 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   // The plan is a value: a note about it makes a new one.
   const hint = slowHashingHint(fingerprintKey);
   const { plan } = counted;
-  const noted = hint ? { ...counted, plan: Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) } : counted;
-  return ok({ computation: noted, secrets: secrets.value, client: client.value, fingerprintKey });
+  const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
+  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
+  if (!checked.ok) {
+    await client.value.close();
+    return checked;
+  }
+  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey });
 }
