@@ -21,6 +21,7 @@ import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
+import { recordedGuardrails } from '../guardrails/lifecycle';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -251,7 +252,11 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
+    if (resource.change.action === 'forget' && !refreshOnly) {
+      // retainOnDelete: the object stays on the service; only secretform lets go of it.
+      delete entries[resource.address];
+      changes.push({ address: resource.address, change: 'retained' });
+    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
       changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
@@ -286,7 +291,10 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
   for (const field of resource.resourceType.fields) {
     if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
   }
-  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const { protect: _protect, retain_on_delete: _retain, ...rest } = entry;
+  const refreshed: ResourceState = {
+    ...rest, attributes, digest: desired.digest, dependencies: [...desired.dependsOn], ...recordedGuardrails(desired.lifecycle),
+  };
   const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
   return same ? undefined : refreshed;
 }
@@ -316,6 +324,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
     ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
+    ...recordedGuardrails(desired.lifecycle),
   };
 }
 
