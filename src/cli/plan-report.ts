@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderText, shouldUseColor } from '../report';
+import { renderJson, renderMarkdown, renderText, shouldUseColor, type CommentContext } from '../report';
+import { commentContext } from './ci-context';
 import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
@@ -54,27 +55,29 @@ export function markdownPartPath(outFile: string, index: number): string {
 }
 
 /** The plan as the texts to write: one per file (markdown may have several parts). */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string[] {
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, context?: CommentContext): string[] {
   if (format === 'json') return [renderJson(plan)];
   if (format === 'text') return [renderText(plan, { color })];
-  return renderMarkdown(plan).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+  return renderMarkdown(plan, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
 }
 
 /**
  * Writes the plan to stdout or `outFile` (relative to the project directory). Plan warnings go to stderr unless
- * the text report on stdout already shows them. Throws when a file cannot be written.
+ * the text report on stdout already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan
+ * saved with `--out`, or the one `show` reads) goes into the markdown's context line as the command applying it.
  */
-export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
   const textOnStdout = format === 'text' && outFile === undefined;
   if (!textOnStdout) for (const warning of plan.warnings) writeWarning(io, warning);
+  const context = format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
 
   if (outFile === undefined) {
-    const parts = renderPlan(plan, format, shouldUseColor(io.stdout, io.env));
+    const parts = renderPlan(plan, format, shouldUseColor(io.stdout, io.env), context);
     io.stdout.write(parts.join(`\n${MARKDOWN_PART_DIVIDER}\n\n`));
     return;
   }
 
-  const parts = renderPlan(plan, format, false);
+  const parts = renderPlan(plan, format, false, context);
   const target = path.resolve(io.cwd, outFile);
   const written = parts.map((_, i) => markdownPartPath(target, i + 1));
   fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -140,9 +140,10 @@ describe('npm start (the worked example end to end)', () => {
     expect(await isListening(url!)).toBe(false);
 
     const report = readFileSync(join(workDir, REPORT_FILE), 'utf8');
-    expect(report.split('\n')[0]).toBe('**Plan: 0 to add, 2 to change, 0 to destroy, 2 drifted** for stack `platform`');
-    expect(report).toContain('~ token_policies = ["deployer"] -> ["admin","deployer"]');
-    expect(report).toContain('~ rotation_period = 86400 -> 3600');
+    expect(report.split('\n')[0]).toBe('⚠️ **Drift** for stack `platform`: 0 to add, 2 to change, 0 to destroy, 2 drifted');
+    expect(report).toContain('> [!WARNING]\n> **2 objects changed outside secretform:**');
+    expect(report).toContain('- token_policies = ["deployer"]\n+ token_policies = ["admin","deployer"]\n');
+    expect(report).toContain('- rotation_period = 86400\n+ rotation_period = 3600\n');
 
     const stateFile = JSON.parse(readFileSync(state, 'utf8'));
     expect(stateFile.stack).toBe('platform');

@@ -56,7 +56,7 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const computed = planned.value;
 
   try {
-    writePlanReport(computed, report.format, report.outFile, io);
+    writePlanReport(computed, report.format, report.outFile, io, planFile);
   } catch (error) {
     return failWith(io, error);
   }

@@ -31,7 +31,7 @@ export async function runShow(planFile: string, flags: ReportFlags, io: CliIo): 
   const read = await readSavedPlan(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
   try {
-    writePlanReport(read.value.plan, report.format, report.outFile, io);
+    writePlanReport(read.value.plan, report.format, report.outFile, io, planFile);
   } catch (error) {
     return failWith(io, error);
   }
