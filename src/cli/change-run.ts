@@ -44,7 +44,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
-  const progress = createProgressReporter(io, { showOperations: true });
+  const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.
   let declined: 'nothing to do' | 'cancelled' | undefined;
@@ -62,7 +62,10 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
       nothingToApply = true;
       return true;
     }
-    if (!autoApprove && !(await askApproval(io))) {
+    progress.pause();
+    const approved = autoApprove || (await askApproval(io));
+    progress.resume();
+    if (!approved) {
       declined = 'cancelled';
       return false;
     }
@@ -91,7 +94,9 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeStateOnlyChanges(result.value, io);
     return 0;
   }
-  return writeApplyResult(command, result.value, io);
+  const exitCode = writeApplyResult(command, result.value, io);
+  io.stdout.write(`${progress.totalLine()}\n`);
+  return exitCode;
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */
