@@ -51,7 +51,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
   const context = contextLine(options.context);
   const header = title + statusLine(plan) + (context === undefined ? '' : `\n\n${context}`);
+  return splitComment(header, markdownSections(plan), maxLength);
+}
 
+/** The comment's blocks after the status and context lines (a run over several stacks puts each stack's under its heading). */
+export function markdownSections(plan: Plan): MarkdownSection[] {
   const sections: MarkdownSection[] = [...alertSections(plan)];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
@@ -60,7 +64,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
   sections.push(...planWarnings(plan.warnings));
-  return splitComment(header, sections, maxLength);
+  return sections;
 }
 
 /**
