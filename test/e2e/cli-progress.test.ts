@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { BIN, cliEnv, createProject, runCli } from './cli-harness';
+import { BIN, BOB_PASSWORD, cliEnv, createProject, runCli } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -60,6 +60,7 @@ describe('progress of apply and destroy', () => {
     const result = await runCli(['apply', '--auto-approve', '--parallelism', '2'], project, runEnv);
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr).not.toMatch(ESC_OR_CR);
+    expect(result.stdout + result.stderr).not.toContain(BOB_PASSWORD); // the users' password, from a file
 
     const lines = result.stdout.split('\n');
     const progress = lines.filter((line) => line.startsWith('['));
@@ -80,6 +81,7 @@ describe('progress of apply and destroy', () => {
     const runEnv = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
     const { code, output } = await runOnTerminal(['destroy', '--auto-approve', '--no-synth', '--parallelism', '2'], project, runEnv);
     expect(code).toBe(0);
+    expect(output).not.toContain(BOB_PASSWORD);
 
     // The live line: erased and redrawn with the spinner, the count, the operations in flight and the time.
     // eslint-disable-next-line no-control-regex -- the erase-line sequence starts with ESC
