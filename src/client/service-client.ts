@@ -291,7 +291,7 @@ export class ServiceClient {
   }
 
   #shaped<T>(method: string, path: string, result: ServiceSuccess, shape: ShapeResult<T>): ReadResult<T> {
-    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.#displayPath(path), result.status, shape.detail) };
+    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), result.status, shape.detail) };
     return { ok: true, value: shape.value, warnings: result.warnings };
   }
 
@@ -301,7 +301,7 @@ export class ServiceClient {
     const problem = pathProblem(path);
     if (problem !== undefined) return this.#finish({ ok: false, error: invalidPathError(upperMethod, path, problem) });
     if (this.#runFailure) return { ok: false, error: this.#runFailure };
-    const displayPath = this.#displayPath(path);
+    const displayPath = this.displayPath(path);
     const wirePath = this.#wirePath(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
     const token = this.#config.token?.reveal();
@@ -461,7 +461,8 @@ export class ServiceClient {
     }
   }
 
-  #displayPath(path: string): string {
+  /** The path of a request as reports show it (`<SERVICE_ADDR path>/v1/<path>`), e.g. `/v1/sys/mounts`. */
+  displayPath(path: string): string {
     return `${this.#basePath}/v1/${path.replace(/^\/+/, '')}`;
   }
 
