@@ -13,8 +13,8 @@ export interface LiveLine {
   draw(text: string): void;
   /** Erases the live line, if shown. */
   clear(): void;
-  /** Writes a lasting line to `target`, keeping the live line below it. */
-  print(target: OutputStream, line: string): void;
+  /** Writes a lasting line to `target`, keeping the live line below it (as `redraw`, when given: it is fresher). */
+  print(target: OutputStream, line: string, redraw?: string): void;
 }
 
 export function createLiveLine(terminal: OutputStream): LiveLine {
@@ -30,11 +30,11 @@ export function createLiveLine(terminal: OutputStream): LiveLine {
       shown = text;
     },
     clear,
-    print(target, line) {
-      const redraw = shown;
+    print(target, line, redraw) {
+      const again = shown === undefined ? undefined : (redraw ?? shown);
       clear();
       target.write(`${line}\n`);
-      if (redraw !== undefined) this.draw(redraw);
+      if (again !== undefined) this.draw(again);
     },
   };
 }

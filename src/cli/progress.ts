@@ -126,7 +126,7 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
           const took = startedAt === undefined ? '' : ` (${seconds(now() - startedAt)})`;
           const line = `${counter}${operationLine(event.address, event.action, event.status, event.message)}${took}`;
           if (live === undefined) io.stdout.write(`${line}\n`);
-          else live.print(io.stdout, line);
+          else live.print(io.stdout, line, ticker === undefined ? undefined : operationsLine());
           return;
         }
       }

@@ -89,8 +89,9 @@ describe('progress', () => {
       clock.advance(1000);
       progress.onProgress({ kind: 'operation-done', address: `prod/${name}`, action: 'delete', status: 'succeeded' });
     }
+    // Redrawn at once after each lasting line, with the new count: 3 done in 3.1 s, the 2 left take about 2.1 s more.
+    expect(lastDraw(io.stderr.text)).toBe('⠙ Destroying 3/5, 1 in flight, 3.1 s elapsed, about 2.1 s left');
     clock.tick();
-    // 3 done in 3.1 s: the 2 left take about 2.1 s more.
     expect(lastDraw(io.stderr.text)).toBe('⠹ Destroying 3/5, 1 in flight, 3.1 s elapsed, about 2.1 s left');
     // Lasting lines go to stdout, the live line is erased before each and drawn again after it.
     expect(io.stdout.text).toBe('[1/5] prod/a: destroyed (1.1 s)\n[2/5] prod/b: destroyed (2.1 s)\n[3/5] prod/c: destroyed (3.1 s)\n');
