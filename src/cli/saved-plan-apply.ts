@@ -39,6 +39,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   let result;
   try {
     result = await applySavedPlan(saved, {
+      planFile,
       statePath: stateFlagValue(settings.statePath, io.cwd),
       lockTimeoutMs: settings.lockTimeoutMs,
       env: io.env,

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { readSavedPlan } from '../../engine';
+import { checkSavedPlanWithoutService, readSavedPlan } from '../../engine';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
@@ -30,6 +30,8 @@ export async function runShow(planFile: string, flags: ReportFlags, io: CliIo): 
   }
   const read = await readSavedPlan(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  const bound = checkSavedPlanWithoutService(read.value, io.env, planFile);
+  if (!bound.ok) return failWith(io, bound.error);
   try {
     writePlanReport(read.value.plan, report.format, report.outFile, io, planFile);
   } catch (error) {

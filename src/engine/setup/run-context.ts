@@ -123,6 +123,24 @@ export async function runFingerprintKey(context: RunContext, client: ServiceClie
   }
 }
 
+/**
+ * The fingerprint key a saved plan of `stack` is checked with before its run starts (`apply PLANFILE`):
+ * SECRETFORM_STATE_KEY, else the stack's key on the service, read only (one request, no write).
+ */
+export async function savedPlanKey(options: Pick<EngineOptions, 'env' | 'fingerprintKeySource'>, stack: string): Promise<Result<FingerprintKey>> {
+  const env = options.env ?? process.env;
+  const fromEnv = fingerprintKeyFromEnv(env);
+  if (fromEnv) return ok(fromEnv);
+  const created = ServiceClient.fromEnv(env, { maxConnections: 1, stopAfterRunFailure: true });
+  if (!created.ok) return fail(new EngineError('service_config', `${created.error.variable}: ${created.error.message}`));
+  try {
+    const source = () => options.fingerprintKeySource ?? ServiceKvKeySource.forStack(created.client, stack, env);
+    return ok(await resolveFingerprintKey(env, source, 'read'));
+  } finally {
+    await created.client.close();
+  }
+}
+
 export interface PlannedRun {
   computation: PlanComputation;
   secrets: ResolvedSecrets;
