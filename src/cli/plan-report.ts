@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderText, shouldUseColor, type CommentContext } from '../report';
+import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type CommentContext, type StackReport } from '../report';
 import { commentContext } from './ci-context';
 import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
@@ -67,17 +67,40 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, conte
  * saved with `--out`, or the one `show` reads) goes into the markdown's context line as the command applying it.
  */
 export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+  const context = markdownContext(format, io, savedPlanFile);
+  writeReport((color) => renderPlan(plan, format, color, context), plan.warnings, format, outFile, io);
+}
+
+/** The report of a run over several stacks as the texts to write (markdown may have several parts). */
+export function renderStacksPlan(reports: readonly StackReport[], format: PlanFormat, color: boolean, context?: CommentContext): string[] {
+  if (format === 'json') return [renderStacksJson(reports)];
+  if (format === 'text') return [renderStacksText(reports, { color })];
+  return renderStacksMarkdown(reports, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+}
+
+/** `writePlanReport` for a run over several stacks: one report covering every stack. */
+export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+  const warnings = reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
+  const context = markdownContext(format, io, savedPlanFile);
+  writeReport((color) => renderStacksPlan(reports, format, color, context), warnings, format, outFile, io);
+}
+
+/** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */
+function markdownContext(format: PlanFormat, io: CliIo, savedPlanFile: string | undefined): CommentContext | undefined {
+  return format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
+}
+
+function writeReport(render: (color: boolean) => string[], warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
   const textOnStdout = format === 'text' && outFile === undefined;
-  if (!textOnStdout) for (const warning of plan.warnings) writeWarning(io, warning);
-  const context = format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
+  if (!textOnStdout) for (const warning of warnings) writeWarning(io, warning);
 
   if (outFile === undefined) {
-    const parts = renderPlan(plan, format, shouldUseColor(io.stdout, io.env), context);
+    const parts = render(shouldUseColor(io.stdout, io.env));
     io.stdout.write(parts.join(`\n${MARKDOWN_PART_DIVIDER}\n\n`));
     return;
   }
 
-  const parts = renderPlan(plan, format, false, context);
+  const parts = render(false);
   const target = path.resolve(io.cwd, outFile);
   const written = parts.map((_, i) => markdownPartPath(target, i + 1));
   fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -51,7 +51,8 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
     nonEmptyFlag('ID', id);
     // --parallelism is for --all: one import makes one read.
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
-    settings = { ...parseEngineFlags({ ...flags, parallelism: undefined }), stack: flags.stack ?? stackOfAddress(address) };
+    const parsed = parseEngineFlags({ ...flags, parallelism: undefined });
+    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

@@ -42,22 +42,21 @@ export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'ta
  * changed since, or when the plan computed now is not the saved one.
  */
 export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  const runOptions: ApplyOptions = {
+    ...options,
+    stack: saved.stack,
+    desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
+    targets: saved.targets.length > 0 ? saved.targets : undefined,
+    refreshOnly: saved.refresh_only,
+  };
+  const context = prepareRun(runOptions);
+  if (!context.ok) return context;
   // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
-  const key = await savedPlanKey(options, saved.stack);
+  const key = await savedPlanKey(context.value);
   if (!key.ok) return key;
   const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
   if (!bound.ok) return bound;
-  return run(
-    {
-      ...options,
-      stack: saved.stack,
-      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
-      targets: saved.targets.length > 0 ? saved.targets : undefined,
-      refreshOnly: saved.refresh_only,
-    },
-    'apply',
-    saved,
-  );
+  return run(runOptions, 'apply', saved, context.value);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -65,11 +64,12 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
-  const context = prepareRun(options);
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prepared?: RunContext): Promise<Result<ApplyResult>> {
+  const context = prepared ? ok(prepared) : prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
+  options.onStateLocked?.();
   let client: ServiceClient | undefined;
   try {
     const state = locked.value.state;

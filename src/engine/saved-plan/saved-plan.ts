@@ -86,6 +86,11 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
   } catch (error) {
     return fail(new EngineError('plan_file', `${file} is not a saved plan (not JSON: ${(error as Error).message}); make one with \`secretform plan --out ${file}\``));
   }
+  return parseSavedPlan(json, file);
+}
+
+/** Checks one stack's saved plan already parsed from JSON (`file` names where it came from in errors). */
+export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   const format = (json as { format?: unknown } | null)?.format;
   const version = (json as { format_version?: unknown } | null)?.format_version;
   if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {

@@ -124,20 +124,17 @@ export async function runFingerprintKey(context: RunContext, client: ServiceClie
 }
 
 /**
- * The fingerprint key a saved plan of `stack` is checked with before its run starts (`apply PLANFILE`):
- * SECRETFORM_STATE_KEY, else the stack's key on the service, read only (one request, no write).
+ * The fingerprint key a saved plan is checked with before its run starts (`apply PLANFILE`): the key the run
+ * itself uses (SECRETFORM_STATE_KEY, the state backend's, or the stack's key on the stack's own service), read
+ * only: no write, and no state read.
  */
-export async function savedPlanKey(options: Pick<EngineOptions, 'env' | 'fingerprintKeySource'>, stack: string): Promise<Result<FingerprintKey>> {
-  const env = options.env ?? process.env;
-  const fromEnv = fingerprintKeyFromEnv(env);
-  if (fromEnv) return ok(fromEnv);
-  const created = ServiceClient.fromEnv(env, { maxConnections: 1, stopAfterRunFailure: true });
-  if (!created.ok) return fail(new EngineError('service_config', `${created.error.variable}: ${created.error.message}`));
+export async function savedPlanKey(context: RunContext): Promise<Result<FingerprintKey>> {
+  const client = clientFor(context);
+  if (!client.ok) return client;
   try {
-    const source = () => options.fingerprintKeySource ?? ServiceKvKeySource.forStack(created.client, stack, env);
-    return ok(await resolveFingerprintKey(env, source, 'read'));
+    return ok(await runFingerprintKey(context, client.value, 'read'));
   } finally {
-    await created.client.close();
+    await client.value.close();
   }
 }
 
