@@ -101,9 +101,10 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
           return;
         }
         case 'operations':
-          total = event.total;
-          operationsStartedAt = now();
-          if (live !== undefined && event.total > 0) {
+          // A run over several stacks announces each stack's operations as that stack starts: N grows.
+          if (total === undefined) operationsStartedAt = now();
+          total = (total ?? 0) + event.total;
+          if (live !== undefined && event.total > 0 && ticker === undefined) {
             live.draw(operationsLine());
             ticker = every(REDRAW_INTERVAL_MS, () => {
               frame += 1;

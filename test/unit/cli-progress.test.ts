@@ -101,6 +101,16 @@ describe('progress', () => {
     expect(clock.tickers).toBe(0);
   });
 
+  test('over several stacks, N adds up the operations of each stack as it starts', () => {
+    const io = fakeIo();
+    const progress = createProgressReporter(io, { showOperations: true }, manualClock());
+    progress.onProgress({ kind: 'operations', total: 1 });
+    progress.onProgress({ kind: 'operation-done', address: 'base/kv', action: 'create', status: 'succeeded' });
+    progress.onProgress({ kind: 'operations', total: 2 });
+    progress.onProgress({ kind: 'operation-done', address: 'prod/kv', action: 'create', status: 'succeeded' });
+    expect(io.stdout.text).toBe('[1/1] base/kv: created\n[2/3] prod/kv: created\n');
+  });
+
   test('the total time leaves out the time spent waiting for approval', () => {
     const clock = manualClock();
     const progress = createProgressReporter(fakeIo(), { showOperations: true }, clock);
