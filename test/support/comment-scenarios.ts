@@ -4,7 +4,8 @@
  * (test/e2e/comment-browser.test.ts). Each comes with the CI context of a GitHub Actions run at a fixed time.
  */
 import type { Plan } from '../../src/engine/plan/plan';
-import type { MarkdownOptions } from '../../src/report';
+import { EngineError } from '../../src/engine/errors';
+import { renderMarkdown, renderStacksMarkdown, type MarkdownOptions, type StackReport } from '../../src/report';
 import {
   associationOutOfSync,
   change,
@@ -22,7 +23,9 @@ import {
 export interface CommentScenario {
   /** A file name: the screenshot is test-artifacts/comment/<name>.png. */
   readonly name: string;
-  readonly plan: Plan;
+  /** One stack's plan, or the stacks of a run over several. */
+  readonly plan?: Plan;
+  readonly stacks?: readonly StackReport[];
   /** The outcome word the status line must show. */
   readonly status: string;
   /** The alert blocks it must hold, in order. */
@@ -109,4 +112,26 @@ export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
     alerts: ['CAUTION', 'WARNING', 'NOTE'],
     mermaid: false,
   },
+  {
+    name: 'error-in-one-stack',
+    stacks: [
+      { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base', changes: [ldapConfigUpdate()] }) },
+      {
+        stack: 'prod',
+        status: 'failed',
+        error: new EngineError('service_error', 'cannot reach the service at https://vault.prod.example:8200 (connect ECONNREFUSED): check SERVICE_ADDR_PROD'),
+      },
+      { stack: 'staging', status: 'done', value: emptyPlan({ stack: 'staging', changes: [ldapLibrarySetDelete()] }) },
+    ],
+    status: 'Error',
+    alerts: ['CAUTION', 'CAUTION'],
+    mermaid: false,
+  },
 ];
+
+/** The scenario's comment (one part), with the CI context. */
+export function scenarioComment(scenario: CommentScenario): string[] {
+  if (scenario.stacks === undefined) return renderMarkdown(scenario.plan!, SCENARIO_OPTIONS);
+  // A plan over several stacks with a failed stack is not saved: no "applies on merge" (as the CLI does).
+  return renderStacksMarkdown(scenario.stacks, { context: { ...SCENARIO_OPTIONS.context, applyCommand: undefined } });
+}
