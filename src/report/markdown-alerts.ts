@@ -1,10 +1,11 @@
 /**
  * The GitHub alert blocks at the top of the pull-request comment, what a reviewer must not miss:
- * `> [!CAUTION]` for everything that loses an object (a destroy, a replacement, an object deleted outside
- * secretform) and `> [!WARNING]` for objects changed outside secretform (drift), which the plan puts back.
+ * `> [!CAUTION]` for everything that loses an object (a destroy or a replacement, with what goes with it on the
+ * service, and an object deleted outside secretform) and `> [!WARNING]` for objects changed outside secretform (drift), which the plan puts back.
  * GitHub shows each as a coloured box with an icon; other renderers show a plain quote, still readable.
  */
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
+import { warningWithConsequences } from './consequences';
 import { escapeInline, inlineCode } from './markdown-escape';
 import type { MarkdownSection } from './markdown-split';
 import { actionableChanges, actionHeadline, changeHeadline, driftHeadline } from './plan-view';
@@ -28,7 +29,7 @@ function cautionSection(plan: Plan): MarkdownSection[] {
 
   const byAddress = new Map(changes.map((c) => [c.address, c]));
   const lines = [
-    ...destructive.map((c) => `> - ${ACTION_ICON[c.action]} ${subject(c.address, c.type)} ${escapeInline(changeHeadline(c))}`),
+    ...destructive.flatMap((c) => warningWithConsequences(`> - ${ACTION_ICON[c.action]} ${subject(c.address, c.type)} ${escapeInline(changeHeadline(c))}`, c)),
     ...deletedDrift.map((entry) => `> - ${subject(entry.address, entry.type)} ${escapeInline(deletedOutsideText(entry, byAddress.get(entry.address)))}`),
     ...deletedChanges.map((c) => `> - ${subject(c.address, c.type)} was deleted outside secretform; it ${escapeInline(actionHeadline(c.action))}`),
   ];

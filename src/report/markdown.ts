@@ -80,7 +80,8 @@ export function statusLine(plan: Plan): string {
   }
   const outcome = planOutcome(plan);
   if (outcome === 'no_changes') return `${outcomeLabel(outcome)} ${stack}. Your configuration matches the service.`;
-  return `${outcomeLabel(outcome)} ${stack}: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy, ${totals.drifted} drifted`;
+  const forget = totals.forget > 0 ? `, ${totals.forget} to forget` : '';
+  return `${outcomeLabel(outcome)} ${stack}: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy${forget}, ${totals.drifted} drifted`;
 }
 
 /** `✅ **No changes**`. */
@@ -115,6 +116,7 @@ const ACTION_STYLES: Readonly<Record<PlanAction, string>> = {
   update: 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
   replace: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328,stroke-dasharray:4 2',
   delete: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+  forget: 'fill:#f6f8fa,stroke:#57606a,color:#1f2328,stroke-dasharray:2 2',
   'no-op': 'fill:#f6f8fa,stroke:#8c959f,color:#1f2328',
 };
 const ACTION_CLASSES = {
