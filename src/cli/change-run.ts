@@ -53,7 +53,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   const choice = chooseStacks(prepared.options, settings, 'change', command, io);
   if (choice.kind === 'failed') return choice.exitCode;
   if (choice.kind === 'several') return runStacksChange(command, { ...choice, autoApprove, refreshOnly }, io, hooks);
-  const progress = createProgressReporter(io, { showOperations: true });
+  const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.
   let declined: 'nothing to do' | 'cancelled' | undefined;
@@ -71,7 +71,10 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
       nothingToApply = true;
       return true;
     }
-    if (!autoApprove && !(await askApproval(io))) {
+    progress.pause();
+    const approved = autoApprove || (await askApproval(io));
+    progress.resume();
+    if (!approved) {
       declined = 'cancelled';
       return false;
     }
@@ -101,7 +104,9 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeStateOnlyChanges(result.value, io);
     return 0;
   }
-  return writeApplyResult(command, result.value, io);
+  const exitCode = writeApplyResult(command, result.value, io);
+  io.stdout.write(`${progress.totalLine()}\n`);
+  return exitCode;
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type StackReport } from '../report';
+import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type CommentContext, type StackReport } from '../report';
+import { commentContext } from './ci-context';
 import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
@@ -54,31 +55,39 @@ export function markdownPartPath(outFile: string, index: number): string {
 }
 
 /** The plan as the texts to write: one per file (markdown may have several parts). */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string[] {
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, context?: CommentContext): string[] {
   if (format === 'json') return [renderJson(plan)];
   if (format === 'text') return [renderText(plan, { color })];
-  return renderMarkdown(plan).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+  return renderMarkdown(plan, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
 }
 
 /**
  * Writes the plan to stdout or `outFile` (relative to the project directory). Plan warnings go to stderr unless
- * the text report on stdout already shows them. Throws when a file cannot be written.
+ * the text report on stdout already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan
+ * saved with `--out`, or the one `show` reads) goes into the markdown's context line as the command applying it.
  */
-export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo): void {
-  writeReport((color) => renderPlan(plan, format, color), plan.warnings, format, outFile, io);
+export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+  const context = markdownContext(format, io, savedPlanFile);
+  writeReport((color) => renderPlan(plan, format, color, context), plan.warnings, format, outFile, io);
 }
 
 /** The report of a run over several stacks as the texts to write (markdown may have several parts). */
-export function renderStacksPlan(reports: readonly StackReport[], format: PlanFormat, color: boolean): string[] {
+export function renderStacksPlan(reports: readonly StackReport[], format: PlanFormat, color: boolean, context?: CommentContext): string[] {
   if (format === 'json') return [renderStacksJson(reports)];
   if (format === 'text') return [renderStacksText(reports, { color })];
-  return renderStacksMarkdown(reports).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+  return renderStacksMarkdown(reports, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
 }
 
 /** `writePlanReport` for a run over several stacks: one report covering every stack. */
-export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
   const warnings = reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
-  writeReport((color) => renderStacksPlan(reports, format, color), warnings, format, outFile, io);
+  const context = markdownContext(format, io, savedPlanFile);
+  writeReport((color) => renderStacksPlan(reports, format, color, context), warnings, format, outFile, io);
+}
+
+/** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */
+function markdownContext(format: PlanFormat, io: CliIo, savedPlanFile: string | undefined): CommentContext | undefined {
+  return format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
 }
 
 function writeReport(render: (color: boolean) => string[], warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {

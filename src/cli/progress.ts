@@ -1,19 +1,55 @@
 /**
- * Progress of a run. Refresh progress ("Refreshing 120/1000") is redrawn in place on stderr, and only on a
- * terminal: in a CI log it would be hundreds of lines of noise. Finished operations are results, not progress,
- * so they are printed on stdout everywhere ("prod/ldap/svc-role: created").
+ * Progress of a run. Finished operations are results, not progress, so they are printed on stdout everywhere,
+ * numbered and timed (`[3/25] prod/ldap/svc-role: created (0.4 s)`). Everything else is progress and appears only
+ * when stderr is a terminal, on one line redrawn in place there: the refresh counter (`Refreshing 120/1000`),
+ * then during apply and destroy a spinner with the count done, the operations in flight, the time elapsed and,
+ * once a few have finished, an estimate of what remains. stderr carries it so that stdout, piped or not, holds
+ * only the report; in a CI log (not a terminal) there is nothing beyond the per-object lines.
  */
 import type { ProgressEvent } from '../engine/setup/engine-options';
 import type { CliIo } from './io';
+import { createLiveLine } from './live-line';
 
-/** Redraw at most this often, so a fast refresh does not flood the terminal. */
+/** Redraw at most this often, so a fast refresh does not flood the terminal; also the spinner's pace. */
 const REDRAW_INTERVAL_MS = 100;
+
+/** An estimate of the time left is shown once this many operations have finished (fewer say little). */
+const ESTIMATE_AFTER = 3;
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface ProgressReporter {
   onProgress: (event: ProgressEvent) => void;
-  /** Clears a progress line still on screen; call before writing anything else. */
+  /** Clears a progress line still on screen and stops redrawing; call before writing anything else. */
   finish(): void;
+  /** Stops the clock while the run waits for the user (the approval prompt): that wait is not run time. */
+  pause(): void;
+  resume(): void;
+  /** `Total time: 4.2 s`, since the reporter was made, pauses left out. */
+  totalLine(): string;
 }
+
+export interface ProgressOptions {
+  showOperations: boolean;
+  /** The live line's word for the operations: `Applying` (default) or `Destroying`. */
+  verb?: string;
+}
+
+/** What drives the live line's redraws; tests give their own. */
+export interface Clock {
+  now: () => number;
+  /** Calls `tick` every `ms` until stopped; must not keep the process alive. */
+  every: (ms: number, tick: () => void) => { stop(): void };
+}
+
+export const systemClock: Clock = {
+  now: Date.now,
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  },
+};
 
 /** By operation label (see the engine's task graph): a replacement is a delete, then a create. */
 const DONE_WORDS: Record<string, string> = {
@@ -24,40 +60,106 @@ const DONE_WORDS: Record<string, string> = {
   'replace:create': 'replaced',
 };
 
-export function createProgressReporter(io: CliIo, options: { showOperations: boolean }, now: () => number = Date.now): ProgressReporter {
-  const onTerminal = io.stderr.isTTY === true;
-  let lineShown = false;
-  let lastDraw = 0;
+export function createProgressReporter(io: CliIo, options: ProgressOptions, clock: Clock | (() => number) = systemClock): ProgressReporter {
+  const { now, every } = typeof clock === 'function' ? { ...systemClock, now: clock } : clock;
+  const live = io.stderr.isTTY === true ? createLiveLine(io.stderr) : undefined;
+  const verb = options.verb ?? 'Applying';
+  const createdAt = now();
+  let pausedFor = 0;
+  let pausedAt: number | undefined;
+  let lastRefreshDraw = 0;
 
-  const clearLine = () => {
-    if (!lineShown) return;
-    io.stderr.write('\r\x1b[2K');
-    lineShown = false;
+  // The operations phase of apply and destroy.
+  let total: number | undefined;
+  let operationsStartedAt = 0;
+  let done = 0;
+  const started = new Map<string, number>();
+  let ticker: { stop(): void } | undefined;
+  let frame = 0;
+
+  const operationsLine = (): string => {
+    const elapsed = now() - operationsStartedAt;
+    const parts = [`${SPINNER[frame % SPINNER.length]} ${verb} ${done}/${total ?? '?'}`, `${started.size} in flight`, `${seconds(elapsed)} elapsed`];
+    if (total !== undefined && done >= ESTIMATE_AFTER && done < total) parts.push(`about ${seconds((elapsed / done) * (total - done))} left`);
+    return parts.join(', ');
+  };
+  const stopTicker = () => {
+    ticker?.stop();
+    ticker = undefined;
   };
 
   return {
     onProgress(event) {
-      if (event.kind === 'refresh') {
-        if (!onTerminal) return;
-        const complete = event.done >= event.total;
-        if (!complete && now() - lastDraw < REDRAW_INTERVAL_MS) return;
-        lastDraw = now();
-        if (complete) {
-          clearLine();
+      switch (event.kind) {
+        case 'refresh': {
+          if (live === undefined) return;
+          const complete = event.done >= event.total;
+          if (!complete && now() - lastRefreshDraw < REDRAW_INTERVAL_MS) return;
+          lastRefreshDraw = now();
+          if (complete) live.clear();
+          else live.draw(`Refreshing ${event.done}/${event.total}`);
           return;
         }
-        io.stderr.write(`\r\x1b[2KRefreshing ${event.done}/${event.total}`);
-        lineShown = true;
-        return;
-      }
-      // Failures and skips are reported once, after the run, with the summary.
-      if (event.kind === 'operation-done' && event.status === 'succeeded' && options.showOperations) {
-        clearLine();
-        io.stdout.write(`${operationLine(event.address, event.action, event.status, event.message)}\n`);
+        case 'operations':
+          // A run over several stacks announces each stack's operations as that stack starts: N grows.
+          if (total === undefined) operationsStartedAt = now();
+          total = (total ?? 0) + event.total;
+          if (live !== undefined && event.total > 0 && ticker === undefined) {
+            live.draw(operationsLine());
+            ticker = every(REDRAW_INTERVAL_MS, () => {
+              frame += 1;
+              live.draw(operationsLine());
+            });
+          }
+          return;
+        case 'operation-start':
+          started.set(operationKey(event.address, event.action), now());
+          return;
+        case 'operation-done': {
+          // Skipped operations are reported once, after the run, with the summary; so are failures.
+          if (event.status === 'skipped') return;
+          const key = operationKey(event.address, event.action);
+          const startedAt = started.get(key);
+          started.delete(key);
+          done += 1;
+          if (event.status !== 'succeeded' || !options.showOperations) return;
+          const counter = total === undefined ? '' : `[${done}/${total}] `;
+          const took = startedAt === undefined ? '' : ` (${seconds(now() - startedAt)})`;
+          const line = `${counter}${operationLine(event.address, event.action, event.status, event.message)}${took}`;
+          if (live === undefined) io.stdout.write(`${line}\n`);
+          else live.print(io.stdout, line, ticker === undefined ? undefined : operationsLine());
+          return;
+        }
       }
     },
-    finish: clearLine,
+    finish() {
+      stopTicker();
+      live?.clear();
+    },
+    pause() {
+      pausedAt ??= now();
+    },
+    resume() {
+      if (pausedAt === undefined) return;
+      pausedFor += now() - pausedAt;
+      pausedAt = undefined;
+    },
+    totalLine() {
+      return `Total time: ${seconds(now() - createdAt - pausedFor)}`;
+    },
   };
+}
+
+function operationKey(address: string, action: string): string {
+  return `${action} ${address}`;
+}
+
+/** `0.4 s`, `12.3 s`, `2 min 05 s`. */
+export function seconds(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
 }
 
 export function operationLine(address: string, action: string, status: 'succeeded' | 'failed' | 'skipped', message?: string): string {

@@ -65,7 +65,9 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     io.stdout.write(`\n${refreshOnlySummaryLine(result.value.plan.drift.length)}\n`);
     return 0;
   }
-  return writeApplyResult('apply', result.value, io);
+  const exitCode = writeApplyResult('apply', result.value, io);
+  io.stdout.write(`${progress.totalLine()}\n`);
+  return exitCode;
 }
 
 /**

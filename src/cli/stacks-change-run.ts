@@ -24,7 +24,7 @@ export interface StacksChangeRequest {
 }
 
 export async function runStacksChange(command: ChangeCommand, request: StacksChangeRequest, io: CliIo, hooks: ProcessHooks): Promise<number> {
-  const progress = createProgressReporter(io, { showOperations: true });
+  const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   let cancelled = false;
   const confirm = async (previews: StackPreview[]): Promise<boolean> => {
     progress.finish();
@@ -36,7 +36,10 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
       io.stdout.write(`\n${command === 'destroy' ? 'Nothing to destroy.' : request.refreshOnly ? 'Nothing to record.' : 'Nothing to apply.'}\n`);
       return command === 'apply' && !request.refreshOnly;
     }
-    if (!request.autoApprove && !(await askApproval(io))) {
+    progress.pause();
+    const approved = request.autoApprove || (await askApproval(io));
+    progress.resume();
+    if (!approved) {
       cancelled = true;
       return false;
     }
@@ -53,7 +56,9 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
     return 1;
   }
-  return writeStacksResult(command, result.value, io);
+  const exitCode = writeStacksResult(command, result.value, io);
+  if (result.value.confirmed) io.stdout.write(`\n${progress.totalLine()}\n`);
+  return exitCode;
 }
 
 /** Each stack's result under its name, then exit code 1 if any stack failed or was skipped. */

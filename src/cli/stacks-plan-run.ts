@@ -34,13 +34,14 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
   request.planned();
   if (!planned.ok) return { exitCode: failWith(io, planned.error) };
   const outcomes = planned.value;
+  const problems = outcomes.filter((outcome) => outcome.status !== 'done');
   try {
-    writeStacksReport(outcomes, request.format, request.outFile, io);
+    // The comment says how the saved plan is applied only when it was saved (not when a stack failed).
+    writeStacksReport(outcomes, request.format, request.outFile, io, problems.length === 0 ? planFile : undefined);
     if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
     return { exitCode: failWith(io, error) };
   }
-  const problems = outcomes.filter((outcome) => outcome.status !== 'done');
   if (problems.length > 0) {
     for (const problem of problems) {
       writeError(io, problem.status === 'failed' ? `stack ${problem.stack}: ${problem.error.message}` : `stack ${problem.stack} was not planned: stack ${problem.dependency}, which it depends on, failed or was skipped`);

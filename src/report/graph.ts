@@ -18,7 +18,8 @@ export function renderGraph(nodes: readonly GraphNode[], format: GraphFormat, ti
   return format === 'dot' ? renderDot(nodes, title) : renderMermaid(nodes);
 }
 
-function edges(nodes: readonly GraphNode[]): Array<[string, string]> {
+/** The edges between the given nodes only (a dependency outside them is left out), as `[from, to]` addresses. */
+export function graphEdges(nodes: readonly GraphNode[]): Array<[string, string]> {
   const known = new Set(nodes.map((node) => node.address));
   return nodes.flatMap((node) => node.dependsOn.filter((dependency) => known.has(dependency)).map((dependency): [string, string] => [dependency, node.address]));
 }
@@ -31,17 +32,34 @@ export function renderDot(nodes: readonly GraphNode[], title: string): string {
   const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
   const lines = [`digraph ${quote(title)} {`, '  rankdir = "LR";', '  node [shape = "box"];'];
   for (const node of nodes) lines.push(`  ${quote(node.address)} [label = ${quote(label(node).join('\n'))}];`);
-  for (const [from, to] of edges(nodes)) lines.push(`  ${quote(from)} -> ${quote(to)};`);
+  for (const [from, to] of graphEdges(nodes)) lines.push(`  ${quote(from)} -> ${quote(to)};`);
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }
 
+/** Colours for a Mermaid flowchart: a class per node and the style of each class (`fill:#...,stroke:#...`). */
+export interface MermaidClasses {
+  readonly classOf: (node: GraphNode) => string;
+  readonly styles: Readonly<Record<string, string>>;
+}
+
 /** Mermaid ids are generated (`n0`, `n1`, ...): addresses hold characters Mermaid does not allow in ids. */
-export function renderMermaid(nodes: readonly GraphNode[]): string {
+export function renderMermaid(nodes: readonly GraphNode[], classes?: MermaidClasses): string {
   const ids = new Map(nodes.map((node, index) => [node.address, `n${index}`]));
   const escape = (text: string) => text.replace(/[&"<>#]/g, (char) => `#${char.charCodeAt(0)};`);
   const lines = ['flowchart LR'];
   for (const node of nodes) lines.push(`  ${ids.get(node.address)}["${label(node).map(escape).join('<br/>')}"]`);
-  for (const [from, to] of edges(nodes)) lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);
+  for (const [from, to] of graphEdges(nodes)) lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);
+  if (classes !== undefined) {
+    const members = new Map<string, string[]>();
+    for (const node of nodes) {
+      const name = classes.classOf(node);
+      members.set(name, [...(members.get(name) ?? []), ids.get(node.address)!]);
+    }
+    for (const [name, style] of Object.entries(classes.styles)) {
+      if (members.has(name)) lines.push(`  classDef ${name} ${style}`);
+    }
+    for (const [name, memberIds] of members) lines.push(`  class ${memberIds.join(',')} ${name}`);
+  }
   return `${lines.join('\n')}\n`;
 }

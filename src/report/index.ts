@@ -4,7 +4,7 @@
  */
 export { renderJson, planToJson, type PlanJson, type ResourceChangeJson, type ResourceDriftJson } from './json';
 export { renderText, type TextOptions } from './text';
-export { renderMarkdown, statusLine, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions } from './markdown';
+export { renderMarkdown, statusLine, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
 export { renderStacksText } from './stacks-text';
 export { renderStacksMarkdown } from './stacks-markdown';

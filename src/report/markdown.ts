@@ -1,13 +1,14 @@
-import { warningWithConsequences } from './consequences';
-import { renderMermaid } from './graph';
-import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
+import { graphEdges, renderMermaid, type GraphNode } from './graph';
+import type { DriftEntry, Plan, PlannedChange, PlanAction } from '../engine/plan/plan';
+import { alertSections } from './markdown-alerts';
+import { contextLine, type CommentContext } from './markdown-context';
+import { diffLines } from './markdown-diff';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
 import { policyMarkdownSections } from './policy-markdown';
 import {
   actionableChanges,
   actionLabel,
-  attributeLineText,
   changeAttributeLines,
   changeHeadline,
   driftAttributeLines,
@@ -16,7 +17,6 @@ import {
   movedFromNote,
   NOT_VERIFIABLE,
   planTotals,
-  totalsPhrase,
   unchangedAttributeCount,
   unchangedAttributesNote,
   UNVERIFIABLE_SECRETS_TITLE,
@@ -25,35 +25,42 @@ import {
   serviceManagedText,
   SERVICE_MANAGED_TITLE,
 } from './plan-view';
+import { ACTION_ICON, MOVE_ICON, OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
+
+export type { CommentContext } from './markdown-context';
 
 export interface MarkdownOptions {
   /** A heading above the status line, e.g. the CI job's name. */
   title?: string;
   /** Longest part, in characters; longer comments are split. @default 65000 (GitHub's limit is 65,536) */
   maxLength?: number;
+  /** Commit, CI run, time and how a saved plan is applied: the line under the status line (none when absent). */
+  context?: CommentContext;
 }
 
 export const DEFAULT_MARKDOWN_MAX_LENGTH = 65000;
 
 /**
- * The plan as a pull-request comment, in the shape Atlantis, tfcmt and tfplan2md agree on: a status line, a
- * table of the resources that change, a warning block for deletions and replacements, one collapsible
- * `<details>` per resource with a diff, and the drift. Returns one string, or several parts when the comment is
- * longer than `maxLength` (post them in order).
+ * The plan as a pull-request comment, in the shape Atlantis, tfcmt and tfplan2md agree on: a status line (an
+ * icon and a word for the outcome, then the counts), the CI context, alert blocks for what loses an object and
+ * for drift, a table of the resources that change, the dependency order when changes depend on each other, one
+ * collapsible `<details>` per resource with a coloured diff, and the drift. Returns one string, or several parts
+ * when the comment is longer than `maxLength` (post them in order; each repeats the status and context lines).
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string[] {
   const maxLength = options.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
   const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
-  const header = title + statusLine(plan);
+  const context = contextLine(options.context);
+  const header = title + statusLine(plan) + (context === undefined ? '' : `\n\n${context}`);
   return splitComment(header, markdownSections(plan), maxLength);
 }
 
-/** The comment's blocks after the status line (a run over several stacks puts each stack's under its heading). */
+/** The comment's blocks after the status and context lines (a run over several stacks puts each stack's under its heading). */
 export function markdownSections(plan: Plan): MarkdownSection[] {
-  const sections: MarkdownSection[] = [];
+  const sections: MarkdownSection[] = [...alertSections(plan)];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
-    sections.push(...summaryTable(changes), ...dependencyPicture(changes), ...destructionWarning(changes), ...changeSections(changes));
+    sections.push(...summaryTable(changes), ...dependencyPicture(changes), ...changeSections(changes));
   }
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
@@ -62,18 +69,27 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
   return sections;
 }
 
-/** `**Plan: 2 to add, 1 to change, 0 to destroy, 1 drifted** for stack `prod``, or "No changes". */
+/**
+ * The first line a reviewer reads: one icon and one word for the outcome, then the counts, e.g.
+ * `🗑️ **Destroys** for stack `prod`: 2 to add, 1 to change, 1 to destroy, 0 drifted`.
+ */
 export function statusLine(plan: Plan): string {
   const stack = `for stack ${inlineCode(plan.stack)}`;
   const totals = planTotals(plan);
   if (plan.refreshOnly) {
-    if (totals.drifted === 0) return `**No changes** ${stack}. No objects have changed outside of secretform.`;
-    return `**Refresh-only plan: ${totals.drifted} drifted** ${stack}. secretform will not change anything on the service.`;
+    if (totals.drifted === 0) return `${outcomeLabel('no_changes')} ${stack}. No objects have changed outside of secretform.`;
+    return `${outcomeLabel('drift')} ${stack}: ${totals.drifted} drifted. Refresh-only plan: secretform will not change anything on the service.`;
   }
-  if (actionableChanges(plan).length === 0 && totals.drifted === 0) {
-    return `**No changes** ${stack}. Your configuration matches the service.`;
-  }
-  return `**${totalsPhrase(totals)}, ${totals.drifted} drifted** ${stack}`;
+  const outcome = planOutcome(plan);
+  if (outcome === 'no_changes') return `${outcomeLabel(outcome)} ${stack}. Your configuration matches the service.`;
+  const forget = totals.forget > 0 ? `, ${totals.forget} to forget` : '';
+  return `${outcomeLabel(outcome)} ${stack}: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy${forget}, ${totals.drifted} drifted`;
+}
+
+/** `✅ **No changes**`. */
+export function outcomeLabel(outcome: PlanOutcome): string {
+  const look = OUTCOME_LOOK[outcome];
+  return `${look.icon} **${look.word}**`;
 }
 
 function summaryTable(changes: readonly PlannedChange[]): MarkdownSection[] {
@@ -82,39 +98,51 @@ function summaryTable(changes: readonly PlannedChange[]): MarkdownSection[] {
   return [
     {
       head,
-      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${escapeInline(actionLabel(c))} |`),
+      lines: changes.map((c) => `| ${tableCode(c.address)} | ${tableCode(c.type)} | ${actionIcon(c)} ${escapeInline(actionLabel(c))} |`),
       tail: '',
     },
   ];
 }
 
-function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[] {
-  const destructive = changes.filter((c) => c.action === 'delete' || c.action === 'replace');
-  if (destructive.length === 0) return [];
-  const noun = destructive.length === 1 ? 'resource' : 'resources';
-  const title = `${destructive.length} ${noun} will be destroyed or replaced`;
-  return [
-    {
-      head: `> [!WARNING]\n> **${title}:**`,
-      continuedHead: `> [!WARNING]\n> **${title} (continued):**`,
-      lines: destructive.flatMap((c) => warningWithConsequences(`> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`, c)),
-      tail: '',
-    },
-  ];
+/** The action's icon; an object that only moves has its own. */
+function actionIcon(change: PlannedChange): string {
+  return change.action === 'no-op' && change.previousAddress !== undefined ? MOVE_ICON : ACTION_ICON[change.action];
 }
 
 /** Above this many changes a picture is unreadable (and beyond what GitHub renders): none is drawn. */
 export const MAX_PICTURED_CHANGES = 100;
 
-/** A collapsed Mermaid flowchart of what changes, in dependency order (edges between changing resources only). */
+/** The colour of each action in the dependency picture (GitHub's diff colours: green, amber, red). */
+const ACTION_STYLES: Readonly<Record<PlanAction, string>> = {
+  create: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+  update: 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+  replace: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328,stroke-dasharray:4 2',
+  delete: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+  forget: 'fill:#f6f8fa,stroke:#57606a,color:#1f2328,stroke-dasharray:2 2',
+  'no-op': 'fill:#f6f8fa,stroke:#8c959f,color:#1f2328',
+};
+const ACTION_CLASSES = {
+  classOf: (node: GraphNode) => `action_${(node.note ?? 'no-op').replace('-', '')}`,
+  styles: Object.fromEntries(Object.entries(ACTION_STYLES).map(([action, style]) => [`action_${action.replace('-', '')}`, style])),
+};
+
+/**
+ * A collapsed Mermaid flowchart of the changes that depend on each other, coloured by action. Only changes
+ * joined by an edge are drawn: a column of unrelated boxes says nothing the table does not, so with no edge
+ * between changes there is no picture.
+ */
 function dependencyPicture(changes: readonly PlannedChange[]): MarkdownSection[] {
   if (changes.length === 0 || changes.length > MAX_PICTURED_CHANGES) return [];
-  const nodes = changes.map((change) => ({ address: change.address, type: change.type, dependsOn: change.dependsOn ?? [], note: change.action }));
-  const summary = `Dependency order (${changes.length} change${changes.length === 1 ? '' : 's'})`;
+  const all: GraphNode[] = changes.map((change) => ({ address: change.address, type: change.type, dependsOn: change.dependsOn ?? [], note: change.action }));
+  const edges = graphEdges(all);
+  if (edges.length === 0) return [];
+  const joined = new Set(edges.flat());
+  const nodes = all.filter((node) => joined.has(node.address));
+  const summary = `Dependency order (${nodes.length} of ${changes.length} change${changes.length === 1 ? '' : 's'})`;
   return [{
     head: `<details><summary>${escapeHtml(summary)}</summary>\n\n\`\`\`mermaid`,
     continuedHead: `<details><summary>${escapeHtml(`${summary} (continued)`)}</summary>\n\n\`\`\`mermaid\nflowchart LR`,
-    lines: renderMermaid(nodes).trimEnd().split('\n'),
+    lines: renderMermaid(nodes, ACTION_CLASSES).trimEnd().split('\n'),
     tail: '```\n\n</details>',
   }];
 }
@@ -125,7 +153,7 @@ function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
   for (const change of changes) {
     const attributeLines = changeAttributeLines(change);
     const moved = change.previousAddress === undefined ? [] : [`# ${change.previousAddress} has moved to ${change.address}`];
-    const lines = [...moved, `# id: ${change.id}`, ...attributeLines.map(attributeLineText)];
+    const lines = [...moved, `# id: ${change.id}`, ...attributeLines.flatMap(diffLines)];
     const unchanged = unchangedAttributeCount(change, attributeLines);
     if (unchanged > 0) lines.push(unchangedAttributesNote(unchanged));
     const headline = change.action === 'no-op' && change.previousAddress !== undefined
@@ -142,7 +170,7 @@ function driftSections(drift: readonly DriftEntry[]): MarkdownSection[] {
     { head: `### Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
   ];
   for (const entry of drift) {
-    const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).map(attributeLineText)];
+    const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).flatMap(diffLines)];
     const detail = driftDetailLine(entry);
     if (detail !== undefined) lines.push(`# ${detail}`);
     sections.push(detailsWithDiff(entry.address, entry.type, driftHeadline(entry), lines));

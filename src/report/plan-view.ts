@@ -19,6 +19,11 @@ export interface AttributeLine {
   forcesReplacement: boolean;
   /** A remark shown after the value as `# <note>`. */
   note?: string;
+  /**
+   * The values behind `value`, for a renderer that lays them out itself (the markdown diff shows an in-place
+   * change as a `-` old and a `+` new line). Absent on a secret's line: only its mask is ever shown.
+   */
+  raw?: { before?: unknown; after?: unknown };
 }
 
 export const SENSITIVE_VALUE = '(sensitive value)';
@@ -69,6 +74,11 @@ export function changeHeadline(change: PlannedChange): string {
   return withReason(ACTION_HEADLINES[change.action], reasonsText(change.reasons));
 }
 
+/** `will be created`: the headline without its reasons. */
+export function actionHeadline(action: PlanAction): string {
+  return ACTION_HEADLINES[action];
+}
+
 const ACTION_HEADLINES: Record<PlanAction, string> = {
   create: 'will be created',
   update: 'will be updated in-place',
@@ -117,7 +127,7 @@ export function changeAttributeLines(change: PlannedChange): AttributeLine[] {
   switch (change.action) {
     case 'create':
       for (const [name, value] of Object.entries(visibleAttributes(change.after, hidden))) {
-        lines.push({ symbol: '+', name, value: formatValue(value), forcesReplacement: false });
+        lines.push({ symbol: '+', name, value: formatValue(value), forcesReplacement: false, raw: { after: value } });
       }
       break;
     case 'update':
@@ -132,7 +142,7 @@ export function changeAttributeLines(change: PlannedChange): AttributeLine[] {
       break;
     case 'delete':
       for (const [name, value] of Object.entries(visibleAttributes(change.before, hidden))) {
-        lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false });
+        lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false, raw: { before: value } });
       }
       break;
     case 'forget':
@@ -170,7 +180,7 @@ export function driftAttributeLines(entry: DriftEntry): AttributeLine[] {
     for (const field of entry.fields) lines.push(fieldChangeLine(field.field, field.applied, field.live));
   } else if (entry.kind === 'deleted') {
     for (const [name, value] of Object.entries(entry.before ?? {})) {
-      if (value !== undefined) lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false });
+      if (value !== undefined) lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false, raw: { before: value } });
     }
   }
   return lines.sort(byName);
@@ -251,9 +261,9 @@ export function secretFieldNames(change: PlannedChange): Set<string> {
 
 /** `+` when the field had no value, `-` when it loses its value, `~` otherwise. */
 function fieldChangeLine(name: string, from: unknown, to: unknown): AttributeLine {
-  if (from === undefined) return { symbol: '+', name, value: formatValue(to), forcesReplacement: false };
-  if (to === undefined) return { symbol: '-', name, value: formatValue(from), forcesReplacement: false };
-  return { symbol: '~', name, value: formatChange(from, to), forcesReplacement: false };
+  if (from === undefined) return { symbol: '+', name, value: formatValue(to), forcesReplacement: false, raw: { after: to } };
+  if (to === undefined) return { symbol: '-', name, value: formatValue(from), forcesReplacement: false, raw: { before: from } };
+  return { symbol: '~', name, value: formatChange(from, to), forcesReplacement: false, raw: { before: from, after: to } };
 }
 
 function byName(a: AttributeLine, b: AttributeLine): number {

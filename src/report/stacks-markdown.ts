@@ -4,6 +4,7 @@
  * the per-stack comment has (`markdownSections`), or its error. Split into parts as a per-stack comment is.
  */
 import { DEFAULT_MARKDOWN_MAX_LENGTH, markdownSections, statusLine, type MarkdownOptions } from './markdown';
+import { contextLine } from './markdown-context';
 import { escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
 import { planTotals, totalsPhrase } from './plan-view';
@@ -16,7 +17,9 @@ export function renderStacksMarkdown(reports: readonly StackReport[], options: M
   const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
   const look = OUTCOME_LOOK[runOutcome(reports)];
   const totals = stacksTotals(reports);
-  const header = `${title}${look.icon} **${look.word}: ${totalsPhrase(totals)}, ${totals.drifted} drifted** over ${reports.length} stacks${problemsPhrase(totals)}`;
+  const context = contextLine(options.context);
+  const status = `${look.icon} **${look.word}: ${totalsPhrase(totals)}, ${totals.drifted} drifted** over ${reports.length} stacks${problemsPhrase(totals)}`;
+  const header = `${title}${status}${context === undefined ? '' : `\n\n${context}`}`;
   const sections: MarkdownSection[] = [stacksTable(reports)];
   for (const report of reports) sections.push(...stackSections(report));
   return splitComment(header, sections, maxLength);
@@ -42,7 +45,9 @@ function stacksTable(reports: readonly StackReport[]): MarkdownSection {
 function stackSections(report: StackReport): MarkdownSection[] {
   const heading = `### Stack ${inlineCode(report.stack)}`;
   if (report.status !== 'done') {
-    return [{ head: heading, lines: [`${OUTCOME_LOOK.error.icon} **${report.status === 'failed' ? 'Error' : 'Skipped'}:** ${escapeInline(stackProblem(report)!)}`], tail: '' }];
+    // In a CAUTION alert, as everything a reviewer must not miss: this stack's changes are unknown.
+    const word = report.status === 'failed' ? 'Error' : 'Skipped';
+    return [{ head: `${heading}\n\n> [!CAUTION]`, lines: [`> ${OUTCOME_LOOK.error.icon} **${word}:** ${escapeInline(stackProblem(report)!)}`], tail: '' }];
   }
   return [{ head: `${heading}\n\n${statusLine(report.value)}`, lines: [], tail: '', keepWithNext: true }, ...markdownSections(report.value)];
 }

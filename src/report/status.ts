@@ -38,3 +38,6 @@ export function planOutcome(plan: Plan): PlanOutcome {
   if (plan.changes.some((c) => c.action !== 'no-op' || c.previousAddress !== undefined)) return 'changes';
   return 'no_changes';
 }
+
+/** The icon of an object that only moves to a new address (a no-op that moved). */
+export const MOVE_ICON = '🚚';

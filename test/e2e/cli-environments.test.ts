@@ -115,8 +115,8 @@ async function mountsByServer(): Promise<Record<Stack, string[]>> {
   }
   return found;
 }
-/** The addresses in the order the run reported them done (`<address>: created` progress lines). */
-const doneOrder = (stdout: string, verb: string) => [...stdout.matchAll(new RegExp(`^(\\S+): ${verb}$`, 'gm'))].map((match) => match[1]);
+/** The addresses in the order the run reported them done (`[n/N] <address>: created (0.1 s)` progress lines). */
+const doneOrder = (stdout: string, verb: string) => [...stdout.matchAll(new RegExp(`^\\[\\d+/\\d+\\] (\\S+): ${verb} \\(\\d+\\.\\d s\\)$`, 'gm'))].map((match) => match[1]);
 
 test('plan covers every stack by default: a section per stack and a total line, one markdown comment, one JSON document', async () => {
   const text = await sf(['plan', '--detailed-exitcode']);
@@ -168,6 +168,9 @@ test("apply --stack '*' writes base before the stacks that depend on it; destroy
   expect(applied.code).toBe(0);
   const created = doneOrder(applied.stdout, 'created');
   expect(created).toHaveLength(9);
+  // N counts the operations of the stacks started so far: the last line is the ninth of nine.
+  expect(applied.stdout).toMatch(/^\[9\/9\] \S+: created /m);
+  expect(applied.stdout).toMatch(/\nTotal time: \d+\.\d s\n$/);
   const lastBase = Math.max(...['base/kv', 'base/auth', 'base/ops'].map((address) => created.indexOf(address)));
   expect(created.slice(0, lastBase + 1).every((address) => address.startsWith('base/'))).toBe(true);
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });

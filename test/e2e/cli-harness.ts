@@ -58,11 +58,16 @@ export function createLinkedProject(prefix: string, app: string, framework: 'cdk
   return dir;
 }
 
-/** The environment of every run: the service, the secrets; nothing inherited that forces or disables colour. */
+/**
+ * The environment of every run: the service, the secrets; nothing inherited that forces or disables colour, nor
+ * the CI's commit and run (GITHUB_*, GitLab's CI_*), which would add a time-stamped context line to the comment.
+ */
 export function cliEnv(server: { url: string; rootToken: string }, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (name.startsWith('SERVICE_') || name === 'FORCE_COLOR' || name === 'NO_COLOR' || name.startsWith('SF_E2E_')) delete env[name];
+    if (name.startsWith('SERVICE_') || name === 'FORCE_COLOR' || name === 'NO_COLOR' || name.startsWith('SF_E2E_') || /^(GITHUB_|CI_|GITLAB_CI$)/.test(name)) {
+      delete env[name];
+    }
   }
   Object.assign(env, { SERVICE_ADDR: server.url, SERVICE_TOKEN: server.rootToken, SF_E2E_ALICE_PASSWORD: ALICE_PASSWORD, SECRETFORM_STATE_KEY: 'e2e-state-key', SECRETFORM_SYNTH_ENV: 'SF_E2E_USERS,SF_E2E_TTL' });
   for (const [name, value] of Object.entries(extra)) {

@@ -96,8 +96,9 @@ describe('secretform CLI against the dev server', () => {
   test('plan --format markdown prints the comment; --out-file writes it to a file instead', async () => {
     const stdout = await runCli(['plan', '--no-synth', '--format', 'markdown'], project, env);
     expect(stdout.code).toBe(0);
-    expect(stdout.stdout).toContain('**Plan: 3 to add, 0 to change, 0 to destroy, 0 drifted** for stack `e2e`');
+    expect(stdout.stdout).toContain('📝 **Changes** for stack `e2e`: 3 to add, 0 to change, 0 to destroy, 0 drifted');
     expect(stdout.stdout).toContain('<details>');
+    expect(stdout.stdout).not.toContain('<sub>'); // no CI, no saved plan: no context line
 
     const file = await runCli(['plan', '--no-synth', '--format', 'markdown', '--out-file', 'reports/plan.md'], project, env);
     expect(file.code).toBe(0);
@@ -108,6 +109,13 @@ describe('secretform CLI against the dev server', () => {
     const json = await runCli(['plan', '--no-synth', '--format', 'json', '--out-file', 'reports/plan.json'], project, env);
     expect(json.code).toBe(0);
     expect(JSON.parse(readFileSync(join(project, 'reports', 'plan.json'), 'utf8')).summary.create).toBe(3);
+
+    const github = { GITHUB_ACTIONS: 'true', GITHUB_SHA: '0123456789abcdef', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/infra', GITHUB_RUN_ID: '77' };
+    const ci = await runCli(['plan', '--no-synth', '--format', 'markdown', '--out', 'reports/plan.out'], project, { ...env, ...github });
+    expect(ci.stderr).toContain('Saved the plan to reports/plan.out');
+    expect(ci.stdout.split('\n')[2]).toMatch(
+      /^<sub>Commit `0123456` · \[run 77\]\(https:\/\/github\.com\/acme\/infra\/actions\/runs\/77\) · \d{4}-\d\d-\d\d \d\d:\d\d UTC · applies on merge with `secretform apply reports\/plan\.out`<\/sub>$/,
+    );
   });
 
   test('apply without --auto-approve on a non-interactive stdin refuses and changes nothing', async () => {

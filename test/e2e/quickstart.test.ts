@@ -30,7 +30,9 @@ const SECRET_VALUES = [
 function userEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (name.startsWith('SERVICE_') || name.startsWith('PLATFORM_') || ['FORCE_COLOR', 'NO_COLOR', 'SECRETFORM_STATE_KEY'].includes(name)) delete env[name];
+    // The CI's commit and run variables are left out too: the comment would gain a context line the README lacks.
+    const ci = /^(GITHUB_|CI_|GITLAB_CI$)/.test(name);
+    if (ci || name.startsWith('SERVICE_') || name.startsWith('PLATFORM_') || ['FORCE_COLOR', 'NO_COLOR', 'SECRETFORM_STATE_KEY'].includes(name)) delete env[name];
   }
   return env;
 }
@@ -140,9 +142,15 @@ describe('npm start (the worked example end to end)', () => {
     expect(await isListening(url!)).toBe(false);
 
     const report = readFileSync(join(workDir, REPORT_FILE), 'utf8');
-    expect(report.split('\n')[0]).toBe('**Plan: 0 to add, 2 to change, 0 to destroy, 2 drifted** for stack `platform`');
-    expect(report).toContain('~ token_policies = ["deployer"] -> ["admin","deployer"]');
-    expect(report).toContain('~ rotation_period = 86400 -> 3600');
+    expect(report.split('\n')[0]).toBe('⚠️ **Drift** for stack `platform`: 0 to add, 2 to change, 0 to destroy, 2 drifted');
+    expect(report).toContain('> [!WARNING]\n> **2 objects changed outside secretform:**');
+    // The README's excerpt of the comment is what the code prints.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const excerpt = /`out\/plan\.md`, the same plan as a pull-request comment, starts like this[\s\S]*?```markdown\n([\s\S]*?)\n```\n/.exec(readme)?.[1];
+    expect(excerpt).toBeDefined();
+    expect(report.startsWith(`${excerpt}\n`)).toBe(true);
+    expect(report).toContain('- token_policies = ["deployer"]\n+ token_policies = ["admin","deployer"]\n');
+    expect(report).toContain('- rotation_period = 86400\n+ rotation_period = 3600\n');
 
     const stateFile = JSON.parse(readFileSync(state, 'utf8'));
     expect(stateFile.stack).toBe('platform');

@@ -24,13 +24,13 @@ test('text: forget has its legend, headline and count; a consequence is a commen
   expect(text).toContain('Plan: 0 to add, 0 to change, 1 to destroy, 1 to forget.');
 });
 
-test('markdown: the consequence sits under the resource in the warning block; forget is not a destruction', () => {
+test('markdown: the consequence sits under the resource in the CAUTION block; forget is not a destruction', () => {
   const [markdown] = renderMarkdown(plan);
-  const warning = markdown.slice(markdown.indexOf('> [!WARNING]'), markdown.indexOf('\n\n', markdown.indexOf('> [!WARNING]')));
+  const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
   expect(warning).toContain('1 resource will be destroyed or replaced');
   expect(warning).toContain('>   - ⚠️ at least 10000 secrets go with it: the secrets stored in kv mount &quot;apps&quot; are deleted with it');
   expect(warning).not.toContain('prod/userpass');
-  expect(markdown).toContain('| forget |');
+  expect(markdown).toContain('| ⏏️ forget |');
   expect(ACTION_ICON.forget).toBeDefined();
 });
 

@@ -6,6 +6,7 @@ import {
   fullPlan,
   largePlan,
   ldapConfigUpdate,
+  ldapDynamicRoleDeleted,
   ldapStaticRoleCreate,
   userpassUserDrift,
 } from './report-plan-fixture';
@@ -26,22 +27,22 @@ function expectBalanced(text: string): void {
 }
 
 describe('renderMarkdown', () => {
-  it('starts with the status line naming the counts and the stack', () => {
+  it('starts with the status line: the outcome\'s icon and word, the stack and the counts', () => {
     const text = single(renderMarkdown(fullPlan()));
 
-    expect(text.split('\n')[0]).toBe('**Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** for stack `prod`');
+    expect(text.split('\n')[0]).toBe('🗑️ **Destroys** for stack `prod`: 4 to add, 1 to change, 2 to destroy, 3 drifted');
   });
 
   it('puts a title above the status line when given one, escaped', () => {
     const text = single(renderMarkdown(fullPlan(), { title: 'plan for <prod> *nightly*' }));
 
-    expect(text.startsWith('## plan for &lt;prod&gt; \\*nightly\\*\n\n**Plan: 4 to add')).toBe(true);
+    expect(text.startsWith('## plan for &lt;prod&gt; \\*nightly\\*\n\n🗑️ **Destroys** for stack `prod`: 4 to add')).toBe(true);
   });
 
   it('says "No changes" without table, warning or details when nothing changes', () => {
     const plan = emptyPlan({ changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: {}, after: {} })] });
 
-    expect(renderMarkdown(plan)).toEqual(['**No changes** for stack `prod`. Your configuration matches the service.']);
+    expect(renderMarkdown(plan)).toEqual(['✅ **No changes** for stack `prod`. Your configuration matches the service.']);
   });
 
   it('lists each changed resource in the summary table with its type and action, no-ops left out', () => {
@@ -51,42 +52,69 @@ describe('renderMarkdown', () => {
       [
         '| Address | Type | Action |',
         '| --- | --- | --- |',
-        '| `prod/ldap/backend` | `ldap_secret_backend` | update in-place |',
-        '| `prod/ldap/old-set` | `ldap_library_set` | destroy |',
-        '| `prod/ldap/app-role` | `ldap_static_role` | replace |',
-        '| `prod/ldap/svc-role` | `ldap_static_role` | create |',
-        '| `prod/sync/cloud1` | `sync_destination_cloud1_sm` | create |',
-        '| `prod/users/alice` | `userpass_user` | create |',
+        '| `prod/ldap/backend` | `ldap_secret_backend` | 🔄 update in-place |',
+        '| `prod/ldap/old-set` | `ldap_library_set` | 🗑️ destroy |',
+        '| `prod/ldap/app-role` | `ldap_static_role` | ♻️ replace |',
+        '| `prod/ldap/svc-role` | `ldap_static_role` | ➕ create |',
+        '| `prod/sync/cloud1` | `sync_destination_cloud1_sm` | ➕ create |',
+        '| `prod/users/alice` | `userpass_user` | ➕ create |',
       ].join('\n'),
     );
     expect(text).not.toContain('prod/github/ci-app');
   });
 
-  it('warns about deletions and replacements in a WARNING block', () => {
+  it('puts deletions, replacements and objects deleted outside secretform in a CAUTION block, and drift in a WARNING block, above the table', () => {
     const text = single(renderMarkdown(fullPlan()));
 
     expect(text).toContain(
       [
+        '> [!CAUTION]',
+        '> **2 resources will be destroyed or replaced; 1 object was deleted outside secretform:**',
+        '> - 🗑️ `prod/ldap/old-set` (`ldap_library_set`) will be destroyed',
+        '> - ♻️ `prod/ldap/app-role` (`ldap_static_role`) will be replaced (username cannot change on an existing object)',
+        '> - `prod/ldap/dyn` (`ldap_dynamic_role`) has been deleted outside secretform',
+        '',
         '> [!WARNING]',
-        '> **2 resources will be destroyed or replaced:**',
-        '> - `prod/ldap/old-set` (`ldap_library_set`) will be destroyed',
-        '> - `prod/ldap/app-role` (`ldap_static_role`) will be replaced (username cannot change on an existing object)',
+        '> **2 objects changed outside secretform:**',
+        '> - `prod/users/carol` (`userpass_user`) has changed (token\\_ttl)',
+        '> - `prod/sync/db-assoc` (`sync_association`) is out of sync on the service (status: PENDING)',
+        '',
+        '| Address | Type | Action |',
       ].join('\n'),
     );
+  });
+
+  it('says in the CAUTION block what the plan does about an object deleted outside secretform', () => {
+    const recreate = change({
+      address: 'prod/ldap/dyn', type: 'ldap_dynamic_role', action: 'create', after: { max_ttl: 86400 }, reasons: [{ kind: 'deleted_outside' }],
+    });
+    const orphan = change({ address: 'prod/users/bob', type: 'userpass_user', action: 'create', after: {}, reasons: [{ kind: 'deleted_outside' }] });
+    const text = single(renderMarkdown(emptyPlan({ changes: [recreate, orphan], drift: [ldapDynamicRoleDeleted()] })));
+
+    expect(text).toContain(
+      [
+        '> [!CAUTION]',
+        '> **2 objects were deleted outside secretform:**',
+        '> - `prod/ldap/dyn` (`ldap_dynamic_role`) has been deleted outside secretform; it will be created',
+        '> - `prod/users/bob` (`userpass_user`) was deleted outside secretform; it will be created',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('[!WARNING]');
+    expect(text.split('\n')[0]).toBe('⚠️ **Drift** for stack `prod`: 2 to add, 0 to change, 0 to destroy, 1 drifted');
   });
 
   it('has no warning block when the plan only creates and updates', () => {
     const text = single(renderMarkdown(emptyPlan({ changes: [ldapConfigUpdate(), ldapStaticRoleCreate()] })));
 
-    expect(text).not.toContain('[!WARNING]');
-    expect(text).toContain('**Plan: 1 to add, 1 to change, 0 to destroy, 0 drifted**');
+    expect(text).not.toMatch(/\[!(WARNING|CAUTION)\]/);
+    expect(text.split('\n')[0]).toBe('📝 **Changes** for stack `prod`: 1 to add, 1 to change, 0 to destroy, 0 drifted');
   });
 
   it('has one collapsible section per changed resource with a diff block, sensitive values masked', () => {
     const text = single(renderMarkdown(fullPlan()));
 
     expect(count(text, /<details><summary><code>prod\/(ldap|sync|users)\/[a-z0-9-]+<\/code>/g)).toBe(9); // 6 changes + 3 drift
-    expect(count(text, /<details>/g)).toBe(11); // and the unverifiable secrets, and the dependency picture
+    expect(count(text, /<details>/g)).toBe(10); // and the unverifiable secrets (no dependency picture: no edges)
     expectBalanced(text);
     expect(text).toContain(
       [
@@ -111,7 +139,8 @@ describe('renderMarkdown', () => {
         '',
         '```diff',
         '# id: ldap/static-role/app',
-        '~ username = "app" -> "app2" # forces replacement',
+        '- username = "app"',
+        '+ username = "app2" # forces replacement',
         '# (2 unchanged attributes hidden)',
         '```',
       ].join('\n'),
@@ -126,7 +155,7 @@ describe('renderMarkdown', () => {
 
     expect(text.indexOf('### Changed outside of secretform')).toBeGreaterThan(text.indexOf('### Changes'));
     expect(drift).toContain(
-      '<details><summary><code>prod/users/carol</code> (userpass_user) has changed</summary>\n\n```diff\n# id: auth/userpass/users/carol\n~ token_ttl = 3600 -> 7200\n```',
+      '<details><summary><code>prod/users/carol</code> (userpass_user) has changed</summary>\n\n```diff\n# id: auth/userpass/users/carol\n- token_ttl = 3600\n+ token_ttl = 7200\n```',
     );
     expect(drift).toContain('<details><summary><code>prod/ldap/dyn</code> (ldap_dynamic_role) has been deleted</summary>');
     expect(drift).toContain('- username_template = "v_{{.RoleName}}_{{random 8}}"');
@@ -156,14 +185,16 @@ describe('renderMarkdown', () => {
     const text = single(renderMarkdown(fullPlan({ refreshOnly: true })));
 
     expect(text.split('\n')[0]).toBe(
-      '**Refresh-only plan: 3 drifted** for stack `prod`. secretform will not change anything on the service.',
+      '⚠️ **Drift** for stack `prod`: 3 drifted. Refresh-only plan: secretform will not change anything on the service.',
     );
     expect(text).not.toContain('| Address |');
-    expect(text).not.toContain('[!WARNING]');
+    expect(text).toContain('> [!WARNING]\n> **2 objects changed outside secretform:**');
+    expect(text).toContain('> [!CAUTION]\n> **1 object was deleted outside secretform:**\n> - `prod/ldap/dyn` (`ldap_dynamic_role`) has been deleted outside secretform\n');
+    expect(text).not.toContain('will be destroyed or replaced');
     expect(text).not.toContain('### Changes');
     expect(count(text, /<details>/g)).toBe(3);
     expect(single(renderMarkdown(emptyPlan({ refreshOnly: true })))).toBe(
-      '**No changes** for stack `prod`. No objects have changed outside of secretform.',
+      '✅ **No changes** for stack `prod`. No objects have changed outside of secretform.',
     );
   });
 
@@ -185,11 +216,12 @@ describe('renderMarkdown', () => {
     const text = single(renderMarkdown(plan));
 
     // Raw HTML appears only inside code spans (the address is wrapped in double backticks), never as markup.
-    expect(text).not.toMatch(/<b>|<img/);
+    expect(text).not.toMatch(/<b>/);
     for (const line of text.split('\n').filter((l) => l.includes('<script>'))) expect(line).toContain('`` prod/a');
-    expect(text.split('\n')[0]).toBe('**Plan: 0 to add, 0 to change, 1 to destroy, 1 drifted** for stack ``prod`x``');
+    for (const line of text.split('\n').filter((l) => l.includes('<img'))) expect(line).toContain('`prod/users/<img src=x>`');
+    expect(text.split('\n')[0]).toBe('🗑️ **Destroys** for stack ``prod`x``: 0 to add, 0 to change, 1 to destroy, 1 drifted');
     // Table cells: pipes escaped, so the row still has exactly three cells.
-    expect(text).toContain('| `` prod/a\\|b/<script>alert(1)</script>/`tick` `` | `ldap_library_set` | destroy |');
+    expect(text).toContain('| `` prod/a\\|b/<script>alert(1)</script>/`tick` `` | `ldap_library_set` | 🗑️ destroy |');
     // Warning list: reason escaped as text.
     expect(text).toContain(
       '(`ldap_library_set`) will be destroyed (its identity changed from removed by &lt;b&gt;\\|someone\\|&lt;/b&gt; to \\*now\\*)',
@@ -205,7 +237,7 @@ describe('renderMarkdown', () => {
   it('splits a plan of 2,000 resources into parts of at most 65,000 characters holding every address', () => {
     const plan = largePlan(2000);
     const parts = renderMarkdown(plan);
-    const status = '**Plan: 2000 to add, 0 to change, 0 to destroy, 0 drifted** for stack `prod`';
+    const status = '📝 **Changes** for stack `prod`: 2000 to add, 0 to change, 0 to destroy, 0 drifted';
 
     expect(parts.length).toBeGreaterThan(1);
     parts.forEach((part, index) => {
@@ -215,7 +247,7 @@ describe('renderMarkdown', () => {
     });
     const all = parts.join('\n');
     for (const change of plan.changes) {
-      expect(all).toContain(`| \`${change.address}\` | \`userpass_user\` | create |`);
+      expect(all).toContain(`| \`${change.address}\` | \`userpass_user\` | ➕ create |`);
       expect(all).toContain(`<summary><code>${change.address}</code> (userpass_user) will be created</summary>`);
     }
     expect(count(all, /<details>/g)).toBe(2000);
@@ -227,7 +259,7 @@ describe('renderMarkdown', () => {
     expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) {
       expect(part.length).toBeLessThanOrEqual(20000);
-      expect(part).toMatch(/^\(part \d+ of \d+\)\n\n## secretform plan\n\n\*\*Plan: 300 to add/);
+      expect(part).toMatch(/^\(part \d+ of \d+\)\n\n## secretform plan\n\n📝 \*\*Changes\*\* for stack `prod`: 300 to add/);
     }
   });
 
@@ -305,7 +337,7 @@ describe('renderMarkdown', () => {
 
     expect(text).not.toMatch(/hunter2|SECRET-KEY|AKIA-/);
     expect(text).toContain('+ password = (sensitive value)\n');
-    expect(text).toContain('~ region = "us-east-1" -> "us-west-2"\n~ secret_access_key = (sensitive value)\n');
+    expect(text).toContain('- region = "us-east-1"\n+ region = "us-west-2"\n! secret_access_key = (sensitive value)\n');
     expect(text).toContain('`prod/sync/cloud1`: `access_key_id` (not verifiable on the service)');
   });
 
@@ -333,8 +365,10 @@ describe('renderMarkdown', () => {
     }
     // The pieces of the wrapped line, put back together, are the whole value.
     const body = parts.map((part) => part.split('```diff\n')[1]?.split('\n```')[0] ?? '').join('\n');
+    // Continuation lines keep the `+` (so GitHub colours the whole value) and an indent.
     const pieces = body.split('\n').filter((line) => line !== '' && !line.startsWith('# id:'));
-    expect(pieces.join('')).toBe(`+ description = ${JSON.stringify(value)}`);
+    expect(pieces.slice(1).every((line) => line.startsWith('+     '))).toBe(true);
+    expect(pieces.map((line, i) => (i === 0 ? line : line.slice('+     '.length))).join('')).toBe(`+ description = ${JSON.stringify(value)}`);
   });
 
   it('says "has moved to" for a construct whose id changed, and "moved from" when it changes too', () => {
@@ -348,32 +382,37 @@ describe('renderMarkdown', () => {
       ],
     });
     const text = single(renderMarkdown(plan));
-    expect(text).toContain('**Plan: 0 to add, 1 to change, 0 to destroy, 0 drifted**');
-    expect(text).toContain('| `prod/users/new` | `userpass_user` | move |');
-    expect(text).toContain('| `prod/users/b2` | `userpass_user` | update in-place (moved) |');
+    expect(text.split('\n')[0]).toBe('📝 **Changes** for stack `prod`: 0 to add, 1 to change, 0 to destroy, 0 drifted');
+    expect(text).toContain('| `prod/users/new` | `userpass_user` | 🚚 move |');
+    expect(text).toContain('| `prod/users/b2` | `userpass_user` | 🔄 update in-place (moved) |');
     expect(text).toContain('# prod/users/old has moved to prod/users/new');
     expect(text).toContain('<code>prod/users/b2</code> (userpass_user) will be updated in-place (moved from prod/users/b)');
   });
 });
 
 describe('the dependency picture', () => {
-  it('is a collapsed mermaid flowchart of the changes with their actions, edges only between changing resources', () => {
+  it('is a collapsed mermaid flowchart of the changes joined by edges, coloured by action', () => {
     const plan = emptyPlan({
       changes: [
         change({ address: 'prod/ldap', type: 'ldap_secret_backend', action: 'update', dependsOn: ['prod/ldap/mount'] }),
         change({ address: 'prod/ldap/mount', type: 'secrets_mount', action: 'no-op' }),
         change({ address: 'prod/role', type: 'ldap_static_role', action: 'create', dependsOn: ['prod/ldap', 'prod/ldap/mount'] }),
+        change({ address: 'prod/users/alone', type: 'userpass_user', action: 'create' }),
       ],
     });
     const text = single(renderMarkdown(plan));
     expect(text).toContain([
-      '<details><summary>Dependency order (2 changes)</summary>',
+      '<details><summary>Dependency order (2 of 3 changes)</summary>',
       '',
       '```mermaid',
       'flowchart LR',
       '  n0["prod/ldap<br/>ldap_secret_backend (update)"]',
       '  n1["prod/role<br/>ldap_static_role (create)"]',
       '  n0 --> n1',
+      '  classDef action_create fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+      '  classDef action_update fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+      '  class n0 action_update',
+      '  class n1 action_create',
       '```',
       '',
       '</details>',
@@ -381,7 +420,15 @@ describe('the dependency picture', () => {
     expectBalanced(text);
   });
 
-  it('is left out when nothing changes and when there are too many changes to draw', () => {
+  it('is left out when no change depends on another, when nothing changes and when there are too many changes to draw', () => {
+    const unrelated = emptyPlan({
+      changes: [
+        change({ address: 'prod/a', action: 'create', dependsOn: ['prod/unchanged'] }),
+        change({ address: 'prod/b', action: 'delete' }),
+        change({ address: 'prod/unchanged', action: 'no-op' }),
+      ],
+    });
+    expect(single(renderMarkdown(unrelated))).not.toContain('mermaid');
     expect(single(renderMarkdown(emptyPlan()))).not.toContain('mermaid');
     expect(renderMarkdown(largePlan(2000)).join('\n')).not.toContain('mermaid');
   });

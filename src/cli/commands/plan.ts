@@ -76,7 +76,7 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const computed = planned.value;
 
   try {
-    writePlanReport(computed, report.format, report.outFile, io);
+    writePlanReport(computed, report.format, report.outFile, io, planFile);
     if (sarifFile !== undefined) writeSarifFile([computed], sarifFile, io);
   } catch (error) {
     return failWith(io, error);

@@ -55,8 +55,8 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
   if (!selected.ok) return failWith(io, selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
-    if (shown.length === 1) writePlanReport(shown[0].plan, report.format, report.outFile, io);
-    else writeStacksReport(shown.map((saved) => ({ stack: saved.stack, status: 'done', value: saved.plan })), report.format, report.outFile, io);
+    if (shown.length === 1) writePlanReport(shown[0].plan, report.format, report.outFile, io, planFile);
+    else writeStacksReport(shown.map((saved) => ({ stack: saved.stack, status: 'done', value: saved.plan })), report.format, report.outFile, io, planFile);
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
     return failWith(io, error);

@@ -142,6 +142,7 @@ async function execute(
   if (writesSecrets && !fingerprintKey.hasKey) fingerprintKey = await runFingerprintKey(context, client, 'write');
   const signal = context.options.signal;
   const onProgress = context.options.onProgress;
+  onProgress?.({ kind: 'operations', total: operations.size });
   const warningsByKey = new Map<string, string[]>();
   const failedOperation = (operation: Operation, error: unknown): never => {
     onProgress?.({ kind: 'operation-done', address: operation.address, action: operation.label, status: 'failed', message: (error as Error).message });

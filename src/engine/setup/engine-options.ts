@@ -56,6 +56,8 @@ export interface EngineOptions {
 
 export type ProgressEvent =
   | { kind: 'refresh'; done: number; total: number }
+  /** Before the first operation of apply or destroy starts: how many will run (a replacement is two). */
+  | { kind: 'operations'; total: number }
   | { kind: 'operation-start'; address: string; action: string }
   | { kind: 'operation-done'; address: string; action: string; status: 'succeeded' | 'failed' | 'skipped'; message?: string };
 

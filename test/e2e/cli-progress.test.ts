@@ -1,0 +1,98 @@
+/**
+ * The progress of a long apply and destroy, as an operator sees it: on a pipe (a CI log) exactly one numbered,
+ * timed line per finished object and the total time; on a terminal (a pseudo-terminal from util-linux `script`)
+ * also a live line redrawn in place, which leaves nothing behind once the run ends. The dev server answers every
+ * request after a delay, so the run lasts long enough for the live line to be drawn.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { BIN, BOB_PASSWORD, cliEnv, createProject, runCli } from './cli-harness';
+
+jest.setTimeout(120_000);
+
+const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'];
+const SCRIPT = '/usr/bin/script';
+// eslint-disable-next-line no-control-regex -- ESC starts every terminal control sequence; a CR redraws a line
+const ESC_OR_CR = /[\r\x1b]/;
+
+let server: DevServer;
+
+beforeAll(async () => {
+  server = await startDevServer({ port: 0, rootToken: 'cli-progress-root', latencyMs: 120 });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** What a terminal shows at the end: `\r` + erase-line wipes the line being written, `\n` ends one. */
+function screen(output: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  // eslint-disable-next-line no-control-regex -- splits at the terminal's erase-line sequence, which starts with ESC
+  for (const piece of output.replace(/\r\n/g, '\n').split(/(\r\x1b\[2K|\n)/)) {
+    if (piece === '\r\x1b[2K') current = '';
+    else if (piece === '\n') {
+      lines.push(current);
+      current = '';
+    } else current += piece;
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+/** Runs the CLI on a pseudo-terminal: stdout and stderr are both the terminal, as in an interactive shell. */
+function runOnTerminal(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+describe('progress of apply and destroy', () => {
+  const project = createProject();
+
+  test('on a pipe: one "[n/N] address: created (t s)" line per object, the summary and the total time, no control sequence', async () => {
+    const runEnv = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
+    const result = await runCli(['apply', '--auto-approve', '--parallelism', '2'], project, runEnv);
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).not.toMatch(ESC_OR_CR);
+    expect(result.stdout + result.stderr).not.toContain(BOB_PASSWORD); // the users' password, from a file
+
+    const lines = result.stdout.split('\n');
+    const progress = lines.filter((line) => line.startsWith('['));
+    const total = USERS.length + 2; // the users, their auth mount and the KV mount
+    expect(progress).toHaveLength(total);
+    progress.forEach((line, index) => {
+      expect(line).toMatch(new RegExp(`^\\[${index + 1}/${total}\\] e2e/[a-z0-9/-]+: created \\(\\d+\\.\\d s\\)$`));
+    });
+    expect(lines.slice(-4)).toEqual(['', `Apply complete! Resources: ${total} added, 0 changed, 0 destroyed.`, expect.stringMatching(/^Total time: \d+\.\d s$/), '']);
+  });
+
+  test('on a terminal: a live line on stderr redrawn in place that leaves a clean screen', async () => {
+    if (!existsSync(SCRIPT)) {
+      if (process.env.CI === 'true') throw new Error(`${SCRIPT} (util-linux) is missing: the pseudo-terminal test cannot run; install util-linux`);
+      console.warn(`skipped: ${SCRIPT} (util-linux) is missing, so no pseudo-terminal`);
+      return;
+    }
+    const runEnv = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
+    const { code, output } = await runOnTerminal(['destroy', '--auto-approve', '--no-synth', '--parallelism', '2'], project, runEnv);
+    expect(code).toBe(0);
+    expect(output).not.toContain(BOB_PASSWORD);
+
+    // The live line: erased and redrawn with the spinner, the count, the operations in flight and the time.
+    // eslint-disable-next-line no-control-regex -- the erase-line sequence starts with ESC
+    expect(output).toMatch(/\r\x1b\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Destroying \d\/8, \d in flight, \d+\.\d s elapsed/);
+    // What stays on screen: each object's line whole, the summary, the total; no trace of the live line.
+    const shown = screen(output);
+    expect(shown.filter((line) => /Destroying|Refreshing/.test(line))).toEqual([]);
+    const progress = shown.filter((line) => line.startsWith('['));
+    expect(progress).toHaveLength(USERS.length + 2);
+    progress.forEach((line, index) => expect(line).toMatch(new RegExp(`^\\[${index + 1}/8\\] e2e/[a-z0-9/-]+: destroyed \\(\\d+\\.\\d s\\)$`)));
+    expect(shown).toContain('Destroy complete! Resources: 8 destroyed.');
+    expect(shown[shown.length - 1]).toMatch(/^Total time: \d+\.\d s$/);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The pull-request comment's scenarios, as a reviewer meets them: the same plans feed the markdown snapshot test
+ * (test/unit/report-markdown-scenarios.test.ts) and the browser test that renders them as GitHub would
+ * (test/e2e/comment-browser.test.ts). Each comes with the CI context of a GitHub Actions run at a fixed time.
+ */
+import type { Plan } from '../../src/engine/plan/plan';
+import { EngineError } from '../../src/engine/errors';
+import { renderMarkdown, renderStacksMarkdown, type MarkdownOptions, type StackReport } from '../../src/report';
+import {
+  associationOutOfSync,
+  change,
+  cloud1DestinationCreate,
+  emptyPlan,
+  ldapConfigUpdate,
+  ldapDynamicRoleDeleted,
+  ldapLibrarySetDelete,
+  ldapStaticRoleCreate,
+  ldapStaticRoleReplace,
+  userpassUserCreate,
+  userpassUserDrift,
+} from '../unit/report-plan-fixture';
+
+export interface CommentScenario {
+  /** A file name: the screenshot is test-artifacts/comment/<name>.png. */
+  readonly name: string;
+  /** One stack's plan, or the stacks of a run over several. */
+  readonly plan?: Plan;
+  readonly stacks?: readonly StackReport[];
+  /** The outcome word the status line must show. */
+  readonly status: string;
+  /** The alert blocks it must hold, in order. */
+  readonly alerts: readonly ('CAUTION' | 'WARNING' | 'NOTE')[];
+  /** Whether it has a dependency picture. */
+  readonly mermaid: boolean;
+}
+
+export const SCENARIO_OPTIONS: MarkdownOptions = {
+  context: {
+    commit: '3f9c2d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e',
+    links: [{ text: 'run 4242', url: 'https://github.com/acme/infra/actions/runs/4242' }],
+    time: new Date('2026-11-25T20:55:00Z'),
+    applyCommand: 'secretform apply plan.out',
+  },
+};
+
+/** A sync destination whose tags are too long for one line: pretty-printed in the diff. */
+function destinationWithManyTags() {
+  const base = cloud1DestinationCreate();
+  const tags = Object.fromEntries(['payments', 'billing', 'ledger', 'invoicing', 'reporting'].map((team, i) => [`team_${i}`, `${team}-platform-owners`]));
+  return { ...base, after: { ...base.after, custom_tags: tags }, dependsOn: ['prod/users/alice'] };
+}
+
+export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
+  {
+    name: 'no-changes',
+    plan: emptyPlan({ changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: {}, after: {} })] }),
+    status: 'No changes',
+    alerts: [],
+    mermaid: false,
+  },
+  {
+    name: 'changes-only',
+    plan: emptyPlan({
+      changes: [
+        ldapConfigUpdate(),
+        { ...ldapStaticRoleCreate(), dependsOn: ['prod/ldap/backend'] },
+        userpassUserCreate(),
+        destinationWithManyTags(),
+      ],
+    }),
+    status: 'Changes',
+    alerts: [],
+    mermaid: true,
+  },
+  {
+    name: 'destroys',
+    plan: emptyPlan({
+      changes: [ldapLibrarySetDelete(), { ...ldapStaticRoleReplace(), dependsOn: ['prod/ldap/old-set'] }, ldapStaticRoleCreate()],
+    }),
+    status: 'Destroys',
+    alerts: ['CAUTION'],
+    mermaid: true,
+  },
+  {
+    name: 'drift-only',
+    plan: emptyPlan({
+      changes: [
+        change({
+          address: 'prod/users/carol', type: 'userpass_user', id: 'auth/userpass/users/carol', action: 'update', reasons: [{ kind: 'changed_outside' }],
+          before: { token_ttl: 7200 }, after: { token_ttl: 3600 }, fieldChanges: [{ field: 'token_ttl', from: 7200, to: 3600, forcesReplacement: false }],
+        }),
+      ],
+      drift: [userpassUserDrift(), associationOutOfSync()],
+    }),
+    status: 'Drift',
+    alerts: ['WARNING'],
+    mermaid: false,
+  },
+  {
+    name: 'drift-with-deletions',
+    plan: emptyPlan({
+      changes: [
+        change({
+          address: 'prod/ldap/dyn', type: 'ldap_dynamic_role', id: 'ldap/role/dyn', action: 'create', reasons: [{ kind: 'deleted_outside' }],
+          after: { default_ttl: 3600, max_ttl: 86400, username_template: 'v_{{.RoleName}}_{{random 8}}' },
+        }),
+      ],
+      drift: [ldapDynamicRoleDeleted(), userpassUserDrift()],
+      warnings: ['the state file was written by a newer secretform'],
+    }),
+    status: 'Drift',
+    alerts: ['CAUTION', 'WARNING', 'NOTE'],
+    mermaid: false,
+  },
+  {
+    name: 'error-in-one-stack',
+    stacks: [
+      { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base', changes: [ldapConfigUpdate()] }) },
+      {
+        stack: 'prod',
+        status: 'failed',
+        error: new EngineError('service_error', 'cannot reach the service at https://vault.prod.example:8200 (connect ECONNREFUSED): check SERVICE_ADDR_PROD'),
+      },
+      { stack: 'staging', status: 'done', value: emptyPlan({ stack: 'staging', changes: [ldapLibrarySetDelete()] }) },
+    ],
+    status: 'Error',
+    alerts: ['CAUTION', 'CAUTION'],
+    mermaid: false,
+  },
+];
+
+/** The scenario's comment (one part), with the CI context. */
+export function scenarioComment(scenario: CommentScenario): string[] {
+  if (scenario.stacks === undefined) return renderMarkdown(scenario.plan!, SCENARIO_OPTIONS);
+  // A plan over several stacks with a failed stack is not saved: no "applies on merge" (as the CLI does).
+  return renderStacksMarkdown(scenario.stacks, { context: { ...SCENARIO_OPTIONS.context, applyCommand: undefined } });
+}
