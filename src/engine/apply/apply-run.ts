@@ -13,7 +13,7 @@ import type { ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { StateBackend, StateVersionInfo } from '../state/backend';
-import type { FingerprintKey } from '../state/fingerprint';
+import { fingerprintKeyFromEnv, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
@@ -50,9 +50,17 @@ export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOp
     targets: saved.targets.length > 0 ? saved.targets : undefined,
     refreshOnly: saved.refresh_only,
   };
+  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
+  // With SECRETFORM_STATE_KEY the key is at hand: checked even before the desired state is; the stack's key on
+  // its service needs the run's connection, so it is checked after the (request-free) desired-state checks.
+  const localKey = fingerprintKeyFromEnv(options.env ?? process.env);
+  if (localKey) {
+    const bound = checkSavedPlanMac(saved, localKey, options.planFile ?? 'given', true);
+    if (!bound.ok) return bound;
+  }
   const context = prepareRun(runOptions);
   if (!context.ok) return context;
-  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
+  if (localKey) return run(runOptions, 'apply', saved, context.value);
   const key = await savedPlanKey(context.value);
   if (!key.ok) return key;
   const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
