@@ -13,7 +13,7 @@ import type { ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { StateBackend, StateVersionInfo } from '../state/backend';
-import { fingerprintKeyFromEnv, type FingerprintKey } from '../state/fingerprint';
+import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
@@ -21,6 +21,8 @@ import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
+import { recordedGuardrails } from '../guardrails/lifecycle';
+import { policyRefusal } from '../policy/policy-stage';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -50,22 +52,15 @@ export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOp
     targets: saved.targets.length > 0 ? saved.targets : undefined,
     refreshOnly: saved.refresh_only,
   };
-  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
-  // With SECRETFORM_STATE_KEY the key is at hand: checked even before the desired state is; the stack's key on
-  // its service needs the run's connection, so it is checked after the (request-free) desired-state checks.
-  const localKey = fingerprintKeyFromEnv(options.env ?? process.env);
-  if (localKey) {
-    const bound = checkSavedPlanMac(saved, localKey, options.planFile ?? 'given', true);
-    if (!bound.ok) return bound;
-  }
-  const context = prepareRun(runOptions);
-  if (!context.ok) return context;
-  if (localKey) return run(runOptions, 'apply', saved, context.value);
-  const key = await savedPlanKey(context.value);
+  // Before anything else, even checking its desired state: the file is the one `plan --out` wrote (its
+  // references, targets and actions unchanged). The key is the run's own: its stack's connection and state.
+  const keyContext = prepareRun({ ...runOptions, desired: { kind: 'specs', stack: saved.stack, specs: [], connection: saved.connection } });
+  if (!keyContext.ok) return keyContext;
+  const key = await savedPlanKey(keyContext.value);
   if (!key.ok) return key;
   const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
   if (!bound.ok) return bound;
-  return run(runOptions, 'apply', saved, context.value);
+  return run(runOptions, 'apply', saved);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -73,8 +68,8 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prepared?: RunContext): Promise<Result<ApplyResult>> {
-  const context = prepared ? ok(prepared) : prepareRun(options);
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
+  const context = prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
@@ -96,6 +91,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prep
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
     }
+    // A failed mandatory policy stops the run before approval is asked and before any write.
+    const refusal = policyRefusal(computation.plan);
+    if (refusal) return fail(refusal);
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
@@ -258,7 +256,11 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
+    if (resource.change.action === 'forget' && !refreshOnly) {
+      // retainOnDelete: the object stays on the service; only secretform lets go of it.
+      delete entries[resource.address];
+      changes.push({ address: resource.address, change: 'retained' });
+    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
       changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
@@ -293,7 +295,10 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
   for (const field of resource.resourceType.fields) {
     if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
   }
-  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const { protect: _protect, retain_on_delete: _retain, ...rest } = entry;
+  const refreshed: ResourceState = {
+    ...rest, attributes, digest: desired.digest, dependencies: [...desired.dependsOn], ...recordedGuardrails(desired.lifecycle),
+  };
   const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
   return same ? undefined : refreshed;
 }
@@ -323,6 +328,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
     ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
+    ...recordedGuardrails(desired.lifecycle),
   };
 }
 
