@@ -16,7 +16,7 @@ export {
 } from './resources';
 export type {
   ResourceType, FieldSpec, FieldKind, ApiCall, ApiPaths, WriteSemantics, WriteBodyOptions, Attributes, DeleteSteps, SecretVerdict,
-  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec,
+  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec, Consequence,
 } from './resources';
 
 // Desired state: from a synth output directory (`desiredFromStack`, for an in-memory stack, is a construct export).
@@ -25,7 +25,7 @@ export type { DesiredResource, DesiredStack } from './engine/setup/desired';
 
 // The synthesized spec format, written by the constructs and read by the engine.
 export { SPEC_FORMAT_VERSION, readSynthesizedSpecs, writeSynthesizedSpec, SpecFormatError } from './synthesized-spec';
-export type { SynthesizedSpec } from './synthesized-spec';
+export type { SynthesizedSpec, ResourceLifecycle } from './synthesized-spec';
 
 // Synthesis (what `secretform synth` runs), usable from code.
 export { synthesize, SynthError } from './synthesize';
@@ -37,6 +37,9 @@ export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export {
   defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
 } from './engine';
+// A stack's service connection (its ServiceConnection, else SERVICE_*), checked without any request.
+export { checkStackConnection } from './engine';
+export type { CheckedConnection, StackConnectionInput } from './engine';
 // Operations on managed objects (what `secretform action` runs); over a synth output (EngineOptions.desired).
 export { runOperation, offeredOperations } from './engine';
 export type { OperationRequest, OperationAnswer } from './engine';

@@ -46,7 +46,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   const watch = watchInterrupts(io, hooks.signals, hooks.exit);
   let result;
   try {
-    result = await applySavedPlan(saved, savedPlanRunOptions(settings, io, progress.onProgress, watch.signal));
+    result = await applySavedPlan(saved, savedPlanRunOptions(planFile, settings, io, progress.onProgress, watch.signal));
   } finally {
     watch.dispose();
     progress.finish();
@@ -70,19 +70,21 @@ async function runSavedPlanSetApply(planFile: string, set: SavedPlanSet, setting
   }
   io.stdout.write(`Applying the saved plan ${planFile} (${stacks.length} stacks: ${stacks.join(', ')}; made ${set.plans[0].created_at}).\n`);
   const progress = createProgressReporter(io, { showOperations: true });
-  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, savedPlanRunOptions(settings, io, progress.onProgress, signal)));
+  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal)));
   if (!result.ok) return failWith(io, result.error);
   return writeStacksResult('apply', result.value, io);
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */
 function savedPlanRunOptions(
+  planFile: string,
   settings: EngineSettings,
   io: CliIo,
   onProgress: SavedPlanApplyOptions['onProgress'],
   signal: AbortSignal,
-): Pick<SavedPlanApplyOptions, 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'onProgress' | 'signal'> {
+): Pick<SavedPlanApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'onProgress' | 'signal'> {
   return {
+    planFile,
     statePath: stateFlagValue(settings.statePath, io.cwd),
     lockTimeoutMs: settings.lockTimeoutMs,
     env: io.env,

@@ -7,6 +7,8 @@ export { apply, destroy, applySavedPlan } from './apply/apply-run';
 export type { SavedPlanApplyOptions } from './apply/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';
+export { checkSavedPlanWithoutService } from './saved-plan/plan-mac';
+export type { SavedPlanMac } from './saved-plan/plan-mac';
 export { importResource, importAll } from './apply/import-resource';
 export type { ImportedResource, ImportAllResult } from './apply/import-resource';
 export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state/state-commands';

@@ -1,5 +1,6 @@
 import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
+import type { Consequence } from '../resources/types';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
 
@@ -26,6 +27,16 @@ export interface ResourceChangeJson {
   replace_paths: string[][];
   /** Root credentials the service rotated (rotate-root), managed by the service now: field -> when. */
   managed_by_service?: Record<string, string>;
+  /** For a delete or replace: what else goes with the object on the service (docs/guardrails.md). */
+  consequences?: ConsequenceJson[];
+}
+
+/** One thing a delete takes with it: `{ "what": "secrets", "count": 12, "detail": "..." }`, `at_least` when bounded. */
+export interface ConsequenceJson {
+  what: string;
+  count: number;
+  at_least?: true;
+  detail: string;
 }
 
 export interface ResourceDriftJson {
@@ -37,7 +48,7 @@ export interface ResourceDriftJson {
   after: Record<string, unknown> | null;
 }
 
-export type JsonAction = 'create' | 'update' | 'delete' | 'no-op';
+export type JsonAction = 'create' | 'update' | 'delete' | 'forget' | 'no-op';
 
 /** Terraform's action lists: a replacement is a delete followed by a create. */
 const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
@@ -45,6 +56,7 @@ const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
   update: ['update'],
   replace: ['delete', 'create'],
   delete: ['delete'],
+  forget: ['forget'],
   'no-op': ['no-op'],
 };
 
@@ -78,7 +90,12 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     sensitive: [...change.sensitive],
     replace_paths: change.replacePaths.map((path) => [...path]),
     ...managedByService(change),
+    ...(change.consequences && change.consequences.length > 0 ? { consequences: change.consequences.map(consequenceToJson) } : {}),
   };
+}
+
+function consequenceToJson(consequence: Consequence): ConsequenceJson {
+  return { what: consequence.what, count: consequence.count, ...(consequence.atLeast ? { at_least: true as const } : {}), detail: consequence.detail };
 }
 
 function managedByService(change: PlannedChange): { managed_by_service?: Record<string, string> } {

@@ -1,3 +1,4 @@
+import { warningWithConsequences } from './consequences';
 import { renderMermaid } from './graph';
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
@@ -94,7 +95,7 @@ function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[
     {
       head: `> [!WARNING]\n> **${title}:**`,
       continuedHead: `> [!WARNING]\n> **${title} (continued):**`,
-      lines: destructive.map((c) => `> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`),
+      lines: destructive.flatMap((c) => warningWithConsequences(`> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`, c)),
       tail: '',
     },
   ];

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { consequenceComments } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
 import {
   actionableChanges,
@@ -33,6 +34,7 @@ const LEGEND: { action: Exclude<PlanAction, 'no-op'>; words: string }[] = [
   { action: 'update', words: 'update in-place' },
   { action: 'delete', words: 'destroy' },
   { action: 'replace', words: 'destroy and then create replacement' },
+  { action: 'forget', words: 'forget (removed from state, left on the service)' },
 ];
 
 /**
@@ -104,6 +106,7 @@ function actionsSection(plan: Plan, changes: readonly PlannedChange[], colors: C
     out.push(colors.bold(`  # ${changeTitle(change)}`));
     const note = movedFromNote(change);
     if (note !== undefined) out.push(`  # ${note}`);
+    out.push(...consequenceComments(change).map((line) => colors.yellow(line)));
     const opener = change.action === 'no-op' ? '   ' : colorBlockSymbol(change.action, colors);
     out.push(...block(opener, change.type, change.id, lines, unchangedAttributeCount(change, lines), colors), '');
   }
@@ -184,6 +187,8 @@ function colorBlockSymbol(action: Exclude<PlanAction, 'no-op'>, colors: Colors):
       return `  ${colorSymbol('-', colors)}`;
     case 'replace':
       return `${colors.red('-')}/${colors.green('+')}`;
+    case 'forget':
+      return `  ${colors.yellow('.')}`;
   }
 }
 

@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
+import * as cdktn from 'cdktn';
 import { AuthMount, DesiredStateError, desiredFromStack, loadDesired, ServiceConnection, type ServiceConnectionProps } from '../../src';
+import { runFailureMessage, ServiceClient } from '../../src/client';
 import { checkStackConnection } from '../../src/engine';
 import { secretVariablesOfOutput } from '../../src/synth-environment';
 
@@ -108,6 +110,16 @@ describe('ServiceConnection as synthesized and read back', () => {
     expect(loadDesired(synth(() => undefined)).connection).toBeUndefined();
   });
 
+  test('under CDK Terrain (cdktn) the connection is synthesized and read back the same way', () => {
+    const outdir = tempDir();
+    const app = new cdktn.App({ outdir });
+    const stack = new cdktn.TerraformStack(app, 'prod');
+    new ServiceConnection(stack, 'conn', { address: 'https://prod.example.com', tokenEnv: 'PROD_TOKEN' });
+    new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+    app.synth();
+    expect(loadDesired(outdir).connection).toEqual({ construct: 'prod/conn', address: 'https://prod.example.com', tokenEnv: 'PROD_TOKEN', skipVerify: false });
+  });
+
   test('desiredFromStack (the in-memory engine API) carries the connection too', () => {
     const app = new App({ outdir: tempDir() });
     const stack = new TerraformStack(app, 'prod');
@@ -157,5 +169,21 @@ describe('checkStackConnection: before any request', () => {
     if (!missing.ok) expect(missing.error.message).toContain('SERVICE_TOKEN is not set');
     const fine = checkStackConnection({ stack: 'prod', env: { SERVICE_ADDR: 'http://127.0.0.1:9999', SERVICE_TOKEN: 'root' }, cwd: '/' });
     expect(fine.ok && fine.value.config.address).toBe('http://127.0.0.1:9999');
+  });
+
+  test('the client\'s hints name the connection\'s settings, not SERVICE_ADDR / SERVICE_TOKEN', async () => {
+    const checked = checkStackConnection({ stack: 'prod', connection: { ...connection, address: 'http://127.0.0.1:1' }, env: { PROD_SERVICE_TOKEN: TOKEN }, cwd: '/' });
+    if (!checked.ok) throw checked.error;
+    const client = new ServiceClient(checked.value.config, { retry: { maxAttempts: 1 }, stopAfterRunFailure: true });
+    try {
+      const result = await client.get('sys/auth');
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.message).toContain('check the address of prod/conn');
+      expect(runFailureMessage(result.error)).toContain('the service is down or unreachable at the address of prod/conn');
+      expect(`${result.error.message} ${runFailureMessage(result.error)}`).not.toMatch(/SERVICE_ADDR|SERVICE_TOKEN/);
+    } finally {
+      await client.close();
+    }
   });
 });

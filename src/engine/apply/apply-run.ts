@@ -10,15 +10,18 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
+import type { StateBackend, StateVersionInfo } from '../state/backend';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
-import { staleReasons } from '../saved-plan/staleness';
+import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
+import { checkSavedPlanMac } from '../saved-plan/plan-mac';
+import { recordedGuardrails } from '../guardrails/lifecycle';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -30,25 +33,33 @@ export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
 }
 
 /** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
-export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'>;
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'> & {
+  /** The plan's file, for messages. */
+  planFile?: string;
+};
 
 /**
  * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
  * secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
  * changed since, or when the plan computed now is not the saved one.
  */
-export function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
-  return run(
-    {
-      ...options,
-      stack: saved.stack,
-      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
-      targets: saved.targets.length > 0 ? saved.targets : undefined,
-      refreshOnly: saved.refresh_only,
-    },
-    'apply',
-    saved,
-  );
+export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  const runOptions: ApplyOptions = {
+    ...options,
+    stack: saved.stack,
+    desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
+    targets: saved.targets.length > 0 ? saved.targets : undefined,
+    refreshOnly: saved.refresh_only,
+  };
+  // Before anything else, even checking its desired state: the file is the one `plan --out` wrote (its
+  // references, targets and actions unchanged). The key is the run's own: its stack's connection and state.
+  const keyContext = prepareRun({ ...runOptions, desired: { kind: 'specs', stack: saved.stack, specs: [], connection: saved.connection } });
+  if (!keyContext.ok) return keyContext;
+  const key = await savedPlanKey(keyContext.value);
+  if (!key.ok) return key;
+  const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
+  if (!bound.ok) return bound;
+  return run(runOptions, 'apply', saved);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -71,6 +82,10 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     const { computation, secrets, fingerprintKey } = planned.value;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
+      const applied = reasons.length > 0 ? await appliedBefore(saved, locked.value.backend) : undefined;
+      if (applied) {
+        return fail(new EngineError('plan_already_applied', `the saved plan was already applied, so nothing was changed: its apply wrote state serial ${applied.serial} at ${applied.created_at} (the plan was made from serial ${saved.state.serial}; the state is at ${state.serial} now). Make a new plan (\`secretform plan --out PLANFILE\`) for new changes`));
+      }
       if (reasons.length > 0) {
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
@@ -78,7 +93,8 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
-    const writer = new StateWriter(locked.value.backend, state, `secretform ${mode}`);
+    // A saved plan's id goes with the version it writes, so applying it again is told apart from a stale plan.
+    const writer = new StateWriter(locked.value.backend, state, saved ? savedPlanApplyCommand(saved) : `secretform ${mode}`);
     const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
     // The writes become a version of the history (the local journal is folded into the state file).
     const finished = await writer.finish();
@@ -88,6 +104,12 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     await client?.close();
     await locked.value.release();
   }
+}
+
+/** The history version written by applying this saved plan, if it was applied already. */
+async function appliedBefore(saved: SavedPlan, backend: StateBackend): Promise<StateVersionInfo | undefined> {
+  const history = await backend.history();
+  return history.ok ? appliedVersion(saved, history.value) : undefined;
 }
 
 async function execute(
@@ -230,7 +252,11 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
+    if (resource.change.action === 'forget' && !refreshOnly) {
+      // retainOnDelete: the object stays on the service; only secretform lets go of it.
+      delete entries[resource.address];
+      changes.push({ address: resource.address, change: 'retained' });
+    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
       changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
@@ -265,7 +291,10 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
   for (const field of resource.resourceType.fields) {
     if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
   }
-  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const { protect: _protect, retain_on_delete: _retain, ...rest } = entry;
+  const refreshed: ResourceState = {
+    ...rest, attributes, digest: desired.digest, dependencies: [...desired.dependsOn], ...recordedGuardrails(desired.lifecycle),
+  };
   const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
   return same ? undefined : refreshed;
 }
@@ -295,6 +324,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
     ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
+    ...recordedGuardrails(desired.lifecycle),
   };
 }
 
@@ -304,7 +334,7 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
   if (outcome.status === 'failed') {
     const { error } = outcome;
     if (error instanceof ServiceClientError && error.runFailure !== undefined) {
-      return { ...base, status: 'failed', message: `not done: ${runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
+      return { ...base, status: 'failed', message: `not done: ${error.headline ?? runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
     }
     return { ...base, status: 'failed', message: error.message };
   }

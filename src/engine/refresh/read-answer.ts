@@ -27,7 +27,9 @@ export function readVerdict(client: ServiceClient, request: RefreshRequest, call
     const said = result.error.errors.filter((text) => text.trim() !== '');
     return { kind: 'absent', object: { attributes: null, data: null, warnings: [] }, how: `${asked}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}` };
   }
-  const problem = request.resourceType.readAnswerProblem(result.raw);
+  const found = request.resourceType.readAnswerProblem(result.raw);
+  // The problem may name the answer's keys: text the server chose.
+  const problem = found === undefined ? undefined : client.scrubServerText(found);
   if (problem !== undefined) {
     return {
       kind: 'invalid',

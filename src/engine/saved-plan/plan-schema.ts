@@ -34,6 +34,10 @@ export const ACTION_REASON_KINDS = actionReasonSchema.options.map((option) => op
 const fieldChangeSchema = z.object({ field: z.string(), from: z.unknown(), to: z.unknown(), forcesReplacement: z.boolean() });
 const fieldDriftSchema = z.object({ field: z.string(), applied: z.unknown(), live: z.unknown() });
 
+const consequenceSchema = z
+  .object({ what: z.string(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() })
+  .readonly();
+
 const plannedChangeSchema = z
   .object({
     address: z.string(),
@@ -49,6 +53,7 @@ const plannedChangeSchema = z
     fieldChanges: z.array(fieldChangeSchema).readonly(),
     secrets: z.array(secretFieldStatusSchema).readonly(),
     dependsOn: strings.optional(),
+    consequences: z.array(consequenceSchema).readonly().optional(),
   })
   .readonly();
 

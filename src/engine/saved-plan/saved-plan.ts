@@ -9,6 +9,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
+import { SAVED_PLAN_MAC_ALGORITHM, type SavedPlanMac } from './plan-mac';
 import { planSchema } from './plan-schema';
 
 export const SAVED_PLAN_FORMAT = 'secretform-saved-plan';
@@ -32,6 +33,8 @@ export interface SavedPlan {
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
   plan: Plan;
+  /** The keyed MAC over the rest of the file, when the run that wrote it had a fingerprint key (plan-mac.ts). */
+  mac?: SavedPlanMac;
 }
 
 const savedPlanSchema = z.object({
@@ -46,6 +49,10 @@ const savedPlanSchema = z.object({
   connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
   plan: planSchema,
+  mac: z
+    .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })
+    .readonly()
+    .optional(),
 });
 
 // The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.

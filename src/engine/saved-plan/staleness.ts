@@ -4,8 +4,10 @@
  * that changed since, say, would change what apply writes). Anything else makes the plan stale: it is refused
  * before any write.
  */
+import { createHash } from 'node:crypto';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { Plan } from '../plan/plan';
+import type { StateVersionInfo } from '../state/backend';
 import type { StateFile } from '../state/state-file';
 import { STATE_KEY_ENV } from '../state/fingerprint';
 import { canonicalJson } from './canonical-json';
@@ -44,6 +46,27 @@ export function staleReasons(saved: SavedPlan, state: StateFile, computation: Pl
   return reasons;
 }
 
+/** A short id of a saved plan's content, recorded with the state version its apply writes. */
+export function savedPlanId(saved: SavedPlan): string {
+  return createHash('sha256').update(canonicalJson({ ...saved, mac: undefined }), 'utf8').digest('hex').slice(0, 16);
+}
+
+/** The history label of the state version written by applying `saved`. */
+export function savedPlanApplyCommand(saved: SavedPlan): string {
+  return `secretform apply PLANFILE (saved plan ${savedPlanId(saved)})`;
+}
+
+/**
+ * Whether this very plan was applied already: a later version of the plan's state lineage was written by
+ * applying it (its id is in the version's label). Re-applying it is refused as "already applied", not as
+ * stale with every object listed as changed. A twin plan made from the same inputs but not applied is stale.
+ */
+export function appliedVersion(saved: SavedPlan, history: readonly StateVersionInfo[]): StateVersionInfo | undefined {
+  const label = savedPlanApplyCommand(saved);
+  return history.find((version) =>
+    version.serial > saved.state.serial && (saved.state.serial === 0 || version.lineage === saved.state.lineage) && version.command === label);
+}
+
 function stateChange(planned: SavedPlan['state'], state: StateFile): string | undefined {
   // A state never written gets a fresh lineage on every read: the plan holds while nothing was written.
   if (planned.serial === 0 && state.serial === 0) return undefined;
@@ -63,7 +86,9 @@ function describeLiveChange(before: string | null | undefined, after: string | n
 function differingAddresses(saved: Plan, now: Plan): string[] {
   const byAddress = (plan: Plan) => {
     const entries = new Map<string, string>();
-    for (const change of plan.changes) entries.set(change.address, canonicalJson(change));
+    // Consequences are counts of what else lives on the service: they inform the review, they do not change
+    // what apply does (the live object itself is compared by its digest above).
+    for (const { consequences: _counted, ...change } of plan.changes) entries.set(change.address, canonicalJson(change));
     for (const drift of plan.drift) entries.set(`${drift.address}#drift`, canonicalJson(drift));
     return entries;
   };

@@ -103,7 +103,10 @@ export interface ApplyResult {
 
 export interface StateOnlyChange {
   address: string;
-  /** `moved` (from `from`), `forgotten` (deleted outside and not in code), `refreshed` (the live state recorded). */
-  change: 'moved' | 'forgotten' | 'refreshed';
+  /**
+   * `moved` (from `from`), `forgotten` (deleted outside and not in code), `retained` (the plan's `forget`: left
+   * on the service by `retainOnDelete`, removed from state), `refreshed` (the live state recorded).
+   */
+  change: 'moved' | 'forgotten' | 'retained' | 'refreshed';
   from?: string;
 }

@@ -20,6 +20,9 @@ import { prepareStacks, type StacksOptions } from './stack-preparation';
 import { narrowToTargets } from './stack-selection';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 
+/** A stack's failures that refuse a saved plan over several stacks as a whole: it was reviewed as one file. */
+const REFUSES_THE_SAVED_PLAN: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied']);
+
 /** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
 export type StackPreview = StackOutcome<Plan>;
 
@@ -57,7 +60,7 @@ export async function applySavedPlanSet(set: SavedPlanSet, options: Omit<StacksC
   const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
   const stacks = set.plans.map((plan) => plan.stack);
   const dependencies = new Map(stacks.map((stack) => [stack, set.dependencies[stack] ?? []]));
-  const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired }) as const;
+  const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
   return changeStacks(options, stacks, dependencies, desiredOf, false, (stack, hooks) => applySavedPlan(saved.get(stack)!, { ...options, ...hooks }));
 }
 
@@ -100,7 +103,7 @@ async function changeStacks(
     await Promise.all([...reached.values()].map((step) => step.promise));
     const early = await Promise.all(ordered.filter((stack) => !planned.has(stack)).map((stack) => finished.get(stack)!.promise));
     // A stale saved plan refuses the whole run: the plan was reviewed as one.
-    if (early.some((outcome) => outcome.status === 'failed' && outcome.error.code === 'plan_stale')) return false;
+    if (early.some((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code))) return false;
     if (planned.size === 0) return false;
     const approved = options.confirm ? await options.confirm(previews(ordered, waitsFor, planned, early)) : true;
     declined = !approved;
@@ -139,9 +142,9 @@ async function changeStacks(
     await Promise.race([locked.promise, run]);
   }
   const outcomes = await Promise.all(ordered.map((stack) => finished.get(stack)!.promise));
-  const stale = outcomes.find((outcome) => outcome.status === 'failed' && outcome.error.code === 'plan_stale');
+  const stale = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code));
   if (stale?.status === 'failed') {
-    return fail(new EngineError('plan_stale', `stack ${stale.stack}: ${stale.error.message}; no stack of the saved plan was changed`));
+    return fail(new EngineError(stale.error.code, `stack ${stale.stack}: ${stale.error.message}; no stack of the saved plan was changed`));
   }
   return ok({ stacks: outcomes, confirmed: !declined && planned.size > 0 });
 }
