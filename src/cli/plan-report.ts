@@ -80,6 +80,8 @@ export function renderStacksPlan(reports: readonly StackReport[], format: PlanFo
 
 /** `writePlanReport` for a run over several stacks: one report covering every stack. */
 export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+  // A run that came down to one stack (e.g. --target in one stack) reports as a run of one stack does.
+  if (reports.length === 1 && reports[0].status === 'done') return writePlanReport(reports[0].value, format, outFile, io, savedPlanFile);
   const warnings = reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
   const context = markdownContext(format, io, savedPlanFile);
   writeReport((color) => renderStacksPlan(reports, format, color, context), warnings, format, outFile, io);

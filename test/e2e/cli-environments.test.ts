@@ -147,6 +147,17 @@ test('one stack named: the plan of that stack alone, as before', async () => {
   expect(JSON.parse(json.stdout)).toMatchObject({ format_version: '1.0', stack: 'base' });
 });
 
+test('--target over several stacks runs the stacks that hold a target, each with its own targets', async () => {
+  const applied = await sf(['apply', '--auto-approve', '--stack', '*', '--target', 'prod/kv']);
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  expect(doneOrder(applied.stdout, 'created')).toEqual(['prod/kv']);
+  expect(await mountsByServer()).toEqual({ base: [], staging: [], prod: ['prod-apps'] });
+  const outside = await sf(['plan', '--target', 'qa/kv']);
+  expect(outside.code).toBe(1);
+  expect(outside.stderr).toContain('--target qa/kv: not an address of the stacks of this run (base, prod, staging)');
+});
+
 test('apply and destroy refuse several stacks unless named; unknown stacks and patterns are errors listing the stacks', async () => {
   for (const command of ['apply', 'destroy']) {
     const refused = await sf([command, '--auto-approve']);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError, fail, ok } from '../../src/engine/errors';
 import { orderStacks, readStackDependencies, reverseDependencies } from '../../src/engine/stacks/stack-order';
-import { selectStacks } from '../../src/engine/stacks/stack-selection';
+import { narrowToTargets, selectStacks } from '../../src/engine/stacks/stack-selection';
 import { runStacksInOrder } from '../../src/engine/stacks/stack-scheduler';
 import { resolveStateLocation } from '../../src/engine/state/state-location';
 
@@ -85,4 +85,12 @@ describe('runStacksInOrder', () => {
 test('{stack} in a state file path is the stack name', () => {
   const location = resolveStateLocation('state/{stack}.json', {}, '/project', 'prod');
   expect(location.ok && location.value.display).toBe('/project/state/prod.json');
+});
+
+test('--target over several stacks keeps the stacks that hold a target, each with its own targets', () => {
+  const narrowed = narrowToTargets(['base', 'prod', 'staging'], ['prod/kv', 'base/auth', 'prod/auth']);
+  expect(narrowed.ok && narrowed.value.stacks).toEqual(['base', 'prod']);
+  expect(narrowed.ok && narrowed.value.targetsOf('prod')).toEqual(['prod/kv', 'prod/auth']);
+  const outside = narrowToTargets(['base', 'prod'], ['qa/kv']);
+  expect(!outside.ok && outside.error.message).toBe('--target qa/kv: not an address of the stacks of this run (base, prod); an address starts with its stack\'s name');
 });

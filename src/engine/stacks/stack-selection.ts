@@ -46,3 +46,17 @@ export function selectSynthesizedStacks(outdir: string, patterns: readonly strin
   }
   return selectStacks(available, patterns, use, command);
 }
+
+/**
+ * `--target` in a run over several stacks: an address's first segment is its stack, so each stack gets the
+ * targets in it, and a stack that holds none is left out of the run. No targets: every stack, unchanged.
+ */
+export function narrowToTargets(stacks: readonly string[], targets: readonly string[] | undefined): Result<{ stacks: string[]; targetsOf: (stack: string) => string[] | undefined }> {
+  if (targets === undefined || targets.length === 0) return ok({ stacks: [...stacks], targetsOf: () => undefined });
+  const targetsOf = (stack: string) => targets.filter((target) => target.startsWith(`${stack}/`));
+  const outside = targets.filter((target) => !stacks.some((stack) => target.startsWith(`${stack}/`)));
+  if (outside.length > 0) {
+    return fail(new EngineError('address_unknown', `--target ${outside.join(', ')}: not an address of the stacks of this run (${stacks.join(', ')}); an address starts with its stack's name`));
+  }
+  return ok({ stacks: stacks.filter((stack) => targetsOf(stack).length > 0), targetsOf });
+}

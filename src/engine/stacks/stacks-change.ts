@@ -17,6 +17,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks, type StacksOptions } from './stack-preparation';
+import { narrowToTargets } from './stack-selection';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 
 /**
@@ -67,12 +68,15 @@ export async function applySavedPlanSet(set: SavedPlanSet, options: Omit<StacksC
 }
 
 function changeSynthesizedStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
-  const dependencies = readStackDependencies(options.outdir, options.stacks);
+  const narrowed = narrowToTargets(options.stacks, options.targets);
+  if (!narrowed.ok) return Promise.resolve(narrowed);
+  const { stacks, targetsOf } = narrowed.value;
+  const dependencies = readStackDependencies(options.outdir, stacks);
   if (!dependencies.ok) return Promise.resolve(dependencies);
-  const { outdir, stacks, ...shared } = options;
+  const { outdir, stacks: _selected, ...shared } = options;
   const desiredOf = () => ({ kind: 'synth-output', outdir }) as const;
   const runOne = mode === 'apply' ? apply : destroy;
-  return changeStacks(shared, stacks, dependencies.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, desired: desiredOf() }));
+  return changeStacks(shared, stacks, dependencies.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, targets: targetsOf(stack), desired: desiredOf() }));
 }
 
 /** The hooks a stack's run is given: how it reports its lock and its plan to the run over all stacks. */

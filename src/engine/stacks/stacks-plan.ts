@@ -11,6 +11,7 @@ import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks, type StacksOptions } from './stack-preparation';
+import { narrowToTargets } from './stack-selection';
 import { runStacksInOrder, type StackOutcome } from './stack-scheduler';
 
 /** A run over the stacks `stacks` of the synth output `outdir`. */
@@ -49,12 +50,15 @@ async function planEachStack(
   options: SynthesizedStacksOptions,
   planOne: (options: EngineOptions) => Promise<Result<Plan>>,
 ): Promise<Result<{ outcomes: StackOutcome<Plan>[]; dependencies: StackDependencies }>> {
-  const dependencies = readStackDependencies(options.outdir, options.stacks);
+  const narrowed = narrowToTargets(options.stacks, options.targets);
+  if (!narrowed.ok) return narrowed;
+  const { stacks, targetsOf } = narrowed.value;
+  const dependencies = readStackDependencies(options.outdir, stacks);
   if (!dependencies.ok) return dependencies;
   const desiredOf = () => ({ kind: 'synth-output', outdir: options.outdir }) as const;
-  const order = prepareStacks(options, options.stacks, dependencies.value, desiredOf, false);
+  const order = prepareStacks(options, stacks, dependencies.value, desiredOf, false);
   if (!order.ok) return order;
   const { outdir: _outdir, stacks: _stacks, ...shared } = options;
-  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({ ...shared, stack, desired: desiredOf() }));
+  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({ ...shared, stack, targets: targetsOf(stack), desired: desiredOf() }));
   return ok({ outcomes, dependencies: dependencies.value });
 }
