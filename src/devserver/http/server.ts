@@ -1,4 +1,4 @@
-import net from 'node:net';
+import * as net from 'node:net';
 import { SocketReader } from './socket-reader';
 import { ClientGoneError, HttpProtocolError, readRequestBody, readRequestHead, type HttpRequestHead } from './request';
 import { serializeResponse, type HttpResponse } from './response';
