@@ -73,7 +73,8 @@ test('the packed tarball ships LICENSE, docs, examples, an exports map, sources 
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
   expect(manifest.exports['./testing']).toEqual({ types: './dist/testing/index.d.ts', default: './dist/testing/index.js' });
-  expect(manifest.engines.node).toBe('>=20.18.1');
+  // The Node versions CI runs (.ci/run: the suite on 20, an end-to-end subset on 22 and 24).
+  expect(manifest.engines.node).toBe('^20.18.1 || ^22.0.0 || >=24.0.0');
   expect(manifest.dependencies.cdktf).toBeUndefined();
   expect(manifest.dependencies.constructs).toBeUndefined();
   expect(manifest.peerDependenciesMeta).toEqual(expect.objectContaining({ cdktf: { optional: true }, cdktn: { optional: true } }));

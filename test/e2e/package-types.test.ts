@@ -1,8 +1,8 @@
 /**
  * The shipped declaration files type-check in a user's project, as a user sets one up: the packed tarball
  * installed into fresh apps (cdktf 0.21 + constructs 10.4.2), the README's main.ts, `strict` and
- * `skipLibCheck: false`, compiled by TypeScript 5 and TypeScript 7 (installed from the npm registry into a cache
- * under node_modules/.cache). One app has no @types/node of its own (Node's types come from secretform's
+ * `skipLibCheck: false`, compiled by TypeScript 5 and TypeScript 7 (installed from the npm registry into the tool
+ * cache, see test/support/package-tarball.ts). One app has no @types/node of its own (Node's types come from secretform's
  * dependency), the other installs a newer @types/node itself (npm shares one copy: no duplicate declarations).
  * TypeScript 7 loads no @types package unless `types` names it, so it runs with `types` unset and with
  * `["node"]`. Without `esModuleInterop` TypeScript 5 fails inside zod's own declarations (a zod limitation, see

@@ -1,16 +1,19 @@
 /**
  * The package as users get it, for the tests that install it into fresh projects: `npm pack` of the repository
  * (dist/ is built by jest's global setup, so packing runs no script), child-process helpers, and tools
- * installed from the npm registry into a cache under node_modules/.cache that survives between runs.
+ * installed from the npm registry into a cache that survives between runs (outside node_modules, which `npm ci`
+ * deletes; scripts/fetch-node.sh uses the same one).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
 /** Where registry tools (compilers, Node binaries, CLIs) are kept between runs, one directory per version. */
-export const TOOL_CACHE = process.env.SECRETFORM_TOOL_CACHE ?? path.join(ROOT, 'node_modules', '.cache', 'secretform-tools');
+export const TOOL_CACHE =
+  process.env.SECRETFORM_TOOL_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'secretform-tools');
 
 export interface RunResult {
   code: number | null;
