@@ -15,6 +15,15 @@ const size = Number(process.env.BENCH_SIZE ?? '1000');
 const mix = mixFor(size);
 const app = new App();
 const stack = new TerraformStack(app, process.env.BENCH_STACK ?? 'bench');
+
+// BENCH_PLAIN: the same number of cdktf's own terraform_data resources and no secretform construct, to show
+// what cdktf itself costs for a stack of this size (`--huge`).
+if (process.env.BENCH_PLAIN === '1') {
+  const { DataResource } = require(join(root, 'node_modules', 'cdktf')) as typeof import('cdktf'); // eslint-disable-line @typescript-eslint/no-require-imports
+  for (let i = 0; i < size; i++) new DataResource(stack, `plain-${i}`, { input: { name: `plain-${i}`, ttl: 3600 } });
+  app.synth();
+  process.exit(0);
+}
 const { SecretValue } = sf;
 
 const userpass = new sf.AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });

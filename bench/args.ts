@@ -1,5 +1,10 @@
-/** The bench's command line: `npm run bench [-- --quick] [--sizes 1000,3000] [--apply-timeout SECONDS] [--cpu-prof DIR]`. */
+/**
+ * The bench's command line: `npm run bench [-- --quick] [--huge] [--sizes 1000,3000] [--apply-timeout SECONDS]
+ * [--cpu-prof DIR]`.
+ */
 export interface BenchArgs {
+  /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
+  huge?: boolean;
   /** Stack sizes to measure, ascending. */
   sizes: number[];
   /** An apply that takes longer is stopped (SIGTERM, then SIGKILL) and reported as missed. */
@@ -10,6 +15,7 @@ export interface BenchArgs {
 
 export const FULL_SIZES = [1000, 3000, 10000];
 export const QUICK_SIZES = [1000];
+export const HUGE_SIZES = [10000, 30000, 100000];
 export const DEFAULT_APPLY_TIMEOUT_S = 300;
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
@@ -22,6 +28,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       return next;
     };
     if (arg === '--quick') args.sizes = QUICK_SIZES;
+    else if (arg === '--huge') {
+      args.huge = true;
+      args.sizes = HUGE_SIZES;
+      args.applyTimeoutS = Math.max(args.applyTimeoutS, 1800);
+    }
     else if (arg === '--sizes') {
       const sizes = value().split(',').map((part) => Number(part.trim()));
       if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error('--sizes takes whole numbers of at least 100, separated by commas');
@@ -31,7 +42,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       if (!(seconds > 0)) throw new Error('--apply-timeout takes a positive number of seconds');
       args.applyTimeoutS = seconds;
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
-    else throw new Error(`unknown argument ${arg}; use --quick, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
+    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
   }
   return args;
 }

@@ -46,12 +46,13 @@ export function secretEnv(size: number): Record<string, string> {
  * What the platform already has: the directory's entries, the KV v2 secrets the associations sync, and the
  * service's usual KV v2 mount `secret/` (where secretform keeps the stack's fingerprint key by default).
  */
-export function seedFor(size: number): Seed {
+export function seedFor(size: number, options: { secretMount?: boolean } = {}): Seed {
   const mix = mixFor(size);
   const accounts = mix.staticRoles + mix.librarySets;
   return {
     mounts: [
-      { path: 'secret', type: 'kv', options: { version: '2' } },
+      // A production server has no `secret/` unless someone made it (the PostgreSQL row measures that case).
+      ...(options.secretMount === false ? [] : [{ path: 'secret', type: 'kv' as const, options: { version: '2' } }]),
       { path: 'kv', type: 'kv', options: { version: '2' } },
     ],
     kv: Array.from({ length: mix.associations }, (_, i) => ({ mount: 'kv', path: `app-${i}`, data: { value: `v${i}` } })),

@@ -11,11 +11,14 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import ts from 'typescript';
 import { parseBenchArgs, type BenchArgs } from './args';
+import { findPostgresBin, startPostgres } from '../test/support/postgres';
 import { secretEnv, seedFor } from './mix';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'secretform.js');
 const LATENCY_MS = 10;
+/** A service in the same data centre: the client's CPU, not the network, is what a user waits for. */
+const LOW_LATENCY_MS = 1;
 const PARALLELISM = 10;
 const ROOT_TOKEN = 'bench-root-token';
 
@@ -25,9 +28,11 @@ interface Row {
   seconds?: number;
   requests?: number;
   floorSeconds?: number;
-  /** Upper bound of seconds / floor (or of seconds when there is no floor). */
+  /** Upper bound of seconds / floor (or of seconds when there is no floor, or of seconds / reference). */
   target?: number;
-  targetKind?: 'ratio' | 'seconds';
+  targetKind?: 'ratio' | 'seconds' | 'reference';
+  /** For targetKind `reference`: the time of the reference measured in the same run (the bare client). */
+  referenceSeconds?: number;
   peakRssMb?: number;
   cpuSeconds?: number;
   /** How long the dev server's thread was busy during the run (its own work: parsing, handlers, hashing). */
@@ -50,9 +55,9 @@ interface BenchServer {
   close(): Promise<void>;
 }
 
-function startServerThread(size: number): Promise<BenchServer> {
+function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { secretMount?: boolean } = {}): Promise<BenchServer> {
   const worker = new Worker(join(__dirname, 'dev-server-worker.ts'), {
-    workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seedFor(size), latencyMs: LATENCY_MS },
+    workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seedFor(size, seed), latencyMs },
     execArgv: ['--require', require.resolve('tsx/cjs')],
   });
   const next = (kind: string) =>
@@ -247,7 +252,7 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
     }
     const planned = planRow('plan (default: no configuration)', size, plans, applied.timedOut ? undefined : 0, size === 1000 ? 1.2 : size === 10000 ? 1.3 : undefined, size === 10000 ? 400 : undefined);
     rows.push(planned);
-    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs);
+    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client'));
     progress('bare client, the same reads', bare);
     rows.push({
       figure: 'bare HTTP client, the plan\'s reads',
@@ -261,6 +266,9 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
     });
     if (planned.seconds !== undefined && bare.code === 0) planned.note = [planned.note, `${(planned.seconds / bare.seconds).toFixed(2)}x the bare client`].filter(Boolean).join('; ');
     serverMemory[size] = process.memoryUsage().rss / 1024 / 1024;
+
+    await measureLowLatency(size, project, args, rows);
+    if (size === 1000) await measurePostgresState(size, project, rows);
 
     if (size === 1000) {
       // The same with SECRETFORM_STATE_KEY (its own stack state, applied with that key).
@@ -285,14 +293,14 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
  * The plan's reads sent again by bench/bare-client.js (a fresh node process doing nothing but those requests), timed
  * the same way: what any client pays on this machine against this server.
  */
-async function measureBareClient(server: BenchServer, requests: number, runs: number): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
+async function measureBareClient(server: BenchServer, requests: number, runs: number, cpuProfDir?: string): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-reads-'));
   try {
     const readsFile = join(dir, 'reads.json');
     writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests) }));
     const results: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
     for (let i = 0; i < runs; i++) {
-      results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN })));
+      results.push(await measured(server, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, cpuProfDir ? { cpuProfDir } : {})));
     }
     const failed = results.find((run) => run.code !== 0);
     if (failed) return failed;
@@ -302,7 +310,7 @@ async function measureBareClient(server: BenchServer, requests: number, runs: nu
   }
 }
 
-function planRow(figure: string, size: number, plans: (CliRun & { requests: number; serverBusySeconds: number })[], expectedChanges: number | undefined, target: number | undefined, rssTargetMb: number | undefined): Row {
+function planRow(figure: string, size: number, plans: (CliRun & { requests: number; serverBusySeconds: number })[], expectedChanges: number | undefined, target: number | undefined, rssTargetMb: number | undefined, latencyMs = LATENCY_MS): Row {
   const bad = plans.find((run) => run.code !== 0);
   if (bad) return { figure, size, failed: failure(bad, 'plan') };
   const requests = Math.max(...plans.map((run) => run.requests));
@@ -315,7 +323,7 @@ function planRow(figure: string, size: number, plans: (CliRun & { requests: numb
     size,
     seconds: median(plans.map((run) => run.seconds)),
     requests,
-    floorSeconds: (requests * LATENCY_MS) / PARALLELISM / 1000,
+    floorSeconds: floorOf(requests, latencyMs),
     target,
     targetKind: 'ratio',
     peakRssMb: Math.max(...plans.map((run) => run.peakRssMb ?? 0)),
@@ -325,6 +333,131 @@ function planRow(figure: string, size: number, plans: (CliRun & { requests: numb
     note: expectedChanges === undefined ? `${changes} changes left by the unfinished apply` : plans.length > 1 ? `median of ${plans.length}` : undefined,
     failed: problems.length > 0 ? problems.join('; ') : undefined,
   };
+}
+
+/** The time the requests take at `latencyMs` each, `PARALLELISM` at a time: what no client can beat. */
+function floorOf(requests: number, latencyMs: number): number {
+  return (requests * latencyMs) / PARALLELISM / 1000;
+}
+
+/**
+ * The same stack against a server 1 ms away (same data centre), its own state: the plan against the bare client
+ * sending the same reads at the same latency, the apply against its floor, and the client's CPU per resource.
+ */
+async function measureLowLatency(size: number, project: string, args: BenchArgs, rows: Row[]): Promise<void> {
+  const prof = args.cpuProfDir ? { cpuProfDir: resolve(args.cpuProfDir, `${size}-1ms`) } : {};
+  const server = await startServerThread(size, LOW_LATENCY_MS);
+  try {
+    const env = defaultEnv(server, size);
+    const statePath = join(project, 'low-latency.state.json');
+    const applied = await measured(server, () => runSecretform(['apply', '--no-synth', '--auto-approve', '--state', statePath], project, env, { ...prof, timeoutS: args.applyTimeoutS }));
+    progress('apply, 1 ms', applied);
+    rows.push({
+      figure: 'apply (creates), 1 ms latency',
+      size,
+      seconds: applied.timedOut ? undefined : applied.seconds,
+      requests: applied.requests,
+      floorSeconds: floorOf(applied.requests, LOW_LATENCY_MS),
+      target: size === 10000 ? 2 : undefined,
+      targetKind: 'ratio',
+      peakRssMb: applied.peakRssMb,
+      cpuSeconds: applied.cpuSeconds,
+      serverBusySeconds: applied.serverBusySeconds,
+      failed: applied.code !== 0 ? failure(applied, 'apply') : undefined,
+    });
+    const runs = size <= 1000 ? PLAN_RUNS_SMALL : 1;
+    const plans: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
+    for (let i = 0; i < runs; i++) {
+      plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json', '--state', statePath], project, env, prof)));
+      progress('plan, 1 ms', plans[i]);
+    }
+    const planned = planRow('plan, 1 ms latency', size, plans, 0, undefined, undefined, LOW_LATENCY_MS);
+    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client'));
+    progress('bare client, 1 ms', bare);
+    if (bare.code === 0 && planned.seconds !== undefined) {
+      planned.targetKind = 'reference';
+      planned.referenceSeconds = bare.seconds;
+      planned.target = size === 10000 ? 1.5 : undefined;
+      planned.note = [planned.note, `${(planned.seconds / bare.seconds).toFixed(2)}x the bare client`].filter(Boolean).join('; ');
+    }
+    rows.push(planned, {
+      figure: 'bare HTTP client, the plan\'s reads, 1 ms',
+      size,
+      seconds: bare.seconds,
+      requests: bare.requests,
+      floorSeconds: floorOf(bare.requests, LOW_LATENCY_MS),
+      cpuSeconds: bare.cpuSeconds,
+      serverBusySeconds: bare.serverBusySeconds,
+      note: 'reference of the 1 ms plan',
+      failed: bare.code === 0 ? undefined : failure(bare, 'bare client'),
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * A team's default: state in PostgreSQL, no other setting, on a server without a KV v2 mount `secret/` (the
+ * fingerprint key then lives in the state database's own table).
+ */
+async function measurePostgresState(size: number, project: string, rows: Row[]): Promise<void> {
+  const figure = 'plan (PostgreSQL state, no secret/ mount)';
+  const found = findPostgresBin();
+  if (!('bin' in found)) {
+    rows.push({ figure, size, note: `not measured: ${found.missing}` });
+    return;
+  }
+  const pg = await startPostgres();
+  const server = await startServerThread(size, LATENCY_MS, { secretMount: false });
+  try {
+    const env = { ...defaultEnv(server, size), SECRETFORM_STATE: pg.url('bench') };
+    const setup = await runSecretform(['apply', '--no-synth', '--auto-approve'], project, env);
+    if (setup.code !== 0) throw new Error(failure(setup, 'apply with PostgreSQL state (setup)'));
+    const plans: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
+    for (let i = 0; i < PLAN_RUNS_SMALL; i++) {
+      plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json'], project, env)));
+      progress('plan with PostgreSQL state', plans[i]);
+    }
+    rows.push(planRow(figure, size, plans, 0, 1.3, undefined));
+  } finally {
+    await server.close();
+    pg.stop();
+  }
+}
+
+/**
+ * `--huge`: plan and apply of `size` resources against the dev server with no added latency (what secretform
+ * itself costs), time and peak RSS; synth, with the app alone and cdktf alone (the same number of plain
+ * terraform_data resources) shown apart.
+ */
+async function measureHuge(size: number, args: BenchArgs, rows: Row[]): Promise<void> {
+  const project = benchProject(size);
+  const server = await startServerThread(size, 0);
+  try {
+    const env = defaultEnv(server, size);
+    const appEnv = { ...env, CDKTF_OUTDIR: join(project, 'app-only.out') };
+    const appOnly = await runNode([join(project, 'app.js')], appEnv, { cwd: project });
+    progress('app alone', appOnly);
+    const plain = await runNode([join(project, 'app.js')], { ...appEnv, BENCH_PLAIN: '1' }, { cwd: project });
+    progress('cdktf alone', plain);
+    rows.push(
+      { figure: 'huge: cdktf alone (plain terraform_data)', size, seconds: plain.seconds, peakRssMb: plain.peakRssMb, cpuSeconds: plain.cpuSeconds, failed: plain.code === 0 ? undefined : failure(plain, 'cdktf app') },
+      { figure: 'huge: the app alone (cdktf + secretform constructs)', size, seconds: appOnly.seconds, peakRssMb: appOnly.peakRssMb, cpuSeconds: appOnly.cpuSeconds, failed: appOnly.code === 0 ? undefined : failure(appOnly, 'app') },
+    );
+    const synth = await runSecretform(['synth', '--synth-env', 'BENCH_ROOT', '--synth-env', 'BENCH_SIZE', '--synth-env', 'BENCH_STACK'], project, env);
+    progress('synth', synth);
+    if (synth.code !== 0) throw new Error(failure(synth, 'synth'));
+    rows.push({ figure: 'huge: secretform synth (runs the app)', size, seconds: synth.seconds, peakRssMb: synth.peakRssMb, cpuSeconds: synth.cpuSeconds, note: 'CPU and RSS: secretform only' });
+    const applied = await measured(server, () => runSecretform(['apply', '--no-synth', '--auto-approve'], project, env, { timeoutS: args.applyTimeoutS }));
+    progress('apply', applied);
+    rows.push({ figure: 'huge: apply (creates), no latency', size, seconds: applied.timedOut ? undefined : applied.seconds, requests: applied.requests, peakRssMb: applied.peakRssMb, cpuSeconds: applied.cpuSeconds, serverBusySeconds: applied.serverBusySeconds, rssTargetMb: size === 100000 ? 1536 : undefined, failed: applied.code !== 0 ? failure(applied, 'apply') : undefined });
+    const planned = await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json'], project, env));
+    progress('plan', planned);
+    rows.push({ ...planRow('huge: plan, no latency', size, [planned], applied.code === 0 ? 0 : undefined, undefined, size === 100000 ? 1536 : undefined, 0), floorSeconds: undefined });
+  } finally {
+    await server.close();
+    rmSync(project, { recursive: true, force: true });
+  }
 }
 
 /** How long this machine takes to start node and do nothing (what `version` cannot go below). */
@@ -367,12 +500,19 @@ function verdict(row: Row): 'OK' | 'MISSED' | '' {
   if (row.rssTargetMb !== undefined && (row.peakRssMb === undefined || row.peakRssMb > row.rssTargetMb)) return 'MISSED';
   if (row.target === undefined) return '';
   if (row.seconds === undefined) return 'MISSED';
-  const value = row.targetKind === 'ratio' ? row.seconds / row.floorSeconds! : row.seconds;
+  const value = row.targetKind === 'ratio' ? row.seconds / row.floorSeconds! : row.targetKind === 'reference' ? row.seconds / row.referenceSeconds! : row.seconds;
   return value <= row.target ? 'OK' : 'MISSED';
 }
 
+function targetText(row: Row): string {
+  if (row.target === undefined) return '';
+  if (row.targetKind === 'ratio') return `<= ${row.target}x`;
+  if (row.targetKind === 'reference') return `<= ${row.target}x bare client`;
+  return `<= ${row.target} s`;
+}
+
 function table(rows: Row[]): string {
-  const header = ['figure', 'resources', 'time s', 'requests', 'floor s', 'ratio', 'target', 'CPU s', 'peak RSS MB', 'server busy s', 'result', 'note'];
+  const header = ['figure', 'resources', 'time s', 'requests', 'floor s', 'ratio', 'target', 'CPU s', 'CPU ms/resource', 'peak RSS MB', 'server busy s', 'result', 'note'];
   const lines = rows.map((row) => [
     row.figure,
     row.size === 0 ? '' : row.size.toLocaleString('en-US'),
@@ -380,8 +520,9 @@ function table(rows: Row[]): string {
     row.requests === undefined ? '' : String(row.requests),
     row.floorSeconds === undefined ? '' : row.floorSeconds.toFixed(2),
     row.floorSeconds === undefined || row.seconds === undefined ? '' : `${(row.seconds / row.floorSeconds).toFixed(2)}x`,
-    [row.target === undefined ? '' : row.targetKind === 'ratio' ? `<= ${row.target}x` : `<= ${row.target} s`, row.rssTargetMb ? `<= ${row.rssTargetMb} MB` : ''].filter(Boolean).join(', '),
+    [targetText(row), row.rssTargetMb ? `<= ${row.rssTargetMb} MB` : ''].filter(Boolean).join(', '),
     row.cpuSeconds === undefined ? '' : row.cpuSeconds.toFixed(2),
+    row.cpuSeconds === undefined || row.size === 0 ? '' : ((row.cpuSeconds * 1000) / row.size).toFixed(3),
     row.peakRssMb === undefined || row.peakRssMb === 0 ? '' : row.peakRssMb.toFixed(0),
     row.serverBusySeconds === undefined ? '' : row.serverBusySeconds.toFixed(2),
     verdict(row),
@@ -405,10 +546,11 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   const serverMemory: Record<number, number> = {};
-  await measureVersion(rows);
+  if (!args.huge) await measureVersion(rows);
   for (const size of args.sizes) {
-    process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources...\n`);
-    await measureSize(size, args, rows, serverMemory);
+    process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : ''}...\n`);
+    if (args.huge) await measureHuge(size, args, rows);
+    else await measureSize(size, args, rows, serverMemory);
   }
   rows.sort((a, b) => a.figure.localeCompare(b.figure) || a.size - b.size);
   process.stdout.write(`\n${table(rows)}\n\n`);

@@ -9,13 +9,14 @@
  *    space-separated); a name ending in `*` takes every variable with that prefix, except names that look like
  *    a credential (`APP_DB_PASSWORD`): before the first synth no output says which variables hold secrets, so
  *    a prefix must not sweep them in; a credential the app itself needs is named exactly;
- * 3. minus the denylist, which always wins: `SERVICE_*`, `SECRETFORM_*`, and every variable a
- *    `SecretValue.fromEnv` reference of the previous synth output names.
+ * 3. minus the denylist, which always wins: `SERVICE_*`, `SECRETFORM_*`, every variable a
+ *    `SecretValue.fromEnv` reference of the previous synth output names, and every variable a stack's
+ *    `ServiceConnection` reads its token from (`tokenEnv`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSecretReferenceJson } from './secret-value';
-import { specObjectsOf } from './synthesized-spec';
+import { readSynthesizedConnection, specObjectsOf } from './synthesized-spec';
 
 /** The user's list of extra variables for the app, read by secretform itself (it is never passed on). */
 export const SYNTH_ENV_VARIABLE = 'SECRETFORM_SYNTH_ENV';
@@ -81,8 +82,9 @@ function splitList(value: string | undefined): string[] {
 }
 
 /**
- * Names of the variables the `SecretValue.fromEnv` references of a synth output read (every stack of it). An
- * output that does not exist or cannot be read names none: the denylist's prefixes still apply.
+ * Names of the variables that hold secrets in a synth output (every stack of it): those its `SecretValue.fromEnv`
+ * references read, and the token variables its connections name. An output that does not exist or cannot be
+ * read names none: the denylist's prefixes still apply.
  */
 export function secretVariablesOfOutput(outdir: string): Set<string> {
   const names = new Set<string>();
@@ -101,6 +103,8 @@ export function secretVariablesOfOutput(outdir: string): Set<string> {
       continue;
     }
     // Read leniently: an output that a later synth replaces may be half-written or hold invalid markers.
+    const tokenEnv = connectionTokenVariable(config);
+    if (tokenEnv !== undefined) names.add(tokenEnv);
     for (const { object } of specObjectsOf(config)) {
       const secrets = (object as { secrets?: unknown } | null)?.secrets;
       if (typeof secrets !== 'object' || secrets === null) continue;
@@ -111,4 +115,13 @@ export function secretVariablesOfOutput(outdir: string): Set<string> {
     }
   }
   return names;
+}
+
+/** The token variable a stack's connection names, read leniently (an invalid connection names none). */
+function connectionTokenVariable(config: unknown): string | undefined {
+  try {
+    return readSynthesizedConnection(config, 'synth output')?.tokenEnv;
+  } catch {
+    return undefined;
+  }
 }

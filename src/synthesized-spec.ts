@@ -151,3 +151,90 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
   }
   return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
 }
+
+/** The override path of a stack's connection in its configuration: `"//".secretform.connection` at the top level. */
+export const CONNECTION_OVERRIDE_PATH = '//.secretform.connection';
+
+/**
+ * A stack's `ServiceConnection` as synthesized: which service the stack's resources live on. Names and paths only:
+ * the token is read at plan/apply time from the variable `tokenEnv` names, never synthesized.
+ */
+export interface SynthesizedConnection {
+  /** Construct path of the ServiceConnection (for messages). */
+  readonly construct: string;
+  /** Scheme, host, port and optional path prefix, as `SERVICE_ADDR` takes it. */
+  readonly address: string;
+  /** The environment variable that holds the token (never the token). */
+  readonly tokenEnv: string;
+  /** PEM files, as written in code (a relative path is resolved against the project directory at run time). */
+  readonly caCertFile?: string;
+  readonly clientCertFile?: string;
+  readonly clientKeyFile?: string;
+  readonly skipVerify: boolean;
+}
+
+const connectionSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  construct: z.string().min(1),
+  address: z.string().min(1),
+  tokenEnv: z.string().min(1),
+  caCertFile: z.string().min(1).optional(),
+  clientCertFile: z.string().min(1).optional(),
+  clientKeyFile: z.string().min(1).optional(),
+  skipVerify: z.boolean(),
+}).strict();
+
+const connectionMarkerSchema = z.object({
+  version: z.literal(SPEC_FORMAT_VERSION),
+  construct: z.string().min(1),
+  problems: z.array(z.string()).min(1),
+});
+
+/** The JSON object written at `"//".secretform.connection`. */
+export function writeSynthesizedConnection(connection: SynthesizedConnection): Record<string, unknown> {
+  const optional = (key: 'caCertFile' | 'clientCertFile' | 'clientKeyFile') => (connection[key] === undefined ? {} : { [key]: connection[key] });
+  return {
+    version: SPEC_FORMAT_VERSION,
+    construct: connection.construct,
+    address: connection.address,
+    tokenEnv: connection.tokenEnv,
+    ...optional('caCertFile'),
+    ...optional('clientCertFile'),
+    ...optional('clientKeyFile'),
+    skipVerify: connection.skipVerify,
+  };
+}
+
+/** What an invalid connection (or two in one stack) is synthesized as when validation was skipped: the reader refuses the stack. */
+export function writeConnectionMarker(construct: string, problems: readonly string[]): Record<string, unknown> {
+  return { version: SPEC_FORMAT_VERSION, construct, problems: [...problems] };
+}
+
+/**
+ * The connection of a synthesized stack configuration, or undefined when the stack has none (it then uses the
+ * `SERVICE_*` environment). Throws a SpecFormatError when the object is malformed or marks an invalid connection.
+ */
+export function readSynthesizedConnection(config: unknown, source: string): SynthesizedConnection | undefined {
+  const comment = (config as { '//'?: { secretform?: { connection?: unknown } } } | null)?.['//'];
+  const object = typeof comment === 'object' && comment !== null ? comment.secretform?.connection : undefined;
+  if (object === undefined) return undefined;
+  return parseSynthesizedConnection(object, source);
+}
+
+/** One connection object read back (from `cdk.tf.json` or a saved plan); throws a SpecFormatError naming `where`. */
+export function parseSynthesizedConnection(value: unknown, where: string): SynthesizedConnection {
+  const marked = isObjectWith(value, 'problems') ? connectionMarkerSchema.safeParse(value) : undefined;
+  if (marked?.success) {
+    throw new SpecFormatError(
+      `${where}: the ServiceConnection ${marked.data.construct} was synthesized without validation (\`new App({ skipValidation: true })\`?) ` +
+        `and is invalid; secretform never talks to a service through an invalid connection. Fix it, then synthesize again:\n  ${marked.data.problems.join('\n  ')}`,
+    );
+  }
+  const parsed = connectionSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'}: ${issue.message}`).join('; ');
+    throw new SpecFormatError(`${where}: "//".secretform.connection is not a secretform connection of format version ${SPEC_FORMAT_VERSION}: ${issues}`);
+  }
+  const { version: _version, ...connection } = parsed.data;
+  return connection;
+}

@@ -12,8 +12,8 @@ import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
 import { synthesize } from '../synthesize';
 import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
-import { failWith, type CliIo } from './io';
-import { checkServiceEnvironment } from './service-environment';
+import { checkServiceConnection, resolveStack } from '../engine';
+import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
 export { DEFAULT_PARALLELISM };
@@ -168,21 +168,37 @@ export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): P
 }
 
 /**
- * What every command that talks to the service does first: check the service settings (before any work), then
- * synthesize or find the existing output. The engine options of the run, or the exit code of a failure that
- * was already reported on stderr.
+ * What every command that talks to the service does first: synthesize or find the existing output, then check
+ * the stack's service connection (its ServiceConnection, else the SERVICE_* environment: address, token
+ * variable set, PEM files) before any request. The engine options of the run, or the exit code of a failure
+ * that was already reported on stderr.
  */
 export async function prepareServiceRun(
   settings: EngineSettings,
   io: CliIo,
 ): Promise<{ ok: true; options: EngineOptions } | { ok: false; exitCode: number }> {
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return { ok: false, exitCode: failWith(io, environmentProblem) };
+  let options: EngineOptions;
   try {
-    return { ok: true, options: engineOptions(settings, await prepareSynthOutput(settings, io), io) };
+    options = engineOptions(settings, await prepareSynthOutput(settings, io), io);
   } catch (error) {
     return { ok: false, exitCode: failWith(io, error) };
   }
+  const connectionProblem = checkConnectionOf(options, io);
+  if (connectionProblem !== undefined) return { ok: false, exitCode: failWith(io, connectionProblem) };
+  return { ok: true, options };
+}
+
+/**
+ * The problem with the connection of the stack the options name (warnings are printed), or undefined. When the
+ * stack itself cannot be chosen (several stacks, none named), the command reports that: the engine still checks
+ * each stack's connection before its first request.
+ */
+function checkConnectionOf(options: EngineOptions, io: CliIo): string | undefined {
+  if (!resolveStack(options).ok) return undefined;
+  const checked = checkServiceConnection(options);
+  if (!checked.ok) return checked.error.code === 'service_config' ? checked.error.message : undefined;
+  for (const warning of checked.value.config.warnings) writeWarning(io, warning);
+  return undefined;
 }
 
 /** The engine options for a run over a synth output directory. */

@@ -12,7 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
 import { createProgressReporter } from './progress';
-import { checkServiceEnvironment } from './service-environment';
+import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
 export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
@@ -23,11 +23,12 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   } catch (error) {
     return failWith(io, error);
   }
-  const environmentProblem = checkServiceEnvironment(io);
-  if (environmentProblem !== undefined) return failWith(io, environmentProblem);
   const read = await readSavedPlan(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
   const saved = read.value;
+  // The plan's stack goes to the service it was planned against: its connection, else the environment.
+  const connectionProblem = checkSavedPlanConnection(saved, io);
+  if (connectionProblem !== undefined) return failWith(io, connectionProblem);
   if (settings.stack !== undefined && settings.stack !== saved.stack) {
     return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}", not "${settings.stack}"; drop --stack or use that stack's plan`));
   }

@@ -1,18 +1,28 @@
 /**
- * The service connection comes from the environment only (SERVICE_ADDR, SERVICE_TOKEN, SERVICE_CACERT,
- * SERVICE_CLIENT_CERT, SERVICE_CLIENT_KEY, SERVICE_SKIP_VERIFY). Checked before a command that talks to the
- * service does any work, so a missing token fails at once with the fix instead of as a 403 halfway through.
+ * The service connection of a stack: its ServiceConnection (address, the variable that holds the token, PEM
+ * files), else the environment (SERVICE_ADDR, SERVICE_TOKEN, SERVICE_CACERT, SERVICE_CLIENT_CERT,
+ * SERVICE_CLIENT_KEY, SERVICE_SKIP_VERIFY). Checked before a command that talks to the service sends anything,
+ * so a missing token fails at once with the fix instead of as a 403 halfway through.
  */
-import { loadClientConfig } from '../client/config';
+import { checkStackConnection, type SavedPlan } from '../engine';
+import { connectionOfObject } from '../engine/setup/desired';
 import { writeWarning, type CliIo } from './io';
 
-/** Returns the problem with the service environment (never quoting the token), or undefined when it is usable. */
+/** The problem with the service environment (never quoting the token), or undefined when it is usable. */
 export function checkServiceEnvironment(io: CliIo): string | undefined {
-  const loaded = loadClientConfig(io.env);
-  if (!loaded.ok) return loaded.error.message;
-  if (loaded.config.token === undefined) {
-    return 'SERVICE_TOKEN is not set: export the service token as SERVICE_TOKEN (secretform never takes it on the command line)';
+  return checkSavedPlanConnection(undefined, io);
+}
+
+/** The problem with the connection a saved plan's stack uses (its own, else the environment), or undefined. */
+export function checkSavedPlanConnection(saved: Pick<SavedPlan, 'stack' | 'connection'> | undefined, io: CliIo): string | undefined {
+  let connection;
+  try {
+    connection = saved?.connection === undefined ? undefined : connectionOfObject(saved.connection, 'saved plan');
+  } catch (error) {
+    return (error as Error).message;
   }
-  for (const warning of loaded.config.warnings) writeWarning(io, warning);
+  const checked = checkStackConnection({ stack: saved?.stack ?? '', connection, env: io.env, cwd: io.cwd });
+  if (!checked.ok) return checked.error.message;
+  for (const warning of checked.value.config.warnings) writeWarning(io, warning);
   return undefined;
 }

@@ -54,17 +54,48 @@ function valueOf(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/** The client settings before they are checked: from the environment, or from a stack's ServiceConnection. */
+export interface ConnectionSettings {
+  /** As given (checked here). */
+  address: string;
+  /** The token's value, when its variable is set and not empty. */
+  token?: string;
+  /** PEM file paths, as they are to be opened (absolute, or relative to the process's directory). */
+  caCertFile?: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  skipVerify: boolean;
+}
+
+/** How messages name each setting: the environment variable, or the construct and its prop. */
+export interface SettingNames {
+  address: string;
+  caCertFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+  /** The TLS settings together, for the warning that an http address ignores them. */
+  tls: string;
+}
+
+const ENVIRONMENT_NAMES: SettingNames = {
+  address: 'SERVICE_ADDR',
+  caCertFile: 'SERVICE_CACERT',
+  clientCertFile: 'SERVICE_CLIENT_CERT',
+  clientKeyFile: 'SERVICE_CLIENT_KEY',
+  tls: 'SERVICE_CACERT, SERVICE_CLIENT_*, SERVICE_SKIP_VERIFY',
+};
+
 /**
  * Reads the client settings from the environment (SERVICE_ADDR, SERVICE_TOKEN, SERVICE_CACERT,
  * SERVICE_CLIENT_CERT, SERVICE_CLIENT_KEY, SERVICE_SKIP_VERIFY). Never throws: a bad value comes back as an
  * error naming the variable (and the file, for the PEM variables). The token never appears in an error.
  */
 export function loadClientConfig(env: Env = process.env): ClientConfigResult {
-  const address = parseAddress(valueOf(env, 'SERVICE_ADDR') ?? DEFAULT_SERVICE_ADDR);
-  if (!address.ok) return fail('invalid_address', 'SERVICE_ADDR', address.message);
-
   const skipVerify = parseSkipVerify(env.SERVICE_SKIP_VERIFY);
   if (skipVerify === undefined) {
+    // Checked after the address, as before: an address problem is the one to fix first.
+    const address = parseServiceAddress(valueOf(env, 'SERVICE_ADDR') ?? DEFAULT_SERVICE_ADDR, 'SERVICE_ADDR');
+    if (!address.ok) return fail('invalid_address', 'SERVICE_ADDR', address.message);
     return fail(
       'invalid_skip_verify',
       'SERVICE_SKIP_VERIFY',
@@ -72,19 +103,36 @@ export function loadClientConfig(env: Env = process.env): ClientConfigResult {
         `(turn TLS verification off) and "false", "0" or unset (verify). Leave it unset unless you are testing.`,
     );
   }
+  return clientConfigFrom({
+    address: valueOf(env, 'SERVICE_ADDR') ?? DEFAULT_SERVICE_ADDR,
+    token: valueOf(env, 'SERVICE_TOKEN'),
+    caCertFile: valueOf(env, 'SERVICE_CACERT'),
+    clientCertFile: valueOf(env, 'SERVICE_CLIENT_CERT'),
+    clientKeyFile: valueOf(env, 'SERVICE_CLIENT_KEY'),
+    skipVerify,
+  }, ENVIRONMENT_NAMES);
+}
+
+/**
+ * Checks the settings and reads the PEM files they name, without any request. Never throws: a bad value comes
+ * back as an error naming the setting as `names` says (and the file). The token never appears in an error.
+ */
+export function clientConfigFrom(settings: ConnectionSettings, names: SettingNames): ClientConfigResult {
+  const address = parseServiceAddress(settings.address, names.address);
+  if (!address.ok) return fail('invalid_address', names.address, address.message);
+  const { skipVerify } = settings;
 
   const tls: TlsSettings = { rejectUnauthorized: !skipVerify };
-  const caPath = valueOf(env, 'SERVICE_CACERT');
-  if (caPath !== undefined) {
-    const ca = readCertificates('SERVICE_CACERT', caPath);
+  if (settings.caCertFile !== undefined) {
+    const ca = readCertificates(names.caCertFile, settings.caCertFile);
     if (!ca.ok) return ca.result;
     tls.ca = ca.pem;
   }
 
-  const certPath = valueOf(env, 'SERVICE_CLIENT_CERT');
-  const keyPath = valueOf(env, 'SERVICE_CLIENT_KEY');
+  const certPath = settings.clientCertFile;
+  const keyPath = settings.clientKeyFile;
   if ((certPath === undefined) !== (keyPath === undefined)) {
-    const [given, missing] = certPath === undefined ? ['SERVICE_CLIENT_KEY', 'SERVICE_CLIENT_CERT'] : ['SERVICE_CLIENT_CERT', 'SERVICE_CLIENT_KEY'];
+    const [given, missing] = certPath === undefined ? [names.clientKeyFile, names.clientCertFile] : [names.clientCertFile, names.clientKeyFile];
     return fail(
       'incomplete_client_certificate',
       missing,
@@ -93,15 +141,15 @@ export function loadClientConfig(env: Env = process.env): ClientConfigResult {
     );
   }
   if (certPath !== undefined && keyPath !== undefined) {
-    const cert = readCertificates('SERVICE_CLIENT_CERT', certPath);
+    const cert = readCertificates(names.clientCertFile, certPath);
     if (!cert.ok) return cert.result;
-    const key = readPrivateKey('SERVICE_CLIENT_KEY', keyPath);
+    const key = readPrivateKey(names.clientKeyFile, keyPath);
     if (!key.ok) return key.result;
     if (!new X509Certificate(cert.pem).checkPrivateKey(createPrivateKey(key.pem))) {
       return fail(
         'invalid_pem',
-        'SERVICE_CLIENT_KEY',
-        `SERVICE_CLIENT_KEY (${keyPath}) is not the private key of the certificate in SERVICE_CLIENT_CERT (${certPath}).`,
+        names.clientKeyFile,
+        `${names.clientKeyFile} (${keyPath}) is not the private key of the certificate in ${names.clientCertFile} (${certPath}).`,
       );
     }
     tls.cert = cert.pem;
@@ -110,12 +158,11 @@ export function loadClientConfig(env: Env = process.env): ClientConfigResult {
 
   const warnings: string[] = [];
   if (address.url.startsWith('http:') && (tls.ca !== undefined || tls.cert !== undefined || skipVerify)) {
-    warnings.push(`SERVICE_ADDR uses http, so the TLS settings (SERVICE_CACERT, SERVICE_CLIENT_*, SERVICE_SKIP_VERIFY) have no effect.`);
+    warnings.push(`${names.address} uses http, so the TLS settings (${names.tls}) have no effect.`);
   }
 
-  const tokenValue = valueOf(env, 'SERVICE_TOKEN');
   const config: ClientConfig = { address: address.url, tls, warnings };
-  if (tokenValue !== undefined) config.token = new ServiceToken(tokenValue);
+  if (settings.token !== undefined && settings.token.trim() !== '') config.token = new ServiceToken(settings.token.trim());
   return { ok: true, config };
 }
 
@@ -127,22 +174,27 @@ function quotable(raw: string): string {
   return /[@?#]/.test(raw) ? '(not shown: it contains "@", "?" or "#", which may carry a secret)' : JSON.stringify(raw);
 }
 
-function parseAddress(raw: string): { ok: true; url: string } | { ok: false; message: string } {
+/**
+ * A service address as the client takes it (scheme, host, port, optional path prefix, no trailing slash), or
+ * what is wrong with it; `label` names where it came from in the message (`SERVICE_ADDR`, a construct's prop).
+ * A ServiceConnection's address is checked with the same rule at synth.
+ */
+export function parseServiceAddress(raw: string, label: string): { ok: true; url: string } | { ok: false; message: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, message: `SERVICE_ADDR ${quotable(raw)} is not a URL; expected e.g. "https://secrets.example.com:8200".` };
+    return { ok: false, message: `${label} ${quotable(raw)} is not a URL; expected e.g. "https://secrets.example.com:8200".` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `SERVICE_ADDR ${quotable(raw)} uses the scheme ${quotable(url.protocol)}; only http: and https: are supported.` };
+    return { ok: false, message: `${label} ${quotable(raw)} uses the scheme ${quotable(url.protocol)}; only http: and https: are supported.` };
   }
   const address = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     // Not quoted whole: credentials or a query may hold a secret, and error messages must never show one.
     return {
       ok: false,
-      message: `SERVICE_ADDR must not carry credentials, a query or a fragment (not shown here); give scheme, host, port and an optional path prefix, e.g. ${JSON.stringify(address)}.`,
+      message: `${label} must not carry credentials, a query or a fragment (not shown here); give scheme, host, port and an optional path prefix, e.g. ${JSON.stringify(address)}.`,
     };
   }
   return { ok: true, url: address };

@@ -1,6 +1,6 @@
 export { ServiceToken } from './token';
-export { loadClientConfig, DEFAULT_SERVICE_ADDR } from './config';
-export type { ClientConfig, ClientConfigError, ClientConfigErrorCode, ClientConfigResult, TlsSettings } from './config';
+export { loadClientConfig, clientConfigFrom, parseServiceAddress, DEFAULT_SERVICE_ADDR } from './config';
+export type { ConnectionSettings, SettingNames, ClientConfig, ClientConfigError, ClientConfigErrorCode, ClientConfigResult, TlsSettings } from './config';
 export { ServiceClientError, codeForStatus, runFailureHeadline, runFailureMessage } from './errors';
 export type { ServiceClientErrorCode, RunFailureCause } from './errors';
 export { SecretScrubber, scrubSecrets } from './secret-scrubber';

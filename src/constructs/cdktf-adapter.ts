@@ -125,6 +125,14 @@ export function isStack(construct: unknown): construct is IConstruct {
   return typeof construct === 'object' && construct !== null && Symbol.for('cdktf/TerraformStack') in construct;
 }
 
+/**
+ * Sets a value in the stack's own configuration (`cdk.tf.json` at the top level), as cdktf's
+ * `TerraformStack.addOverride` does; used for what belongs to the stack rather than to one resource.
+ */
+export function addStackOverride(stack: IConstruct, path: string, value: unknown): void {
+  (stack as unknown as { addOverride(path: string, value: unknown): void }).addOverride(path, value);
+}
+
 /** The output directory of the app a construct belongs to. */
 export function appOutdir(construct: IConstruct): string {
   return frameworkOf(construct).module.App.of(construct).outdir;

@@ -6,6 +6,7 @@
 import { DesiredStateError, type DesiredStack } from '../engine/setup/desired';
 import type { IConstruct } from 'constructs';
 import { isStack } from './cdktf-adapter';
+import { ServiceConnection } from './service-connection';
 import { analyseStack, StackSupport } from './stack';
 
 /** Invalid props and stack-level problems throw one DesiredStateError listing them all. */
@@ -13,12 +14,14 @@ export function desiredFromStack(stack: IConstruct): DesiredStack {
   if (!isStack(stack)) throw new DesiredStateError('desiredFromStack: expected a TerraformStack');
   const all = StackSupport.existing(stack)?.resources() ?? [];
   const analysis = analyseStack(stack, all);
-  const problems = [...all.flatMap((resource) => resource.propProblems()), ...analysis.problems];
+  const connection = ServiceConnection.of(stack);
+  const problems = [...all.flatMap((resource) => resource.propProblems()), ...analysis.problems, ...(connection?.problems() ?? [])];
   if (problems.length > 0) {
     throw new DesiredStateError(`stack ${stack.node.id} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${problems.join('\n  ')}`);
   }
   return {
     stack: stack.node.id,
+    ...(connection ? { connection: connection.synthesized() } : {}),
     resources: analysis.resources.map((entry) => ({
       address: entry.resource.address,
       type: entry.resource.resourceType.type,

@@ -23,3 +23,5 @@ export type { LdapSecretBackendProps, LdapStaticRoleProps, LdapDynamicRoleProps,
 export { configureDeployBridge } from './stack';
 export { BRIDGE_RESOURCE_TYPES, DEFAULT_BRIDGE_COMMAND } from './bridge';
 export type { DeployBridgeOptions, BridgeResourceType } from './bridge';
+export { ServiceConnection, DEFAULT_TOKEN_ENV } from './service-connection';
+export type { ServiceConnectionProps } from './service-connection';

@@ -13,7 +13,10 @@ export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, sta
 export type { StateListEntry, StateMoved } from './state/state-commands';
 export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
 export { STATE_ENV } from './state/state-location';
-export { resolveStack, defaultStatePath } from './setup/stack-name';
+export { resolveStack, defaultStatePath, stackOfAddress } from './setup/stack-name';
+export { checkServiceConnection, checkRunConnection } from './setup/run-context';
+export { checkStackConnection, ENVIRONMENT_TOKEN_VARIABLE } from './setup/stack-connection';
+export type { CheckedConnection, StackConnectionInput } from './setup/stack-connection';
 
 export type {
   EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,

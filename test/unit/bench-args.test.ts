@@ -11,6 +11,12 @@ describe('bench arguments', () => {
     expect(QUICK_SIZES).toEqual([1000]);
   });
 
+  it('runs the 10,000 / 30,000 / 100,000 simulation with --huge, with room for its long applies', () => {
+    const huge = parseBenchArgs(['--huge']);
+    expect(huge).toMatchObject({ huge: true, sizes: [10000, 30000, 100000] });
+    expect(huge.applyTimeoutS).toBeGreaterThanOrEqual(1800);
+  });
+
   it('takes sizes, an apply time limit and a profile directory', () => {
     expect(parseBenchArgs(['--sizes', '3000,1000,3000', '--apply-timeout', '60', '--cpu-prof', '/tmp/p'])).toEqual({ sizes: [1000, 3000], applyTimeoutS: 60, cpuProfDir: '/tmp/p' });
   });

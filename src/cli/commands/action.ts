@@ -4,7 +4,7 @@
  * check-in, status, login). Which operations a type offers comes from the resource model.
  */
 import type { Command } from 'commander';
-import { runOperation } from '../../engine';
+import { runOperation, stackOfAddress } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type StateFlags } from '../engine-flags';
@@ -57,7 +57,8 @@ export async function runAction(operationName: string, address: string, flags: A
     if (format === 'env' && !returnsCredentialsSomewhere(operation)) {
       throw new UsageError(`--format env is for operations that return credentials (${credentialOperations().join(', ')}), not ${operation}`);
     }
-    settings = parseEngineFlags(flags);
+    // Without --stack, the address names its stack (its first segment), and so which connection to use.
+    settings = { ...parseEngineFlags(flags), stack: flags.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

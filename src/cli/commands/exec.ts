@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
-import { runOperation, stateShow, type OperationAnswer } from '../../engine';
+import { runOperation, stackOfAddress, stateShow, type OperationAnswer } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
@@ -52,7 +52,8 @@ export async function runExec(address: string, command: string[], flags: ExecFla
   try {
     nonEmptyFlag('ADDRESS', address);
     if (command.length === 0 || command[0] === '') throw new UsageError('exec needs a command after --, e.g. `secretform exec prod/ldap/pool -- ./job.sh`');
-    settings = parseEngineFlags(flags);
+    // Without --stack, the address names its stack (its first segment), and so which connection to use.
+    settings = { ...parseEngineFlags(flags), stack: flags.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

@@ -42,7 +42,7 @@ export function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions)
     {
       ...options,
       stack: saved.stack,
-      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired },
+      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
       targets: saved.targets.length > 0 ? saved.targets : undefined,
       refreshOnly: saved.refresh_only,
     },

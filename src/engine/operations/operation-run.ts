@@ -14,6 +14,7 @@ import { retryWhileSettling } from './eventual-consistency';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { clientFor, lockRunState, prepareRun, readRunState, type RunContext } from '../setup/run-context';
 import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
+import { stackOfAddress } from '../setup/stack-name';
 import type { LockedState } from '../state/locked-state';
 import type { ResourceState } from '../state/state-file';
 import { StateWriter } from '../apply/state-writer';
@@ -63,7 +64,8 @@ const OPTION_FLAGS: Record<OperationOption, string> = { ttl: '--ttl', force: '--
 
 /** Runs one operation on an object recorded in state. Nothing is sent unless the request fits the type. */
 export async function runOperation(options: EngineOptions, request: OperationRequest): Promise<Result<OperationAnswer>> {
-  const prepared = prepareRun(options);
+  // The address names its stack (its first segment): with several stacks, no --stack is needed.
+  const prepared = prepareRun({ ...options, stack: options.stack ?? operationStack(options, request.address) });
   if (!prepared.ok) return prepared;
   const context = prepared.value;
   // rotate-root records in state: it holds the lock from the first read to the last write.
@@ -119,6 +121,11 @@ export async function runOperation(options: EngineOptions, request: OperationReq
     await client?.close();
     if (lock?.ok) await lock.value.release();
   }
+}
+
+/** The stack of an operation: the address's first segment, unless the desired state is already one stack's. */
+function operationStack(options: EngineOptions, address: string): string | undefined {
+  return options.desired.kind === 'synth-output' ? stackOfAddress(address) : undefined;
 }
 
 function notInState(context: RunContext, address: string, known: string[]): EngineError {

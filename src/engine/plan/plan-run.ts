@@ -1,6 +1,6 @@
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { specOfDesiredResource } from '../setup/desired';
+import { objectOfConnection, specOfDesiredResource } from '../setup/desired';
 import type { PlanComputation } from './compute-plan';
 import type { Plan } from './plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../setup/run-context';
@@ -41,6 +41,7 @@ export async function createSavedPlan(options: EngineOptions): Promise<Result<{ 
     targets: [...(options.targets ?? [])],
     state: { location: context.statePath, lineage: state.lineage, serial: state.serial },
     desired,
+    ...(context.desired.connection ? { connection: objectOfConnection(context.desired.connection) } : {}),
     live_objects: liveDigests(computation),
     plan: computation.plan,
   };

@@ -26,6 +26,8 @@ export interface SavedPlan {
   state: { location: string; lineage: string; serial: number };
   /** The desired resources as synthesized (secrets are `{"$secret": {...}}` references). */
   desired: Record<string, unknown>[];
+  /** The stack's ServiceConnection as synthesized (names and paths, no token), when it has one: the apply goes to the same service. */
+  connection?: Record<string, unknown>;
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
   plan: Plan;
@@ -63,6 +65,7 @@ const savedPlanSchema = z.object({
   targets: z.array(z.string()),
   state: z.object({ location: z.string(), lineage: z.string().min(1), serial: z.number().int().nonnegative() }),
   desired: z.array(z.unknown()),
+  connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
   plan: z.object({
     stack: z.string(),

@@ -1,6 +1,6 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import { findResourceType } from '../../resources/registry';
-import { loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
+import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 
@@ -10,7 +10,12 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   try {
     const source = options.desired;
     if (source.kind === 'loaded') desired = source.desired;
-    else if (source.kind === 'specs') desired = { stack: source.stack, resources: resourcesOfSpecs(source.specs, 'saved plan') };
+    else if (source.kind === 'specs') {
+      const resources = resourcesOfSpecs(source.specs, 'saved plan');
+      desired = source.connection === undefined
+        ? { stack: source.stack, resources }
+        : { stack: source.stack, resources, connection: connectionOfObject(source.connection, 'saved plan') };
+    }
     else desired = loadDesired(source.outdir, stack);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -8,7 +8,10 @@ import * as path from 'node:path';
 import { findResourceType } from '../../resources/registry';
 import type { Attributes } from '../../resources/types';
 import { SecretValue } from '../../secret-value';
-import { parseSynthesizedSpec, readSynthesizedSpecs, SpecFormatError, writeSynthesizedSpec, type SynthesizedSpec } from '../../synthesized-spec';
+import {
+  parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,
+  type SynthesizedConnection, type SynthesizedSpec,
+} from '../../synthesized-spec';
 
 export interface DesiredResource {
   /** Construct path, e.g. `prod/ldap/svc-role`. */
@@ -31,7 +34,15 @@ export interface DesiredStack {
   readonly stack: string;
   /** In construct order; every `dependsOn` address is one of them. */
   readonly resources: readonly DesiredResource[];
+  /**
+   * The stack's ServiceConnection (which service it lives on, where its token is): absent when the stack has
+   * none, and then the `SERVICE_*` environment applies.
+   */
+  readonly connection?: DesiredConnection;
 }
+
+/** A stack's connection: names and paths only (the token is read from the variable `tokenEnv` names). */
+export type DesiredConnection = SynthesizedConnection;
 
 export class DesiredStateError extends Error {
   constructor(message: string) {
@@ -73,7 +84,8 @@ export function loadDesired(outdir: string, stack?: string): DesiredStack {
   } catch (error) {
     throw new DesiredStateError(`${file}: ${(error as Error).message}`);
   }
-  return { stack: name, resources: resourcesOfConfig(config, file) };
+  const connection = specsOrFail(() => readSynthesizedConnection(config, file));
+  return { stack: name, resources: resourcesOfConfig(config, file), ...(connection ? { connection } : {}) };
 }
 
 /** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
@@ -88,6 +100,16 @@ export function resourcesOfSpecs(specs: readonly unknown[], source: string): Des
   const resources = specs.map((value, index) => desiredOfSpec(specsOrFail(() => parseSynthesizedSpec(value, `${source}: resource ${index + 1}`)), source));
   checkDependencies(resources, source);
   return resources;
+}
+
+/** A connection as a saved plan keeps it (the object of `cdk.tf.json`), read back. */
+export function connectionOfObject(value: unknown, source: string): DesiredConnection {
+  return specsOrFail(() => parseSynthesizedConnection(value, source));
+}
+
+/** The object a saved plan keeps for a stack's connection (what `cdk.tf.json` holds). */
+export function objectOfConnection(connection: DesiredConnection): Record<string, unknown> {
+  return writeSynthesizedConnection(connection);
 }
 
 /** The synthesized spec object of a desired resource (what `cdk.tf.json` holds): secrets as references only. */

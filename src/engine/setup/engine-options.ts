@@ -14,7 +14,7 @@ export type DesiredSource =
   /** Desired state already loaded (e.g. by `desiredFromStack`); checked again before any request. */
   | { kind: 'loaded'; desired: DesiredStack }
   /** Synthesized specs as a saved plan keeps them (the `"//".secretform` objects of `cdk.tf.json`). */
-  | { kind: 'specs'; stack: string; specs: readonly unknown[] };
+  | { kind: 'specs'; stack: string; specs: readonly unknown[]; connection?: unknown };
 
 export interface EngineOptions {
   /** Stack name; with `synth-output` and a single stack in the output it may be omitted. */

@@ -10,11 +10,13 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
-import { FingerprintKey } from '../state/fingerprint';
-import { resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from '../state/fingerprint-key-source';
+import { FingerprintKey, fingerprintKeyFromEnv } from '../state/fingerprint';
+import { backendKeySourceFirst, resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from '../state/fingerprint-key-source';
+import { openStateBackend } from '../state/open-backend';
 import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
 import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
+import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import { selectAddresses, type RunMode } from './targets';
 
 export const DEFAULT_PARALLELISM = 10;
@@ -67,25 +69,58 @@ export function lockRunState(context: RunContext, command: string): Promise<Resu
   return openLockedState(context.stateLocation, context.stack, command, context.options.lockTimeoutMs ?? 0);
 }
 
-/** A client from the run's environment (SERVICE_ADDR, SERVICE_TOKEN, TLS variables). */
+/**
+ * The run's connection settings, checked without any request (see stack-connection.ts): the stack's
+ * ServiceConnection, else the SERVICE_* environment. A run over several stacks checks every stack's first.
+ */
+export function checkRunConnection(context: RunContext, requireToken = true): Result<CheckedConnection> {
+  return checkStackConnection({ stack: context.stack, connection: context.desired.connection, env: context.env, cwd: context.cwd }, requireToken);
+}
+
+/**
+ * The connection settings of the stack `options` name, checked without any request and with the token required:
+ * what the CLI checks before a command that talks to the service does any work.
+ */
+export function checkServiceConnection(options: EngineOptions): Result<CheckedConnection> {
+  const context = prepareRun(options);
+  if (!context.ok) return context;
+  return checkRunConnection(context.value);
+}
+
+/**
+ * A client for the run's stack: its ServiceConnection's address, token variable and TLS files, else the
+ * environment (SERVICE_ADDR, SERVICE_TOKEN, TLS variables). A connection's unset token variable fails here,
+ * before any request; without a connection an unset SERVICE_TOKEN is the CLI's to refuse (the engine API lets
+ * the server answer, as it always did).
+ */
 export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Result<ServiceClient> {
+  const checked = checkRunConnection(context, context.desired.connection !== undefined);
+  if (!checked.ok) return checked;
   // A run stops at the first failure that concerns all of it; server text never shows a secret of the run.
-  const created = ServiceClient.fromEnv(context.env, {
+  return ok(new ServiceClient(checked.value.config, {
     maxConnections: context.parallelism,
     stopAfterRunFailure: true,
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
-  });
-  if (!created.ok) return fail(new EngineError('service_config', `${created.error.variable}: ${created.error.message}`));
-  return ok(created.client);
+  }));
 }
 
 /**
  * The run's fingerprint key (see state/fingerprint-key-source.ts). Plans only read it: the stack's key is created
  * by the first apply that records a fingerprint, after approval.
  */
-export function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
-  const source = () => context.options.fingerprintKeySource ?? ServiceKvKeySource.forStack(client, context.stack, context.env);
-  return resolveFingerprintKey(context.env, source, use);
+export async function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
+  const { fingerprintKeySource } = context.options;
+  if (fingerprintKeySource) return resolveFingerprintKey(context.env, () => fingerprintKeySource, use);
+  const service = () => ServiceKvKeySource.forStack(client, context.stack, context.env);
+  if (fingerprintKeyFromEnv(context.env)) return resolveFingerprintKey(context.env, service, use);
+  // The state backend's own place for the key, when it has one (PostgreSQL): no KV mount needed on the service.
+  const backend = openStateBackend(context.stateLocation, context.stack);
+  try {
+    const own = backend.fingerprintKeySource?.();
+    return await resolveFingerprintKey(context.env, () => (own ? backendKeySourceFirst(own, service()) : service()), use);
+  } finally {
+    await backend.close();
+  }
 }
 
 export interface PlannedRun {

@@ -32,3 +32,12 @@ export function defaultStatePath(cwd: string, stack: string): string {
   return path.join(cwd, '.secretform', `${stack}.state.json`);
 }
 
+
+/**
+ * The stack an address belongs to: its first path segment (an address is a construct path, `<stack>/...`).
+ * Undefined for an address without one.
+ */
+export function stackOfAddress(address: string): string | undefined {
+  const slash = address.indexOf('/');
+  return slash > 0 ? address.slice(0, slash) : undefined;
+}

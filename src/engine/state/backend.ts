@@ -9,6 +9,7 @@
  * to check that the state it was made from is still the current one.
  */
 import type { Result } from '../errors';
+import type { FingerprintKeySource } from './fingerprint-key-source';
 import type { ResourceState, StateFile } from './state-file';
 
 /** Which state a write is based on. */
@@ -87,6 +88,11 @@ export interface StateBackend {
   version(serial: number): Promise<Result<StateFile>>;
   /** Closes connections; the lock (if still held) is released. */
   close(): Promise<void>;
+  /**
+   * A place of the backend's own for the stack's fingerprint key, apart from the state rows (so reading or
+   * exporting the state never gives the key); absent when the backend has none (the local file).
+   */
+  fingerprintKeySource?(): FingerprintKeySource;
 }
 
 /** How many versions a backend keeps. */

@@ -2,7 +2,8 @@
  * Where a stack's fingerprint key lives when SECRETFORM_STATE_KEY is not set: anywhere but the state, so the
  * state alone never lets anyone test password guesses. The default keeps a random 256-bit key per stack in the
  * service itself, in a KV v2 secret the operator's token can already reach (`secret/secretform/fingerprint-keys/
- * <stack>`, configurable); a state backend can provide its own place later through `FingerprintKeySource`.
+ * <stack>`, configurable); a state backend with a place of its own (PostgreSQL's `fingerprint_keys` table) keeps it
+ * there instead, so the default works on a server without a KV v2 mount.
  * Without any key the engine falls back to slow salted hashes on the thread pool (see fingerprint.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -72,6 +73,23 @@ export class ServiceKvKeySource implements FingerprintKeySource {
   #dataPath(): string {
     return `${this.mount}/data/${this.path}`;
   }
+}
+
+/**
+ * The backend's own place first; a key made earlier on the service (before the backend had a place) is still
+ * found there, so fingerprints recorded with it keep comparing. New keys go to the backend's place.
+ */
+export function backendKeySourceFirst(backend: FingerprintKeySource, service: FingerprintKeySource): FingerprintKeySource {
+  return {
+    description: backend.description,
+    async load(): Promise<KeyLoad> {
+      const own = await backend.load();
+      if (!own.ok || own.key) return own;
+      const earlier = await service.load();
+      return earlier.ok && earlier.key ? earlier : { ok: true, key: undefined };
+    },
+    create: (key) => backend.create(key),
+  };
 }
 
 /** How a run gets its key: only reads (plan), or creates the stack's key when there is none (apply, import). */

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'pg';
 import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
+import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key-source';
 import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
 import { lockedError } from './lock-messages';
 import { conflictError } from './state-conflict';
@@ -24,7 +25,7 @@ export class PostgresStateBackend implements StateBackend {
   #client: Client | undefined;
   #lock: HeldLock | undefined;
   #dirty = false;
-  readonly #t: { states: string; resources: string; versions: string; locks: string };
+  readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string };
   readonly #lockKeys: [string, string];
 
   constructor(
@@ -33,7 +34,7 @@ export class PostgresStateBackend implements StateBackend {
   ) {
     this.location = where.display;
     const schema = `"${where.schema}"`;
-    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks` };
+    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys` };
     this.#lockKeys = [`secretform:${where.schema}`, stack];
   }
 
@@ -222,6 +223,31 @@ export class PostgresStateBackend implements StateBackend {
     await client?.end().catch(() => undefined);
   }
 
+  /**
+   * The stack's fingerprint key in its own table, `fingerprint_keys`: never part of a state row, a version, or
+   * `state pull`, so a role that may read the state tables but not this one cannot test password guesses.
+   */
+  fingerprintKeySource(): FingerprintKeySource {
+    const description = `table ${this.where.schema}.fingerprint_keys of ${this.location}`;
+    const load = async (): Promise<KeyLoad> => {
+      const read = await this.#run('state_io', 'cannot read the fingerprint key in', async (client) => {
+        const rows = await client.query<{ key: Buffer }>(`SELECT key FROM ${this.#t.keys} WHERE stack = $1`, [this.stack]);
+        return ok(rows.rows[0]?.key);
+      });
+      return read.ok ? { ok: true, key: read.value } : { ok: false, reason: read.error.message };
+    };
+    const create = async (key: Buffer): Promise<KeyCreate> => {
+      // The first writer wins: a second first apply reads the key the other stored.
+      const stored = await this.#run('state_io', 'cannot store the fingerprint key in', async (client) => {
+        await client.query(`INSERT INTO ${this.#t.keys} (stack, key) VALUES ($1, $2) ON CONFLICT (stack) DO NOTHING`, [this.stack, key]);
+        const rows = await client.query<{ key: Buffer }>(`SELECT key FROM ${this.#t.keys} WHERE stack = $1`, [this.stack]);
+        return ok(rows.rows[0].key);
+      });
+      return stored.ok ? { ok: true, key: stored.value } : { ok: false, reason: stored.error.message };
+    };
+    return { description, load, create };
+  }
+
   async #release(): Promise<void> {
     if (!this.#lock) return;
     this.#lock = undefined;
@@ -299,7 +325,8 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async #createTables(client: Client): Promise<void> {
-    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.locks]);
+    // The newest table: databases made by an older secretform get it on first use.
+    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.keys]);
     if (present.rows[0].present) return;
     const schema = `"${this.where.schema}"`;
     // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables.
@@ -315,6 +342,7 @@ export class PostgresStateBackend implements StateBackend {
         stack text NOT NULL, serial bigint NOT NULL, lineage text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
         command text NOT NULL, resources jsonb NOT NULL, PRIMARY KEY (stack, serial));
       CREATE TABLE IF NOT EXISTS ${this.#t.locks} (stack text PRIMARY KEY, backend_pid integer NOT NULL, holder jsonb NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${this.#t.keys} (stack text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
       COMMIT;`);
   }
 
