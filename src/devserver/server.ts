@@ -40,6 +40,12 @@ export interface DevServerOptions {
   maxRequestBytes?: number;
   /** The request line and headers must arrive within this many ms, or 408 and the connection closes. Default 10 s. */
   headersTimeoutMs?: number;
+  /** A request body must arrive within this many ms once it is read, or 408 and the connection closes. Default 30 s. */
+  bodyTimeoutMs?: number;
+  /** Largest login body (read before any token is known); default 64 KiB. Larger bodies get 413. */
+  maxUnauthenticatedBodyBytes?: number;
+  /** Bytes all login bodies being read at once may hold together; default 16 MiB. Over it: 503. */
+  unauthenticatedBodyBudgetBytes?: number;
 }
 
 export interface DevServer {
@@ -72,8 +78,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
     throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
   }
-  if (options.headersTimeoutMs !== undefined && (!Number.isInteger(options.headersTimeoutMs) || options.headersTimeoutMs <= 0)) {
-    throw new Error(`headersTimeoutMs must be an integer > 0, got ${options.headersTimeoutMs}`);
+  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new Error(`${name} must be an integer > 0, got ${value}`);
   }
   validateFaultOptions(options);
   const seedSource = options.seedSource ?? 'seed';
@@ -138,6 +145,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const http = new HttpServer((head, readBody) => router.handle(head, readBody), {
     maxRequestBytes: options.maxRequestBytes,
     headersTimeoutMs: options.headersTimeoutMs,
+    bodyTimeoutMs: options.bodyTimeoutMs,
+    maxUnauthenticatedBodyBytes: options.maxUnauthenticatedBodyBytes,
+    unauthenticatedBodyBudgetBytes: options.unauthenticatedBodyBudgetBytes,
   });
   const address = await http.listen(port, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
