@@ -40,6 +40,9 @@ export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export {
   defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
 } from './engine';
+// A stack's service connection (its ServiceConnection, else SERVICE_*), checked without any request.
+export { checkStackConnection } from './engine';
+export type { CheckedConnection, StackConnectionInput } from './engine';
 // Operations on managed objects (what `secretform action` runs); over a synth output (EngineOptions.desired).
 export { runOperation, offeredOperations } from './engine';
 export type { OperationRequest, OperationAnswer } from './engine';

@@ -116,6 +116,21 @@ export async function resolveSecretValue(secret: SecretValue, options: ResolveOp
   }
 }
 
+/**
+ * Prefixes of the variables that configure secretform itself (SERVICE_TOKEN, SERVICE_ADDR, SECRETFORM_STATE_KEY,
+ * ...). A stack's secret never comes from one: a reference to one would send the operator's token or the state
+ * key to the service as a user's password. Constructs refuse it at synth, the engine at plan and apply.
+ */
+export const RESERVED_ENV_PREFIXES = ['SERVICE_', 'SECRETFORM_'] as const;
+
+/** Why a reference may not be used for a stack's secret, or undefined when it may. */
+export function reservedReferenceProblem(reference: SecretReference | undefined): string | undefined {
+  if (reference === undefined || !('env' in reference)) return undefined;
+  const prefix = RESERVED_ENV_PREFIXES.find((candidate) => reference.env.toUpperCase().startsWith(candidate));
+  if (prefix === undefined) return undefined;
+  return `${reference.env} is a variable of secretform's own (${RESERVED_ENV_PREFIXES.map((p) => `${p}*`).join(', ')}: the service address and token, the state key), never a stack's secret; give the secret a variable of its own`;
+}
+
 /** The synthesized form of a secret reference. */
 export function secretReferenceJson(reference: SecretReference): { $secret: SecretReference } {
   return { $secret: reference };

@@ -15,6 +15,8 @@ import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { createProgressReporter, type ProgressReporter } from './progress';
+import { chooseStacks } from './stack-choice';
+import { runStacksChange } from './stacks-change-run';
 
 export interface ChangeFlags extends EngineFlags {
   autoApprove?: boolean;
@@ -44,6 +46,9 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
+  const choice = chooseStacks(prepared.options, settings, 'change', command, io);
+  if (choice.kind === 'failed') return choice.exitCode;
+  if (choice.kind === 'several') return runStacksChange(command, { ...choice, autoApprove, refreshOnly }, io, hooks);
   const progress = createProgressReporter(io, { showOperations: true });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.
@@ -70,7 +75,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     return true;
   };
   const runOptions: ApplyOptions = {
-    ...prepared.options,
+    ...choice.options,
     onProgress: progress.onProgress,
     refreshOnly,
     confirm,
@@ -120,16 +125,21 @@ function showPreview(
   return 'actions';
 }
 
-async function runWithInterrupts(
+function runWithInterrupts(
   command: ChangeCommand,
   options: ApplyOptions,
   io: CliIo,
   hooks: ProcessHooks,
   progress: ProgressReporter,
 ): Promise<Result<ApplyResult>> {
+  return withInterrupts(io, hooks, progress, (signal) => (command === 'apply' ? apply : destroy)({ ...options, signal }));
+}
+
+/** Runs `work` with Ctrl-C (and a closed output) wired to its abort signal; the progress line ends after it. */
+export async function withInterrupts<T>(io: CliIo, hooks: ProcessHooks, progress: ProgressReporter, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const watch = watchInterrupts(io, hooks.signals, hooks.exit, hooks.output);
   try {
-    return await (command === 'apply' ? apply : destroy)({ ...options, signal: watch.signal });
+    return await work(watch.signal);
   } finally {
     watch.dispose();
     progress.finish();

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
@@ -16,12 +16,13 @@ import { checkServiceConnection, resolveStack } from '../engine';
 import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
-export { DEFAULT_PARALLELISM };
+export { DEFAULT_PARALLELISM, collectNames };
 export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
 /** `--stack`, `--output` and how the synth output is made: what every command that reads the stack's code takes. */
 export interface StackFlags {
-  stack?: string;
+  /** One name for the commands of one stack; the names and patterns given for plan, apply, destroy and graph. */
+  stack?: string | string[];
   output?: string;
   /** False with `--no-synth`. */
   synth: boolean;
@@ -50,7 +51,10 @@ export interface EngineFlags extends StateFlags {
 
 /** The shared options once validated. */
 export interface EngineSettings {
+  /** The one `--stack` given, if exactly one was. */
   stack?: string;
+  /** Every `--stack` given (names or glob patterns), in order; empty when none was. */
+  stacks: string[];
   /** `--output` as given; undefined means "output" of cdktf.json, else cdktf.out. */
   output?: string;
   statePath?: string;
@@ -63,18 +67,31 @@ export interface EngineSettings {
   passEnv: string[];
 }
 
-/** `--stack` and `--output`: which stack of which synth output. */
-export function addStackOptions(command: Command): Command {
-  return command
-    .option('--stack <name>', 'stack to work on (default: the only stack of the synth output)')
-    .option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
+/**
+ * `--stack` and `--output`: which stacks of which synth output. A command over several stacks (`several`) takes
+ * `--stack` repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than
+ * silently taking the last.
+ */
+export function addStackOptions(command: Command, several = false): Command {
+  const stackOption = several
+    ? command.option('--stack <pattern>', "stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: every stack for plan, graph and show, the only stack for apply and destroy)", collectNames)
+    : command.option('--stack <name>', 'stack to work on (default: the only stack of the synth output)', onlyOneStack);
+  return stackOption.option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
+}
+
+/** A second `--stack` for a command of one stack is an error, never "the last one wins". */
+function onlyOneStack(value: string, previous: string | undefined): string {
+  if (previous !== undefined) {
+    throw new InvalidArgumentError(`--stack was given twice ("${previous}" and "${value}"); this command works on one stack: give --stack once`);
+  }
+  return value;
 }
 
 /** `--stack`, `--output` and `--state`: all the state commands need. */
-export function addStateLocationOptions(command: Command): Command {
-  return addStackOptions(command).option(
+export function addStateLocationOptions(command: Command, several = false): Command {
+  return addStackOptions(command, several).option(
     '--state <path|url>',
-    `state file, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
+    `state file ({stack} is the stack's name), or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
   );
 }
 
@@ -93,7 +110,7 @@ export function addSynthOptions(command: Command): Command {
 
 export function addEngineOptions(command: Command): Command {
   return addSynthOptions(
-    addLockTimeoutOption(addStateLocationOptions(command))
+    addLockTimeoutOption(addStateLocationOptions(command, true))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
       .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM)),
   );
@@ -101,8 +118,10 @@ export function addEngineOptions(command: Command): Command {
 
 /** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
 export function parseEngineFlags(flags: EngineFlags): EngineSettings {
+  const stacks = (flags.stack === undefined ? [] : [flags.stack].flat()).map((stack) => nonEmptyFlag('--stack', stack)!);
   return {
-    stack: nonEmptyFlag('--stack', flags.stack),
+    stack: stacks.length === 1 ? stacks[0] : undefined,
+    stacks,
     output: nonEmptyFlag('--output', flags.output),
     statePath: nonEmptyFlag('--state', flags.state),
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
@@ -195,6 +214,11 @@ export async function prepareServiceRun(
  */
 function checkConnectionOf(options: EngineOptions, io: CliIo): string | undefined {
   if (!resolveStack(options).ok) return undefined;
+  return connectionProblem(options, io);
+}
+
+/** The problem with the connection of the stack `options` names (warnings are printed), or undefined. */
+export function connectionProblem(options: EngineOptions, io: CliIo): string | undefined {
   const checked = checkServiceConnection(options);
   if (!checked.ok) return checked.error.code === 'service_config' ? checked.error.message : undefined;
   for (const warning of checked.value.config.warnings) writeWarning(io, warning);

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderText, shouldUseColor } from '../report';
+import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type StackReport } from '../report';
 import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
@@ -65,16 +65,33 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): stri
  * the text report on stdout already shows them. Throws when a file cannot be written.
  */
 export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+  writeReport((color) => renderPlan(plan, format, color), plan.warnings, format, outFile, io);
+}
+
+/** The report of a run over several stacks as the texts to write (markdown may have several parts). */
+export function renderStacksPlan(reports: readonly StackReport[], format: PlanFormat, color: boolean): string[] {
+  if (format === 'json') return [renderStacksJson(reports)];
+  if (format === 'text') return [renderStacksText(reports, { color })];
+  return renderStacksMarkdown(reports).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+}
+
+/** `writePlanReport` for a run over several stacks: one report covering every stack. */
+export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+  const warnings = reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
+  writeReport((color) => renderStacksPlan(reports, format, color), warnings, format, outFile, io);
+}
+
+function writeReport(render: (color: boolean) => string[], warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
   const textOnStdout = format === 'text' && outFile === undefined;
-  if (!textOnStdout) for (const warning of plan.warnings) writeWarning(io, warning);
+  if (!textOnStdout) for (const warning of warnings) writeWarning(io, warning);
 
   if (outFile === undefined) {
-    const parts = renderPlan(plan, format, shouldUseColor(io.stdout, io.env));
+    const parts = render(shouldUseColor(io.stdout, io.env));
     io.stdout.write(parts.join(`\n${MARKDOWN_PART_DIVIDER}\n\n`));
     return;
   }
 
-  const parts = renderPlan(plan, format, false);
+  const parts = render(false);
   const target = path.resolve(io.cwd, outFile);
   const written = parts.map((_, i) => markdownPartPath(target, i + 1));
   fs.mkdirSync(path.dirname(target), { recursive: true });

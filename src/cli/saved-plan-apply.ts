@@ -5,14 +5,15 @@
  * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
  */
 import * as path from 'node:path';
-import { applySavedPlan, readSavedPlan, type SavedPlan } from '../engine';
+import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
 import { refreshOnlySummaryLine, writeApplyResult } from './apply-report';
-import { defaultProcessHooks, type ChangeFlags, type ProcessHooks } from './change-run';
+import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
 import { createProgressReporter } from './progress';
 import { checkSavedPlanConnection } from './service-environment';
+import { writeStacksResult } from './stacks-change-run';
 import { UsageError } from './usage-error';
 
 export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
@@ -23,12 +24,19 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   } catch (error) {
     return failWith(io, error);
   }
-  const read = await readSavedPlan(path.resolve(io.cwd, planFile));
+  const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
-  const saved = read.value;
-  // The plan's stack goes to the service it was planned against: its connection, else the environment.
-  const connectionProblem = checkSavedPlanConnection(saved, io);
-  if (connectionProblem !== undefined) return failWith(io, connectionProblem);
+  // Each stack goes to the service it was planned against: its connection, else the environment. Every
+  // stack's is checked before the first request to any.
+  for (const plan of read.value.plans) {
+    const connectionProblem = checkSavedPlanConnection(plan, io);
+    if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+  }
+  if (read.value.plans.length > 1) return runSavedPlanSetApply(planFile, read.value, settings, io, hooks);
+  const saved = read.value.plans[0];
+  if (settings.stacks.length > 1) {
+    return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}" only; drop --stack or use a plan of the stacks you name`));
+  }
   if (settings.stack !== undefined && settings.stack !== saved.stack) {
     return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}", not "${settings.stack}"; drop --stack or use that stack's plan`));
   }
@@ -38,15 +46,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   const watch = watchInterrupts(io, hooks.signals, hooks.exit);
   let result;
   try {
-    result = await applySavedPlan(saved, {
-      statePath: stateFlagValue(settings.statePath, io.cwd),
-      lockTimeoutMs: settings.lockTimeoutMs,
-      env: io.env,
-      cwd: io.cwd,
-      parallelism: settings.parallelism,
-      onProgress: progress.onProgress,
-      signal: watch.signal,
-    });
+    result = await applySavedPlan(saved, savedPlanRunOptions(planFile, settings, io, progress.onProgress, watch.signal));
   } finally {
     watch.dispose();
     progress.finish();
@@ -57,6 +57,42 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     return 0;
   }
   return writeApplyResult('apply', result.value, io);
+}
+
+/**
+ * A saved plan over several stacks: every stack is checked for staleness before the first write anywhere, then
+ * the stacks are applied in dependency order. The plan fixes its stacks: --stack is refused.
+ */
+async function runSavedPlanSetApply(planFile: string, set: SavedPlanSet, settings: EngineSettings, io: CliIo, hooks: ProcessHooks): Promise<number> {
+  const stacks = set.plans.map((plan) => plan.stack);
+  if (settings.stacks.length > 0) {
+    return failWith(io, new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`));
+  }
+  io.stdout.write(`Applying the saved plan ${planFile} (${stacks.length} stacks: ${stacks.join(', ')}; made ${set.plans[0].created_at}).\n`);
+  const progress = createProgressReporter(io, { showOperations: true });
+  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal)));
+  if (!result.ok) return failWith(io, result.error);
+  return writeStacksResult('apply', result.value, io);
+}
+
+/** How this run of a saved plan goes: the state location and the run's settings are this run's. */
+function savedPlanRunOptions(
+  planFile: string,
+  settings: EngineSettings,
+  io: CliIo,
+  onProgress: SavedPlanApplyOptions['onProgress'],
+  signal: AbortSignal,
+): Pick<SavedPlanApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'onProgress' | 'signal'> {
+  return {
+    planFile,
+    statePath: stateFlagValue(settings.statePath, io.cwd),
+    lockTimeoutMs: settings.lockTimeoutMs,
+    env: io.env,
+    cwd: io.cwd,
+    parallelism: settings.parallelism,
+    onProgress,
+    signal,
+  };
 }
 
 function describeMode(saved: SavedPlan): string {

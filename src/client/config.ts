@@ -23,6 +23,11 @@ export interface ClientConfig {
   tls: TlsSettings;
   /** Settings that are valid but probably not what the user meant (e.g. a CA file with an http address). */
   warnings: string[];
+  /**
+   * How the client's messages name each setting when the settings do not come from the environment (a stack's
+   * ServiceConnection): keyed by the environment's name (`SERVICE_TOKEN` -> `PROD_SERVICE_TOKEN`). Unset: as is.
+   */
+  settingNames?: Readonly<Record<string, string>>;
 }
 
 export type ClientConfigErrorCode =

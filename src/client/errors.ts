@@ -16,6 +16,7 @@ export type ServiceClientErrorCode =
   | 'tls' // certificate verification or handshake failure
   | 'timeout' // no complete response within the request timeout
   | 'invalid_response' // a body that is not JSON or not the expected shape
+  | 'response_too_large' // a body larger than the client reads (see DEFAULT_MAX_RESPONSE_BYTES)
   | 'redirect' // a 3xx that is not followed (see redirects.ts), a redirect loop or too many hops
   | 'invalid_path' // a path the client refuses to send (dot or empty segment, control character)
   | 'not_tls' // SERVICE_ADDR says https, but the server answered in plain HTTP
@@ -63,6 +64,8 @@ export class ServiceClientError extends Error {
   readonly location?: string;
   /** Set when this failure concerns the whole run (see RunFailureCause). */
   runFailure?: RunFailureCause;
+  /** The run failure's headline in the words of the client's settings (see `renameSettings`), when they differ. */
+  headline?: string;
 
   constructor(details: ServiceClientErrorDetails, message: string) {
     // A value that says what the service answered, returned far more often than thrown (every 404 of a refresh
@@ -104,8 +107,17 @@ export function runFailureHeadline(cause: RunFailureCause): string {
 
 /** The whole report of a run-level failure: the likely cause, then the request that showed it. */
 export function runFailureMessage(error: ServiceClientError): string {
-  const headline = error.runFailure === undefined ? 'the service failed' : runFailureHeadline(error.runFailure);
+  const headline = error.runFailure === undefined ? 'the service failed' : error.headline ?? runFailureHeadline(error.runFailure);
   return `stopped: ${headline}. No further requests were sent. ${error.message}`;
+}
+
+/**
+ * A message's names of the SERVICE_* settings replaced by what the settings really are (a ServiceConnection's
+ * token variable and props), so that the fix it suggests is the one to make.
+ */
+export function renameSettings(text: string, names: Readonly<Record<string, string>> | undefined): string {
+  if (names === undefined) return text;
+  return text.replace(/SERVICE_SKIP_VERIFY=true|SERVICE_[A-Z_]+/g, (name) => names[name] ?? name);
 }
 
 export function codeForStatus(status: number): ServiceClientErrorCode {
@@ -167,6 +179,7 @@ export function statusError(method: string, path: string, status: number, errors
     tls: '',
     timeout: '',
     invalid_response: '',
+    response_too_large: '',
     redirect: '',
     invalid_path: '',
     not_tls: '',
@@ -215,6 +228,21 @@ export function invalidResponseError(method: string, path: string, status: numbe
     { code: 'invalid_response', method, path, status },
     `${method} ${path} returned HTTP ${status} with ${detail}. Check that SERVICE_ADDR points at the secrets service and not at a proxy or another server.`,
   );
+}
+
+export function responseTooLargeError(method: string, path: string, status: number, maxBytes: number): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'response_too_large', method, path, status },
+    `${method} ${path} was answered (HTTP ${status}) with a body larger than ${formatBytes(maxBytes)}, the most this client reads ` +
+      'of one response; reading stopped there. No answer of the secrets service is that large: check that SERVICE_ADDR points at ' +
+      'the service and not at another server or a proxy that adds to its answers.',
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 export function redirectError(method: string, path: string, status: number, location: string | undefined, reason: string): ServiceClientError {

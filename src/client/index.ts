@@ -9,7 +9,7 @@ export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfterMs, backoffDelayMs, i
 export type { RetryPolicy, RetryDecision } from './retry';
 export { isEnvelope, objectFromBody, listFromBody } from './response-shapes';
 export type { JsonObject } from './response-shapes';
-export { ServiceClient, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS } from './service-client';
+export { ServiceClient, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_RESPONSE_BYTES } from './service-client';
 export type {
   ServiceClientOptions,
   RequestOptions,
@@ -21,3 +21,5 @@ export type {
   ClientStats,
   Query,
 } from './service-client';
+export { confirmService, recordServiceAnswer, SERVICE_IDENTITY_PATH } from './service-identity';
+export type { ServiceIdentity } from './service-identity';

@@ -32,19 +32,21 @@ export function isEnvelope(body: unknown): body is JsonObject & { data: unknown 
   return 'request_id' in body || Object.keys(body).every((key) => ENVELOPE_KEYS.has(key));
 }
 
-/** Empty text (204, or a 200 without body) is `undefined`. */
-export function parseJsonText(text: string): ShapeResult<unknown> {
+/**
+ * Empty text (204, or a 200 without body) is `undefined`. A body that is not JSON is described by its start
+ * only when `excerpt` makes one that is safe to show (see ServiceClient: never for a request that carried values),
+ * else by its length.
+ */
+export function parseJsonText(text: string, excerpt?: (start: string) => string): ShapeResult<unknown> {
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, detail: `a body that is not JSON (${describeText(text)})` };
+    const described = excerpt
+      ? `starts with ${JSON.stringify(excerpt(text.trim().slice(0, 60).replace(/\s+/g, ' ')))}`
+      : `${text.length} characters, not shown: the request carried values that may be secret, and servers echo them`;
+    return { ok: false, detail: `a body that is not JSON (${described})` };
   }
-}
-
-function describeText(text: string): string {
-  const start = text.trim().slice(0, 60).replace(/\s+/g, ' ');
-  return `starts with ${JSON.stringify(start)}`;
 }
 
 /** What the caller wants from a body: the envelope's `data`, or the body itself when there is no envelope. */
@@ -58,10 +60,22 @@ export function warningsOf(body: unknown): string[] {
   return body.warnings.filter((warning): warning is string => typeof warning === 'string');
 }
 
-/** The `errors` of an error body; other bodies (HTML from a proxy, nothing) give none. */
+/**
+ * The `errors` of an error body; other bodies (HTML from a proxy, nothing) give none. An entry that is not a
+ * string is shown by its text leaves (`key: value`), never re-encoded as JSON: a JSON string of JSON adds a level
+ * of escaping to whatever the server quoted, and an echoed secret then hides behind one more backslash.
+ */
 export function errorsOf(body: unknown): string[] {
   if (!isJsonObject(body) || !Array.isArray(body.errors)) return [];
-  return body.errors.map((error) => (typeof error === 'string' ? error : JSON.stringify(error)));
+  return body.errors.map((error) => (typeof error === 'string' ? error : textLeaves(error, 0).join('; ')));
+}
+
+function textLeaves(value: unknown, depth: number): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (depth >= 4 || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item) => textLeaves(item, depth + 1));
+  return Object.entries(value).flatMap(([key, item]) => textLeaves(item, depth + 1).map((text) => `${key}: ${text}`));
 }
 
 /**

@@ -8,6 +8,15 @@
  * Forms shorter than MIN_FORM_LENGTH are not matched unless they are the secret itself: a 2-character hex or
  * base64 form would match ordinary text everywhere. Base64 fragments (the characters that stay the same
  * wherever the value sits inside a longer base64 text) need MIN_FRAGMENT_LENGTH for the same reason.
+ *
+ * Two more layers catch what no list of forms can (a server may escape a value three times, write every
+ * character as `\uXXXX`, space its hex dump, wrap its base64 at 76 columns, or cut the echo short):
+ * `scrubServerText`, for text a server wrote (error strings, warnings, a redirect target, a body excerpt):
+ * - also removes any run of MIN_FRAGMENT_LENGTH characters of a secret, wherever it appears (a truncated echo);
+ * - then decodes what is left every way a server encodes
+ *   (JSON, `\u`, `\x` and repr escapes, HTML entities, URL encoding, hex with or without separators, base64
+ *   wrapped or not), repeatedly, and when any decoded view still holds a fragment of a secret the whole text is
+ *   withheld. It also caps the text's length.
  */
 
 export const REDACTED = '[redacted]';
@@ -17,10 +26,23 @@ const MIN_FRAGMENT_LENGTH = 8;
 const KEY_LENGTH = 3;
 const MAX_PASSES = 50;
 
+/** What replaces a server text whose decoded form quoted a secret: nothing of it can be shown safely. */
+export const WITHHELD = '[withheld: the server quoted a secret, encoded]';
+/** Server texts longer than this are cut (an echo of a whole request body helps nobody). */
+export const MAX_SERVER_TEXT_LENGTH = 500;
+/** Decoding looks at no more of a server text than this; the rest is cut before anything is shown. */
+const MAX_DECODED_INPUT = 4 * MAX_SERVER_TEXT_LENGTH;
+/** Decoded views of one text examined at most (each decoder applied to each view, repeatedly). */
+const MAX_VIEWS = 64;
+
 export class SecretScrubber {
   readonly #secrets = new Set<string>();
   readonly #index = new Map<string, Set<string>>();
   readonly #short = new Set<string>();
+  /** Every run of MIN_FRAGMENT_LENGTH characters of every secret (folded), armour lines of PEM keys excepted. */
+  readonly #fragments = new Set<string>();
+  /** Secrets shorter than a fragment (folded), looked for whole in decoded views. */
+  readonly #shortSecrets = new Set<string>();
   #marker: string | undefined;
   #pending: string[] = [];
 
@@ -43,6 +65,8 @@ export class SecretScrubber {
   #indexPending(): void {
     if (this.#pending.length === 0) return;
     for (const secret of this.#pending) {
+      for (const fragment of secretFragments(secret)) this.#fragments.add(fragment);
+      if (secret.trim().length < MIN_FRAGMENT_LENGTH && secret.trim().length >= MIN_FORM_LENGTH) this.#shortSecrets.add(fold(secret.trim()));
       for (const form of secretForms(secret)) {
         const folded = fold(form);
         if (folded.length < KEY_LENGTH) {
@@ -65,17 +89,45 @@ export class SecretScrubber {
 
   /** The text with every form of every secret replaced by `[redacted]` (or a shorter marker if that holds one). */
   scrub(text: string): string {
+    return this.#replaceMatches(text, false);
+  }
+
+  #replaceMatches(text: string, fragments: boolean): string {
     if (this.#secrets.size === 0) return text;
     this.#indexPending();
     const marker = this.#chosenMarker();
     let current = text;
     for (let pass = 0; ; pass++) {
-      const ranges = this.#matches(current);
+      const ranges = this.#matches(current, fragments);
       if (ranges.length === 0) return current;
       // A match may straddle a marker and the text after it; repeat until nothing matches. Past MAX_PASSES
       // (pathological secrets), drop matches without a marker, which strictly shrinks the text.
       current = replaceRanges(current, ranges, pass < MAX_PASSES ? marker : '');
     }
+  }
+
+  /**
+   * Text a server wrote (an error string, a warning, a redirect target, a body excerpt): withheld whole when any
+   * decoded form of it quotes a fragment of a secret, else scrubbed as `scrub` does; cut to `maxLength`.
+   */
+  scrubServerText(text: string, maxLength = MAX_SERVER_TEXT_LENGTH): string {
+    const considered = text.length > MAX_DECODED_INPUT ? text.slice(0, MAX_DECODED_INPUT) : text;
+    const alreadyCut = text.length - considered.length;
+    if (this.#secrets.size === 0) return capLength(considered, maxLength, alreadyCut);
+    // The known forms are replaced where they are (the rest of the text stays readable); what a decoder still
+    // finds after that is in a form the list does not know, somewhere in the text: the whole text is withheld.
+    const scrubbed = this.#replaceMatches(considered, true);
+    if (decodedViews(scrubbed).some((view) => this.#quotesSecret(view))) return WITHHELD;
+    return capLength(scrubbed, maxLength, alreadyCut);
+  }
+
+  #quotesSecret(view: string): boolean {
+    const folded = fold(view);
+    for (let i = 0; i + MIN_FRAGMENT_LENGTH <= folded.length; i++) {
+      if (this.#fragments.has(folded.slice(i, i + MIN_FRAGMENT_LENGTH))) return true;
+    }
+    for (const secret of this.#shortSecrets) if (folded.includes(secret)) return true;
+    return false;
   }
 
   #chosenMarker(): string {
@@ -85,7 +137,7 @@ export class SecretScrubber {
     return this.#marker;
   }
 
-  #matches(text: string): Array<[number, number]> {
+  #matches(text: string, fragments = false): Array<[number, number]> {
     const folded = fold(text);
     const ranges: Array<[number, number]> = [];
     for (let i = 0; i + KEY_LENGTH <= folded.length; i++) {
@@ -95,6 +147,11 @@ export class SecretScrubber {
     }
     for (const form of this.#short) {
       for (let at = folded.indexOf(form); at >= 0; at = folded.indexOf(form, at + 1)) ranges.push([at, at + form.length]);
+    }
+    if (fragments) {
+      for (let i = 0; i + MIN_FRAGMENT_LENGTH <= folded.length; i++) {
+        if (this.#fragments.has(folded.slice(i, i + MIN_FRAGMENT_LENGTH))) ranges.push([i, i + MIN_FRAGMENT_LENGTH]);
+      }
     }
     return ranges;
   }
@@ -258,3 +315,157 @@ function base64Forms(value: string): Array<{ text: string; fragment: boolean }> 
 function toUrlSafe(base64: string): string {
   return base64.replace(/\+/g, '-').replace(/\//g, '_');
 }
+
+/** `text` cut to `maxLength` characters, saying how much was cut (`alreadyCut`: characters cut before). */
+function capLength(text: string, maxLength: number, alreadyCut: number): string {
+  if (text.length <= maxLength && alreadyCut === 0) return text;
+  const kept = text.slice(0, maxLength);
+  return `${kept}... (${text.length - kept.length + alreadyCut} more characters not shown)`;
+}
+
+const PEM_ARMOUR = /^-----(BEGIN|END) [A-Z0-9 ]+-----$/;
+
+/**
+ * Every run of MIN_FRAGMENT_LENGTH characters of the secret, folded, for a secret at least that long; runs that
+ * lie within a PEM armour line (`-----BEGIN PRIVATE KEY-----`, the same in every key) or are only whitespace
+ * are no secret and are left out.
+ */
+function secretFragments(secret: string): string[] {
+  const value = secret.replace(/\r\n/g, '\n');
+  if (value.trim().length < MIN_FRAGMENT_LENGTH) return [];
+  const armour = new Array<boolean>(value.length).fill(false);
+  let lineStart = 0;
+  for (const line of value.split('\n')) {
+    if (PEM_ARMOUR.test(line.trim())) for (let i = lineStart; i < lineStart + line.length; i++) armour[i] = true;
+    lineStart += line.length + 1;
+  }
+  const folded = fold(value);
+  const fragments: string[] = [];
+  for (let i = 0; i + MIN_FRAGMENT_LENGTH <= value.length; i++) {
+    const run = folded.slice(i, i + MIN_FRAGMENT_LENGTH);
+    if (run.trim() === '' || armour.slice(i, i + MIN_FRAGMENT_LENGTH).every(Boolean)) continue;
+    fragments.push(run);
+  }
+  return fragments;
+}
+
+/**
+ * The text and every text a decoder makes of it, decoders applied again to what they made (JSON escaped three
+ * times takes three rounds), at most MAX_VIEWS in all.
+ */
+export function decodedViews(text: string): string[] {
+  const views = [text];
+  const seen = new Set(views);
+  for (let next = 0; next < views.length && views.length < MAX_VIEWS; next++) {
+    for (const decode of DECODERS) {
+      for (const view of decode(views[next])) {
+        if (view.length < MIN_FORM_LENGTH || seen.has(view) || views.length >= MAX_VIEWS) continue;
+        seen.add(view);
+        views.push(view);
+      }
+    }
+  }
+  return views;
+}
+
+type Decoder = (text: string) => string[];
+
+/** Backslash escapes of JSON, JavaScript, Go and Python (`\n`, `\"`, `\'`, `\/`, `\uXXXX`, `\UXXXXXXXX`, `\xNN`, octal). */
+const unescapeBackslashes: Decoder = (text) => {
+  if (!text.includes('\\')) return [];
+  const bytes: number[] = [];
+  let out = '';
+  const flushBytes = (): void => {
+    if (bytes.length > 0) out += Buffer.from(bytes).toString('utf8');
+    bytes.length = 0;
+  };
+  const SIMPLE: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', a: '\x07', 0: '\0', '"': '"', "'": "'", '\\': '\\', '/': '/' };
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char !== '\\' || i + 1 >= text.length) {
+      flushBytes();
+      out += char;
+      continue;
+    }
+    const next = text[i + 1];
+    const hex = (length: number): number | undefined => {
+      const digits = text.slice(i + 2, i + 2 + length);
+      return digits.length === length && /^[0-9a-fA-F]+$/.test(digits) ? parseInt(digits, 16) : undefined;
+    };
+    if (next === 'x' && hex(2) !== undefined) {
+      bytes.push(hex(2)!);
+      i += 3;
+      continue;
+    }
+    flushBytes();
+    if (next === 'u' && hex(4) !== undefined) {
+      out += String.fromCharCode(hex(4)!);
+      i += 5;
+    } else if (next === 'U' && hex(8) !== undefined && hex(8)! <= 0x10ffff) {
+      out += String.fromCodePoint(hex(8)!);
+      i += 9;
+    } else if (/^[0-3][0-7]{2}$/.test(text.slice(i + 1, i + 4))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else if (SIMPLE[next] !== undefined) {
+      out += SIMPLE[next];
+      i += 1;
+    } else out += char;
+  }
+  flushBytes();
+  return out === text ? [] : [out];
+};
+
+const NAMED_ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0', sol: '/', bsol: '\\', plus: '+', equals: '=', percnt: '%', num: '#', colon: ':', semi: ';', comma: ',', excl: '!', quest: '?', commat: '@', lpar: '(', rpar: ')', lsqb: '[', rsqb: ']', lcub: '{', rcub: '}', verbar: '|', grave: '`', hat: '^', ast: '*', dollar: '$', lowbar: '_', period: '.', newline: '\n', tab: '\t' };
+
+const decodeHtmlEntities: Decoder = (text) => {
+  if (!text.includes('&')) return [];
+  const out = text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});?/g, (entity, body: string) => {
+    if (body.startsWith('#')) {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+  });
+  return out === text ? [] : [out];
+};
+
+/** `%XX` as UTF-8 bytes, with `+` kept and as a space (both forms occur). */
+const decodePercent: Decoder = (text) => {
+  if (!/%[0-9a-fA-F]{2}/.test(text) && !text.includes('+')) return [];
+  const decode = (input: string): string =>
+    input.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+  const views = [decode(text), decode(text.replace(/\+/g, ' '))];
+  return views.filter((view) => view !== text);
+};
+
+/** Runs of hex byte pairs, joined or separated by spaces, colons, dashes or `0x`: each run as UTF-8 text. */
+const decodeHex: Decoder = (text) => {
+  const runs = text.match(/(?:(?:0x)?[0-9a-fA-F]{2}[\s:,-]?){4,}/g);
+  if (!runs) return [];
+  const decoded = runs.map((run) => run.replace(/0x/gi, '').replace(/[^0-9a-fA-F]/g, '')).filter((hex) => hex.length % 2 === 0 && hex.length >= 8);
+  // Runs with an odd digit count lost or gained a nibble at an edge: try both halves.
+  for (const run of runs) {
+    const hex = run.replace(/0x/gi, '').replace(/[^0-9a-fA-F]/g, '');
+    if (hex.length % 2 === 1) decoded.push(hex.slice(1), hex.slice(0, -1));
+  }
+  return decoded.length === 0 ? [] : [decoded.map((hex) => Buffer.from(hex, 'hex').toString('utf8')).join('\n')];
+};
+
+/**
+ * Runs of base64 (std or url-safe), lines wrapped by newlines joined: each decoded from each of the four
+ * character offsets (whatever came before the encoded value in the run, one offset starts on its boundary).
+ */
+const decodeBase64: Decoder = (text) => {
+  const runs = text.match(/[A-Za-z0-9+/_-]{4,}(?:={0,2}(?:\r?\n|\\r?\\n)[A-Za-z0-9+/_-]{4,})*={0,2}/g);
+  if (!runs) return [];
+  const decoded: string[] = [];
+  for (const run of runs) {
+    const joined = run.replace(/\\r|\\n|[\r\n=]/g, '').replace(/-/g, '+').replace(/_/g, '/');
+    if (joined.length < 12) continue;
+    for (let offset = 0; offset < 4; offset++) decoded.push(Buffer.from(joined.slice(offset), 'base64').toString('utf8'));
+  }
+  return decoded.length === 0 ? [] : [decoded.join('\n')];
+};
+
+const DECODERS: readonly Decoder[] = [unescapeBackslashes, decodeHtmlEntities, decodePercent, decodeHex, decodeBase64];

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Pool, poolRequest } from './undici-pool';
 import type { ClientConfig, ClientConfigError } from './config';
@@ -10,9 +11,12 @@ import {
   invalidResponseError,
   notTlsError,
   redirectError,
+  responseTooLargeError,
   statusError,
   timeoutError,
   tlsError,
+  renameSettings,
+  runFailureHeadline,
 } from './errors';
 import { decideRedirect } from './redirects';
 import { encodePath, pathProblem } from './request-path';
@@ -38,6 +42,12 @@ const CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER = 2;
 /** Request timeouts in a row, with no response in between, after which the server is taken as hung. */
 const TIMEOUTS_IN_A_ROW_FOR_RUN_FAILURE = 3;
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 30_000;
+/**
+ * The largest response body the client reads. The service's largest answers are listings (names of roles,
+ * users, mounts, associations): 32 MiB holds half a million 64-character names, far beyond any deployment, while
+ * a run that reads ten such bodies at once (the default parallelism) stays well under a gigabyte.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface ServiceClientOptions {
   retry?: Partial<RetryPolicy>;
@@ -62,6 +72,8 @@ export interface ServiceClientOptions {
   stopAfterRunFailure?: boolean;
   /** Secret values to remove from any server text this client returns (the token is always removed). */
   secrets?: Iterable<string>;
+  /** Response bodies larger than this fail the request, and reading stops there (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 /** Denials in a row, with no request ever accepted, after which a plain "permission denied" means a bad token. */
@@ -140,6 +152,7 @@ type Attempt =
   | { kind: 'response'; status: number; retryAfter?: string; location?: string; text: string }
   | { kind: 'redirect'; status: number; location?: string; reason: string }
   | { kind: 'timeout' }
+  | { kind: 'too_large'; status: number }
   | { kind: 'error'; code: string; message: string };
 
 /**
@@ -174,6 +187,7 @@ export class ServiceClient {
   #clientCertificateProbe: Promise<string | undefined> | undefined;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
   readonly #connectTimeoutMs: number | undefined;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -191,6 +205,7 @@ export class ServiceClient {
       throw new RangeError(`retry.maxAttempts must be an integer >= 1, got ${this.#retry.maxAttempts}`);
     }
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#connectTimeoutMs = options.connectTimeoutMs;
     this.#sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.#random = options.random ?? Math.random;
@@ -229,6 +244,11 @@ export class ServiceClient {
   /** The text with the token and every registered secret removed, in any encoding (see secret-scrubber.ts). */
   scrub(text: string): string {
     return this.#scrubber.scrub(text);
+  }
+
+  /** Text a server wrote: withheld whole if any decoded form quotes a secret, else scrubbed; length capped. */
+  scrubServerText(text: string, maxLength?: number): string {
+    return this.#scrubber.scrubServerText(text, maxLength);
   }
 
   /** The failure that stopped this client (only with `stopAfterRunFailure`). */
@@ -291,7 +311,7 @@ export class ServiceClient {
   }
 
   #shaped<T>(method: string, path: string, result: ServiceSuccess, shape: ShapeResult<T>): ReadResult<T> {
-    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.#displayPath(path), result.status, shape.detail) };
+    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), result.status, shape.detail) };
     return { ok: true, value: shape.value, warnings: result.warnings };
   }
 
@@ -301,7 +321,7 @@ export class ServiceClient {
     const problem = pathProblem(path);
     if (problem !== undefined) return this.#finish({ ok: false, error: invalidPathError(upperMethod, path, problem) });
     if (this.#runFailure) return { ok: false, error: this.#runFailure };
-    const displayPath = this.#displayPath(path);
+    const displayPath = this.displayPath(path);
     const wirePath = this.#wirePath(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
     const token = this.#config.token?.reveal();
@@ -320,6 +340,10 @@ export class ServiceClient {
 
       if (attempt.kind === 'redirect') {
         return this.#finish({ ok: false, error: redirectError(upperMethod, displayPath, attempt.status, attempt.location, attempt.reason) });
+      }
+      if (attempt.kind === 'too_large') {
+        // The same request would get the same answer: not retried. The server did answer, so not a run failure.
+        return this.#finish({ ok: false, error: responseTooLargeError(upperMethod, displayPath, attempt.status, this.#maxResponseBytes) });
       }
       if (attempt.kind === 'timeout') {
         const error = timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts);
@@ -340,7 +364,7 @@ export class ServiceClient {
       }
       if (attempt.kind === 'response') {
         if (attempt.status !== 401 && attempt.status !== 403) this.#accepted++;
-        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt));
+        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt, body !== undefined));
       }
 
       const decision = decideRetry(
@@ -365,7 +389,8 @@ export class ServiceClient {
         return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
       }
       const parsed = parseJsonText(attempt.text);
-      const serverErrors = parsed.ok ? errorsOf(parsed.value) : [];
+      // Only the service's own error strings are shown, each decoded and checked for secrets (secret-scrubber.ts).
+      const serverErrors = parsed.ok ? errorsOf(parsed.value).map((text) => this.#scrubber.scrubServerText(text)) : [];
       const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts);
       if (decision.reason === 'retry_after_too_long' && decision.retryAfterMs !== undefined) {
         error.message += ` The server asked to wait ${Math.ceil(decision.retryAfterMs / 1000)} s before retrying, longer than the ${this.#retry.maxRetryAfterMs / 1000} s this client waits.`;
@@ -408,9 +433,11 @@ export class ServiceClient {
 
   /** Scrubs server text out of secrets, and latches a run-level failure. */
   #finish(result: ServiceResult): ServiceResult {
-    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.scrub(warning)) };
+    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.#scrubber.scrubServerText(warning)) };
     const { error } = result;
-    error.message = this.scrub(error.message);
+    const names = this.#config.settingNames;
+    error.message = renameSettings(this.scrub(error.message), names);
+    if (error.runFailure !== undefined && names !== undefined) error.headline = renameSettings(runFailureHeadline(error.runFailure), names);
     error.errors = error.errors.map((text) => this.scrub(text));
     if (error.runFailure !== undefined && this.#stopAfterRunFailure && this.#runFailure === undefined) this.#runFailure = error;
     return result;
@@ -423,7 +450,7 @@ export class ServiceClient {
     for (;;) {
       const attempt = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
       if (attempt.kind !== 'response' || attempt.status < 300 || attempt.status >= 400) return attempt;
-      const location = attempt.location === undefined ? undefined : this.scrub(attempt.location);
+      const location = attempt.location === undefined ? undefined : this.#scrubber.scrubServerText(attempt.location, 200);
       const decision = decideRedirect({ status: attempt.status, location: attempt.location, current: url, visited });
       if (!decision.follow) return { kind: 'redirect', status: attempt.status, location, reason: decision.reason };
       url = decision.url;
@@ -431,8 +458,9 @@ export class ServiceClient {
     }
   }
 
-  #success(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'response' }>): ServiceResult {
-    const parsed = parseJsonText(attempt.text);
+  /** A body that is not JSON is quoted (scrubbed) only for a request that sent none: a server may echo what it got. */
+  #success(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'response' }>, sentBody: boolean): ServiceResult {
+    const parsed = parseJsonText(attempt.text, sentBody ? undefined : (start) => this.#scrubber.scrubServerText(start, 60));
     if (!parsed.ok) return { ok: false, error: invalidResponseError(method, displayPath, attempt.status, parsed.detail) };
     return { ok: true, status: attempt.status, data: payloadOf(parsed.value), raw: parsed.value, warnings: warningsOf(parsed.value) };
   }
@@ -443,14 +471,15 @@ export class ServiceClient {
     const timer = setTimeout(() => controller.abort(REQUEST_TIMED_OUT), this.#timeoutMs);
     try {
       const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: controller.signal });
-      // Reading the whole body also hands the connection back to the pool for reuse.
-      const text = await response.body.text();
       const header = (name: string): string | undefined => {
         const value = response.headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
       this.#answered++;
       this.#timeoutsSinceAnswer = 0;
+      // Reading the whole body also hands the connection back to the pool for reuse.
+      const text = await readBounded(response.body, this.#maxResponseBytes, Number(header('content-length')));
+      if (text === undefined) return { kind: 'too_large', status: response.statusCode };
       return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
       if (error === REQUEST_TIMED_OUT || controller.signal.aborted) return { kind: 'timeout' };
@@ -461,7 +490,8 @@ export class ServiceClient {
     }
   }
 
-  #displayPath(path: string): string {
+  /** The path of a request as reports show it (`<SERVICE_ADDR path>/v1/<path>`), e.g. `/v1/sys/mounts`. */
+  displayPath(path: string): string {
     return `${this.#basePath}/v1/${path.replace(/^\/+/, '')}`;
   }
 
@@ -474,4 +504,27 @@ export class ServiceClient {
     const search = params.toString();
     return `${this.#basePath}/v1/${encoded}${search === '' ? '' : `?${search}`}`;
   }
+}
+
+/**
+ * The body as text, or undefined when it is larger than `maxBytes` (declared so, or found so while reading): then
+ * reading stops and the connection is closed, so memory holds at most `maxBytes` of it.
+ */
+async function readBounded(body: Readable, maxBytes: number, declaredBytes: number): Promise<string | undefined> {
+  const stop = (): undefined => {
+    // The abort that closes the connection is reported on the stream: expected here, nothing to handle.
+    body.on('error', () => undefined);
+    body.destroy();
+    return undefined;
+  };
+  if (Number.isFinite(declaredBytes) && declaredBytes > maxBytes) return stop();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes = chunk as Buffer;
+    size += bytes.length;
+    if (size > maxBytes) return stop();
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import type { z } from 'zod';
 import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
-import { SecretValue } from '../secret-value';
+import { reservedReferenceProblem, SecretValue } from '../secret-value';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
 import { StackSupport } from './stack';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
@@ -49,7 +49,12 @@ export abstract class SecretformResource extends Construct {
     const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
     const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
     const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
-    const shapeIssues = [...tokenIssues(props, this), ...schemaIssues(definition.schema, props), ...(definition.rules?.(props) ?? [])];
+    const shapeIssues = [
+      ...tokenIssues(props, this),
+      ...schemaIssues(definition.schema, props),
+      ...(definition.rules?.(props) ?? []),
+      ...reservedVariableIssues(resourceType.fields, secrets),
+    ];
     const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
@@ -103,6 +108,14 @@ export abstract class SecretformResource extends Construct {
         allowed: 'SecretValue.unsafePlainText cannot be synthesized (the synthesized JSON must never hold a secret); use SecretValue.fromEnv or SecretValue.fromFile, or pass the stack to the engine API in-process',
       }));
   }
+}
+
+/** A secret read from a variable of secretform's own (SERVICE_TOKEN, SECRETFORM_STATE_KEY) is refused. */
+function reservedVariableIssues(fields: readonly FieldSpec[], secrets: Readonly<Record<string, SecretValue>>): PropIssue[] {
+  return Object.entries(secrets).flatMap(([api, secret]) => {
+    const problem = reservedReferenceProblem(secret.reference);
+    return problem === undefined ? [] : [{ prop: propOf(fields, api), value: secret, sensitive: true, allowed: problem }];
+  });
 }
 
 /** The engine reads plain values from the synthesized JSON: terraform references cannot be resolved there. */

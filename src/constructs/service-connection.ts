@@ -69,12 +69,8 @@ export class ServiceConnection extends Construct {
     return connectionsInTree(stack)[0];
   }
 
-  readonly address: string;
-  readonly tokenEnv: string;
-  readonly caCertFile?: string;
-  readonly clientCertFile?: string;
-  readonly clientKeyFile?: string;
-  readonly skipVerify: boolean;
+  /** The settings as they will be synthesized (names and paths only); read with `synthesized()`. */
+  private readonly settings: Omit<SynthesizedConnection, 'construct'>;
   private readonly issues: readonly PropIssue[];
   private readonly stack: IConstruct;
 
@@ -83,10 +79,13 @@ export class ServiceConnection extends Construct {
     Object.defineProperty(this, CONNECTION_MARKER, { value: true });
     const raw = (props ?? {}) as unknown as Record<string, unknown>;
     this.issues = connectionIssues(raw, this);
-    this.address = typeof raw.address === 'string' ? raw.address : '';
-    this.tokenEnv = typeof raw.tokenEnv === 'string' ? raw.tokenEnv : DEFAULT_TOKEN_ENV;
-    for (const prop of FILE_PROPS) if (typeof raw[prop] === 'string') this[prop] = raw[prop];
-    this.skipVerify = raw.skipVerify === true;
+    const text = (prop: string) => (typeof raw[prop] === 'string' ? raw[prop] : undefined);
+    this.settings = {
+      address: normalisedAddress(text('address') ?? ''),
+      tokenEnv: text('tokenEnv') ?? DEFAULT_TOKEN_ENV,
+      ...Object.fromEntries(FILE_PROPS.flatMap((prop) => (text(prop) === undefined ? [] : [[prop, text(prop)]]))),
+      skipVerify: raw.skipVerify === true,
+    };
     this.stack = stackOf(this);
     let connections = connectionsByStack.get(this.stack);
     if (!connections) {
@@ -114,15 +113,7 @@ export class ServiceConnection extends Construct {
 
   /** What is synthesized: names and paths only. */
   synthesized(): SynthesizedConnection {
-    return {
-      construct: this.node.path,
-      address: normalisedAddress(this.address),
-      tokenEnv: this.tokenEnv,
-      caCertFile: this.caCertFile,
-      clientCertFile: this.clientCertFile,
-      clientKeyFile: this.clientKeyFile,
-      skipVerify: this.skipVerify,
-    };
+    return { construct: this.node.path, ...this.settings };
   }
 }
 

@@ -34,6 +34,10 @@ export type EngineErrorCode =
   | 'plan_file'
   /** A saved plan whose state or live objects changed since it was made: it is not applied. */
   | 'plan_stale'
+  /** A saved plan whose MAC is missing or does not match (changed after it was written): it is not applied. */
+  | 'plan_tampered'
+  /** A saved plan whose changes are already recorded in the state: applying it again is refused. */
+  | 'plan_already_applied'
 
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'

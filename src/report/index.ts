@@ -6,3 +6,7 @@ export { renderJson, planToJson, type PlanJson, type ResourceChangeJson, type Re
 export { renderText, type TextOptions } from './text';
 export { renderMarkdown, statusLine, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
+export { renderStacksText } from './stacks-text';
+export { renderStacksMarkdown } from './stacks-markdown';
+export { renderStacksJson, stacksToJson, type StacksPlanJson } from './stacks-json';
+export type { StackReport } from './stacks-view';

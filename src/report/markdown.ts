@@ -43,7 +43,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const maxLength = options.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
   const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
   const header = title + statusLine(plan);
+  return splitComment(header, markdownSections(plan), maxLength);
+}
 
+/** The comment's blocks after the status line (a run over several stacks puts each stack's under its heading). */
+export function markdownSections(plan: Plan): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
@@ -52,7 +56,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
   sections.push(...planWarnings(plan.warnings));
-  return splitComment(header, sections, maxLength);
+  return sections;
 }
 
 /** `**Plan: 2 to add, 1 to change, 0 to destroy, 1 drifted** for stack `prod``, or "No changes". */

@@ -161,6 +161,11 @@ export interface ResourceTypeDefinition
   readAttributes?(data: Record<string, unknown>, identity: Attributes): Record<string, unknown> | null;
   /** Adjusts the canonical read form using the desired spec (server-filled equivalents). */
   alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
+  /**
+   * For a read answer not shaped as the fields (a listing, a lookup): why the answer (unwrapped) is not one, or
+   * undefined. Default: the answer must hold at least one readable field (see `readAnswerProblem`).
+   */
+  readAnswerShape?(data: Record<string, unknown>): string | undefined;
 }
 
 const definitions = new WeakMap<ResourceType, ResourceTypeDefinition>();
@@ -184,6 +189,7 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
 function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
   const readable = readableFields(fields).filter((field) => !field.identity);
+  const answeredFields = answeredFieldNames(fields);
   return {
     type: definition.type,
     construct: definition.construct,
@@ -217,7 +223,47 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     },
     writeBody: (desired, options) =>
       definition.writeBody ? definition.writeBody(desired, options) : defaultWriteBody(fields, desired, options),
+    readAnswerProblem(raw) {
+      const problem = payloadProblem(raw);
+      if (problem !== undefined) return problem;
+      const data = unwrapData(raw)!;
+      if (definition.readAnswerShape) return definition.readAnswerShape(data);
+      return holdsAnyField(data, answeredFields) ? undefined : objectWithoutFields(data, answeredFields);
+    },
   };
+}
+
+/**
+ * What a read of an object always holds at least one of: its readable fields besides the identity (which is in
+ * the path, and which some reads do not repeat). An answer with none of them (`{}`, an error body under 200,
+ * some other server's JSON) says nothing about the object.
+ */
+function answeredFieldNames(fields: readonly FieldSpec[]): string[] {
+  return readableFields(fields).filter((field) => !field.identity).map((field) => field.api);
+}
+
+function holdsAnyField(data: Record<string, unknown>, names: readonly string[]): boolean {
+  return names.some((name) => Object.prototype.hasOwnProperty.call(data, name));
+}
+
+function objectWithoutFields(data: Record<string, unknown>, names: readonly string[]): string {
+  const keys = Object.keys(data);
+  const held = keys.length === 0 ? 'an empty object' : `an object with only ${describeKeys(keys)}`;
+  return `${held}, none of the fields such a read returns (${describeKeys(names)})`;
+}
+
+/** At most five names, quoted: server keys are shown, never their values (they may hold anything). */
+export function describeKeys(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name));
+  return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
+}
+
+/** Why a read answer's body is not an object at all (what `unwrapData` would take as "nothing there"), or undefined. */
+function payloadProblem(raw: unknown): string | undefined {
+  if (raw === undefined) return 'no body';
+  if (!isPlainObject(raw)) return `a JSON ${Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw} instead of an object`;
+  if (unwrapData(raw) === null) return 'an envelope whose data is null';
+  return undefined;
 }
 
 /** Builds the four usual calls when create, update, read and delete all use one path. */

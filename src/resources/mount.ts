@@ -1,5 +1,5 @@
 /** What secrets engines (`sys/mounts`) and auth methods (`sys/auth`) share: how they are enabled, read and tuned. */
-import { isPlainObject, matchPath, unwrapData, type ResourceTypeDefinition } from './define';
+import { describeKeys, isPlainObject, matchPath, unwrapData, type ResourceTypeDefinition } from './define';
 import { ImportIdError, type DiscoverySpec } from './types';
 
 /** Mounts every server has and no one configures (the system backend, per-token storage, the token method). */
@@ -10,7 +10,7 @@ export function mountBehaviour(
   type: string,
   base: 'sys/mounts' | 'sys/auth',
   supportedTypes: readonly string[],
-): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'alignWithDesired' | 'writeBody' | 'discover'> {
+): Pick<ResourceTypeDefinition, 'writeSemantics' | 'id' | 'parseImportId' | 'api' | 'readAttributes' | 'readAnswerShape' | 'alignWithDesired' | 'writeBody' | 'discover'> {
   const pattern = new RegExp(`^${base}/(.+)$`);
   return {
     writeSemantics: 'create-only',
@@ -28,6 +28,7 @@ export function mountBehaviour(
       delete: { method: 'DELETE', path: `${base}/${String(spec.path)}` },
     }),
     readAttributes: (data, identity) => mountEntry(data, String(identity.path)),
+    readAnswerShape: mountListingProblem,
     discover: mountDiscovery(base, supportedTypes),
     // The listing reports an engine without options as null (read as absent); `options: {}` in code is the same.
     alignWithDesired: (read, desired) =>
@@ -51,6 +52,22 @@ export function mountEntry(data: Record<string, unknown>, path: string): Record<
   if (isPlainObject(entry.options) && Object.keys(entry.options).length > 0) result.options = entry.options;
   return result;
 }
+
+/**
+ * A listing is keyed "<path>/", each entry an object with its `type`; envelope fields may sit beside them (servers
+ * return the listing both at the top level and under `data`). Any other key, or an entry without a type, means
+ * the answer is not a mount listing. An empty listing is one (a server may list no mount of this kind).
+ */
+function mountListingProblem(data: Record<string, unknown>): string | undefined {
+  const others = Object.keys(data).filter((key) => !key.endsWith('/') && !RESPONSE_ENVELOPE_KEYS.includes(key));
+  if (others.length > 0) return `an object with keys that are not mount paths ending in "/" (${describeKeys(others)}) where a mount listing was expected`;
+  const untyped = Object.keys(data).filter((key) => key.endsWith('/') && (!isPlainObject(data[key]) || typeof (data[key]).type !== 'string'));
+  if (untyped.length > 0) return `a mount listing whose entries ${describeKeys(untyped)} have no "type"`;
+  return undefined;
+}
+
+/** Fields of the service's envelope, which a listing answered at the top level may carry beside its entries. */
+const RESPONSE_ENVELOPE_KEYS = ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'];
 
 /** Every mount of the listing whose type secretform manages; other types (not built in) are reported. */
 function mountDiscovery(base: string, supportedTypes: readonly string[]): DiscoverySpec {

@@ -56,6 +56,9 @@ export const syncAssociation = defineResourceType({
     // Setting the association again makes the service sync it again.
     return { kind: 'out_of_sync', headline: 'is out of sync on the service', label: 'sync status', status: typeof status === 'string' ? status : JSON.stringify(status), repairedByWrite: true };
   },
+  // The lookup answers every secret, associated or not, with its (maybe empty) map of destinations.
+  readAnswerShape: (data) =>
+    isPlainObject(data.associated_destinations) ? undefined : 'an object without "associated_destinations" where the association lookup was expected',
   readAttributes(data, identity) {
     const destinations = isPlainObject(data.associated_destinations) ? data.associated_destinations : {};
     const entry = destinations[`${String(identity.destination_type)}/${String(identity.destination_name)}`];

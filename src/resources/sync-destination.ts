@@ -90,6 +90,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
         ];
       },
     },
+    readAnswerShape: (data) => (isPlainObject(data.connection_details) ? undefined : 'an object without "connection_details" where a destination was expected'),
     readAttributes(data) {
       const connection = isPlainObject(data.connection_details) ? data.connection_details : {};
       const options = isPlainObject(data.options) ? data.options : {};

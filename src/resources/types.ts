@@ -181,7 +181,8 @@ export interface DeleteSteps {
 export type SecretVerdict = 'same' | 'different';
 
 /** Drift kinds that a type's `health` hook reports (besides the generic `changed` and `deleted`). */
-export type HealthDriftKind = 'out_of_sync';
+export const HEALTH_DRIFT_KINDS = ['out_of_sync'] as const;
+export type HealthDriftKind = (typeof HEALTH_DRIFT_KINDS)[number];
 
 /** A live object that exists but is not well, as its type's `health` hook sees it. */
 export interface HealthProblem {
@@ -338,6 +339,14 @@ export interface ResourceType {
    * given by name is read back with its id too).
    */
   normaliseRead(raw: unknown, identity: Attributes, desired?: Attributes): Attributes | null;
+  /**
+   * Why a 2xx answer to the type's `read` call does not look like an answer about such an object (no body, a JSON
+   * scalar or array, an envelope without data, an object holding none of what the read returns), or undefined
+   * when it does. Derived from the fields (a read returns at least one readable field), or from the type's
+   * `readAnswerShape` when the answer is not shaped as the fields (listings, lookups). Checked before
+   * `normaliseRead`: an answer that fails it is neither the object nor its absence.
+   */
+  readAnswerProblem(raw: unknown): string | undefined;
   /** Ids of the objects this one needs to exist first (mount, backend config, destination, app). */
   dependsOn(spec: Attributes): string[];
   /** The request body of a create or update, built from a canonical desired spec. */

@@ -328,6 +328,33 @@ describe('rotate-root', () => {
     expect(state().resources['ops/ldap'].rotated_by_service.bindpass).toBe(at);
   });
 
+  test('a saved plan made after rotate-root can be shown and applied (its secret status managed_by_service is readable)', async () => {
+    const at = state().resources['ops/ldap'].rotated_by_service.bindpass;
+    const planFile = join(mkdtempSync(join(tmpdir(), 'secretform-ops-plan-')), 'rotated.plan.json');
+    const made = await quietRun(['plan', '--synth-env', 'OPS_TIMEOUT', '--out', planFile], { OPS_TIMEOUT: '45s' });
+    expect(made.code).toBe(0);
+    expect(JSON.parse(readFileSync(planFile, 'utf8')).plan.changes.find((c: any) => c.address === 'ops/ldap').secrets).toEqual([
+      { field: 'bindpass', status: 'managed_by_service', rotatedAt: at },
+    ]);
+
+    const shown = await quietRun(['show', planFile]);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`ops/ldap: bindpass (rotated by the service at ${at})`);
+
+    const count = server.requestCount;
+    const applied = await quietRun(['apply', planFile]);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const writes = logSince(server.requestLog.length - (server.requestCount - count)).filter((entry) => entry.method === 'POST' && entry.path === 'ldap/config');
+    expect(writes).toHaveLength(1);
+    expect(writes[0].fields).toContain('request_timeout');
+    expect(writes[0].fields).not.toContain('bindpass');
+    expect(state().resources['ops/ldap'].rotated_by_service.bindpass).toBe(at);
+    // Back to the timeout the next test starts from.
+    expect((await quietRun(['apply', '--auto-approve', '--synth-env', 'OPS_TIMEOUT'], { OPS_TIMEOUT: '60s' })).code).toBe(0);
+  });
+
   test('a new value in code is an intentional update, planned as a sensitive update with that reason, and hands the root back', async () => {
     const handBack = { OPS_TIMEOUT: '60s', OPS_BINDPASS: 'new-bindpass-from-code-3d1e' };
     const plan = JSON.parse((await quietRun(['plan', '--format', 'json', '--synth-env', 'OPS_TIMEOUT'], handBack)).stdout);

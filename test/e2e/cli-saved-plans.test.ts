@@ -5,9 +5,9 @@
  * accepting drift with no write; a drift check with only SERVICE_ADDR and SERVICE_TOKEN set; no secret value
  * in a plan file or in any output.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
@@ -235,6 +235,28 @@ function savedPlanBehaviours(backend: Backend, stateOnly = false): void {
 describe('saved plans and refresh-only with the state in a local file', () => {
   savedPlanBehaviours(localFile);
 
+  test('applying a saved plan a second time says it was already applied (exit 1), not stale with every object listed', async () => {
+    const { project, env, with: run, planFile } = setup(localFile);
+    const file = planFile('twice.plan.json');
+    expect((await runCli(run(['plan', '--out', file]), project, env)).code).toBe(0);
+    expect((await runCli(['apply', file], project, env)).code).toBe(0);
+    const writesBefore = writes().length;
+    const again = await runCli(['apply', file], project, env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Error: the saved plan was already applied, so nothing was changed: the state moved on from the plan's serial 0 to \d+ /);
+    expect(again.stderr).not.toContain('stale');
+    expect(again.stderr).not.toContain('e2e/alice');
+    expect(writes().length).toBe(writesBefore);
+
+    // A plan overtaken by another change is still stale: what it would do is not all in place.
+    const v2 = planFile('v2.plan.json');
+    expect((await runCli(run(['plan', '--out', v2], 'v2'), project, env)).code).toBe(0);
+    expect((await runCli(run(['apply', '--auto-approve']), project, { ...env, SF_E2E_ALICE_PASSWORD: 'another-alice-password' })).code).toBe(0);
+    const stale = await runCli(['apply', v2], project, env);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('the saved plan is stale');
+  });
+
   test('apply PLANFILE refuses options that would change the plan, a missing file and a file that is not a plan', async () => {
     const { project, env, planFile } = setup(localFile);
     const file = planFile('missing.plan.json');
@@ -250,6 +272,83 @@ describe('saved plans and refresh-only with the state in a local file', () => {
     const shown = await runCli(['show', file], project, env);
     expect(shown.code).toBe(1);
     expect(writes()).toEqual([]);
+  });
+});
+
+describe('a saved plan is bound to what made it', () => {
+  /** A copy of the plan file with every secret reference of the desired state replaced by `reference`. */
+  function tampered(file: string, name: string, reference: Record<string, string>, change: (plan: any) => void = () => undefined): string {
+    const plan = JSON.parse(readFileSync(file, 'utf8'));
+    for (const entry of plan.desired) for (const field of Object.keys(entry.secrets)) entry.secrets[field] = { $secret: reference };
+    change(plan);
+    const copy = join(dirname(file), name);
+    writeFileSync(copy, JSON.stringify(plan, null, 2));
+    planFiles.push(copy);
+    return copy;
+  }
+
+  test('a reference changed to SERVICE_TOKEN or to a file after plan --out is refused by the MAC, before any request', async () => {
+    const { project, env, with: run, planFile } = setup(localFile);
+    const file = planFile('bound.plan.json');
+    expect((await runCli(run(['plan', '--out', file]), project, env)).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).mac).toMatchObject({ algorithm: 'hmac-sha256', key_origin: 'SECRETFORM_STATE_KEY' });
+
+    const toToken = tampered(file, 'token.plan.json', { env: 'SERVICE_TOKEN' });
+    const toFile = tampered(file, 'hostname.plan.json', { file: '/etc/hostname' });
+    const noMac = tampered(file, 'no-mac.plan.json', { env: 'SF_E2E_ALICE_PASSWORD' }, (plan) => delete plan.mac);
+    const requests = server.requestLog.length;
+    for (const changed of [toToken, toFile]) {
+      const applied = await runCli(['apply', changed], project, env);
+      expect(applied.code).toBe(1);
+      expect(applied.stderr).toContain(`Error: the saved plan ${changed} is refused, so nothing was read or changed: its content does not match its MAC: the file was changed after \`secretform plan --out\` wrote it`);
+      const shown = await runCli(['show', changed], project, env);
+      expect(shown.code).toBe(1);
+      expect(shown.stderr).toContain('its content does not match its MAC');
+    }
+    const stripped = await runCli(['apply', noMac], project, env);
+    expect(stripped.code).toBe(1);
+    expect(stripped.stderr).toContain('it carries no MAC, but a fingerprint key is available (SECRETFORM_STATE_KEY)');
+    const otherKey = await runCli(['apply', file], project, { ...env, SECRETFORM_STATE_KEY: 'another-key' });
+    expect(otherKey.code).toBe(1);
+    expect(otherKey.stderr).toContain('its MAC was made with another key');
+    // Nothing reached the service: not the token, not the file, not even a read.
+    expect(server.requestLog.length).toBe(requests);
+    expect(transcript.join('\n')).not.toContain(server.rootToken);
+
+    const applied = await runCli(['apply', file], project, env);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+  });
+
+  test('a secret read from a SERVICE_* or SECRETFORM_* variable is refused at plan and apply, naming the address and field, before any request', async () => {
+    const { project, env, with: run, planFile } = setup(localFile);
+    // Without SECRETFORM_STATE_KEY and before the stack's first apply there is no key, so no MAC: the rule holds alone.
+    const keyless = { ...env, SECRETFORM_STATE_KEY: undefined };
+    const file = planFile('keyless.plan.json');
+    expect((await runCli(run(['plan', '--out', file]), project, keyless)).code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).mac).toBeUndefined();
+    const toToken = tampered(file, 'keyless-token.plan.json', { env: 'SERVICE_TOKEN' });
+    const toStateKey = tampered(file, 'keyless-state-key.plan.json', { env: 'SECRETFORM_STATE_KEY' });
+
+    const outdir = mkdtempSync(join(tmpdir(), 'secretform-reserved-'));
+    cpSync(synthOutput.v1!, outdir, { recursive: true });
+    const configFile = join(outdir, 'stacks', 'e2e', 'cdk.tf.json');
+    writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(/"env": ?"SF_E2E_ALICE_PASSWORD"/g, '"env":"SERVICE_TOKEN"'));
+
+    const requests = server.requestLog.length;
+    for (const changed of [toToken, toStateKey]) {
+      const applied = await runCli(['apply', changed], project, keyless);
+      expect(applied.code).toBe(1);
+      expect(applied.stderr).toMatch(/e2e\/alice: secret "password": (SERVICE_TOKEN|SECRETFORM_STATE_KEY) is a variable of secretform's own/);
+    }
+    for (const command of [['plan'], ['apply', '--auto-approve']]) {
+      const refused = await runCli([...command, '--no-synth', '--output', outdir], project, env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`e2e/alice: secret "password": SERVICE_TOKEN is a variable of secretform's own`);
+    }
+    expect(server.requestLog.length - requests).toBeLessThanOrEqual(2); // at most the reads of the (absent) key on the service
+    expect(writes()).toEqual([]);
+    expect(transcript.join('\n')).not.toContain(server.rootToken);
   });
 });
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, createProject, runCli } from './cli-harness';
-import { b64, leaks } from './client-echo-forms';
+import { ATTACK_SECRETS, attackForms, attackLeaks, b64, leaks } from './client-echo-forms';
 import { envelopeOf, startRawServer, type RawHandler, type RawServer } from './client-raw-server';
 import { createTestPki, type TestPki } from './client-test-pki';
 
@@ -196,6 +196,45 @@ describe('an echoing server', () => {
       for (const text of [result.stdout, result.stderr, state]) expect(leaks(text, secret)).toEqual([]);
     }
     expect(recorded(small).sort()).toEqual(['e2e/kv', 'e2e/userpass']);
+  });
+});
+
+describe('an echoing server, in the encodings the list of forms missed (issue 19)', () => {
+  test('no secret with a quote, backslash, slash, plus, ampersand, non-ASCII, newline, nor a PEM key, leaves in an error', async () => {
+    const pem = ATTACK_SECRETS['PEM key'];
+    const mixed = `${ATTACK_SECRETS.punctuation} ${ATTACK_SECRETS['non-ASCII']}\nsecond line`;
+    writeFileSync(join(small, 'user-password.txt'), `${mixed}\n`);
+    const echoing = await raw((request) => {
+      // The token's lookup answers as the service's does (state records the mounts the test above created).
+      if (request.path === '/v1/auth/token/lookup-self') return { status: 200, body: envelopeOf({ accessor: 'a1', policies: ['root'] }) };
+      if (request.method === 'GET' || request.method === 'LIST') return { status: 404, body: { errors: [] } };
+      if (!request.path.includes('/users/')) return { status: 204 };
+      // bob's write gets a 2xx whose body is not JSON: the body it was sent, as is.
+      if (request.path.endsWith('/bob')) return { status: 200, headers: { 'content-type': 'text/plain' }, body: `received ${request.body}` };
+      const password = (JSON.parse(request.body) as { password: string }).password;
+      return {
+        status: 400,
+        body: {
+          errors: [
+            ...Object.entries(attackForms(password)).map(([name, form]) => `invalid password (${name}): ${form}`),
+            ...Object.entries(attackForms(request.body)).map(([name, form]) => `invalid body (${name}): ${form}`),
+            { field: 'password', received: JSON.parse(request.body) as unknown },
+          ],
+        },
+      };
+    });
+    const result = await runCli(['apply', '--no-synth', '--auto-approve'], small, smallEnv({ SERVICE_ADDR: echoing.url, SF_E2E_ALICE_PASSWORD: pem }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('POST /v1/auth/userpass/users/alice failed with HTTP 400');
+    expect(result.stderr).toContain('[withheld: the server quoted a secret, encoded]');
+    expect(result.stderr).toMatch(/POST \/v1\/auth\/userpass\/users\/bob returned HTTP 200 with a body that is not JSON \(\d+ characters, not shown/);
+    const state = existsSync(statePath(small)) ? readFileSync(statePath(small), 'utf8') : '';
+    for (const secret of [pem, mixed]) {
+      for (const text of [result.stdout, result.stderr, state]) {
+        expect(attackLeaks(text, secret)).toEqual([]);
+        expect(leaks(text, secret)).toEqual([]);
+      }
+    }
   });
 });
 

@@ -67,3 +67,64 @@ export function leaks(text: string, secret: string): string[] {
   }
   return found;
 }
+
+/** Python's repr of the value's UTF-8 bytes (`b'...'` without the prefix): `\xNN` for every byte outside ASCII. */
+const pythonRepr = (value: string): string =>
+  [...Buffer.from(value, 'utf8')]
+    .map((byte) => {
+      const char = String.fromCharCode(byte);
+      if (char === '\\' || char === "'") return `\\${char}`;
+      if (char === '\n') return '\\n';
+      if (char === '\r') return '\\r';
+      if (char === '\t') return '\\t';
+      return byte >= 0x20 && byte < 0x7f ? char : `\\x${byte.toString(16).padStart(2, '0')}`;
+    })
+    .join('');
+
+const HTML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/**
+ * The encodings that got secrets past the scrubber's list of forms (issue 19): each made here with the test's own
+ * code, so that the scrubber's decoders are checked against independent encoders.
+ */
+export function attackForms(secret: string): Record<string, string> {
+  // A cut echo: 17 characters past any PEM armour line (what leaked of a key body).
+  const armour = /^-----BEGIN [A-Z ]+-----\n/.exec(secret)?.[0].length ?? 0;
+  const cut = secret.slice(0, armour + 17);
+  const hexBytes = [...Buffer.from(secret, 'utf8')].map((byte) => byte.toString(16).padStart(2, '0'));
+  return {
+    'hex with spaces': hexBytes.join(' '),
+    'hex with colons, upper': hexBytes.join(':').toUpperCase(),
+    'every character as \\uXXXX': [...Array(secret.length).keys()].map((i) => `\\u${secret.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+    'JSON escaped three times': jsJson(jsJson(jsJson(secret))),
+    'HTML entities': [...secret].map((char) => HTML_NAMED[char] ?? (/[A-Za-z0-9 ]/.test(char) ? char : `&#${char.codePointAt(0)};`)).join(''),
+    'HTML hex entities': [...secret].map((char) => `&#x${char.codePointAt(0)!.toString(16)};`).join(''),
+    'base64 wrapped at 76 columns': (b64(JSON.stringify({ name: 'app', password: secret, padding: 'x'.repeat(40) })).match(/.{1,76}/g) ?? []).join('\n'),
+    'URL-encoded twice': encodeURIComponent(encodeURIComponent(secret)),
+    "a language's repr": `b'${pythonRepr(secret)}'`,
+    'truncated echo': cut,
+    'truncated JSON echo': jsJson(cut),
+    'truncated base64 echo': b64(cut).replace(/=+$/, ''),
+  };
+}
+
+/** The attack forms still found in `text`, and any run of 8 characters of the secret (a cut echo). */
+export function attackLeaks(text: string, secret: string): string[] {
+  const found = Object.entries(attackForms(secret))
+    .filter(([, form]) => form.length >= 8 && text.includes(form))
+    .map(([name]) => name);
+  const value = secret.replace(/\r\n/g, '\n');
+  for (let i = 0; i + 8 <= value.length; i++) {
+    const run = value.slice(i, i + 8);
+    if (run.trim() !== '' && !/^-*(BEGIN|END)? ?[A-Z ]*-*$/.test(run) && text.includes(run)) found.push(`fragment ${JSON.stringify(run)}`);
+  }
+  return found;
+}
+
+/** Secrets with the characters that got through: quote, backslash, slash, plus, ampersand, non-ASCII, newlines; a PEM key. */
+export const ATTACK_SECRETS: Record<string, string> = {
+  punctuation: 'q"uo\\te/sl+as&h-2026',
+  'non-ASCII': 'pässwörd-中文-secret-ß',
+  newlines: 'line one\nline two\r\nline three',
+  'PEM key': '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgq1Xe+/Zz\nK3jd8Pq0Lw+5bQ/2vN1xY7uHc4RtWm9Sa+e=\n-----END PRIVATE KEY-----\n',
+};

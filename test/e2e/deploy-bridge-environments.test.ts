@@ -5,21 +5,12 @@
  * once, as `cdktf deploy '*'` does for independent stacks; SERVICE_ADDR points at nothing and SERVICE_TOKEN is
  * wrong, so a step that used them would fail. Checked on each server over HTTP, then destroyed the same way.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { BIN, cliEnv, createLinkedProject } from './cli-harness';
-
-const TERRAFORM = process.env.SECRETFORM_TEST_TERRAFORM ?? '/usr/local/bin/terraform';
-const haveTerraform = fs.existsSync(TERRAFORM);
-if (!haveTerraform) {
-  const why = `terraform not found at ${TERRAFORM} (set SECRETFORM_TEST_TERRAFORM): the cdktf deploy bridge tests cannot run`;
-  if (process.env.CI === 'true') throw new Error(why);
-  process.stderr.write(`SKIPPED: ${why}\n`);
-}
-const describeWithTerraform = haveTerraform ? describe : describe.skip;
+import { describeWithTerraform, runChild, TERRAFORM } from './terraform-harness';
 
 jest.setTimeout(240_000);
 
@@ -46,21 +37,8 @@ const servers = {} as Record<(typeof STACKS)[number], DevServer>;
 let project: string;
 let terraformEnv: NodeJS.ProcessEnv;
 
-/** Runs a child without blocking this process (the dev servers answer from it). Resolves to its output. */
 function run(command: string, args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: terraformEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(output);
-      else reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (${code ?? signal}):\n${output}`));
-    });
-  });
+  return runChild(command, args, cwd, terraformEnv, 180_000);
 }
 
 /** terraform in every stack's directory at once, as `cdktf deploy '*'` / `cdktf destroy '*'` run independent stacks. */
@@ -107,6 +85,7 @@ describeWithTerraform('cdktf deploy \'*\' through terraform: each stack on its o
     expect(await userOn(servers.staging, 'prod-deployer')).toBeUndefined();
     expect(await userOn(servers.prod, 'prod-deployer')).toMatchObject({ token_ttl: 3600 });
     expect(await userOn(servers.prod, 'staging-deployer')).toBeUndefined();
+    for (const stack of STACKS) expect(Object.keys((await call(servers[stack], 'GET', 'sys/auth')).body.data as object)).toContain('userpass/');
     for (const stack of STACKS) {
       const login = await call(servers[stack], 'POST', `auth/userpass/login/${stack}-deployer`, { password: PASSWORD }, null);
       expect(login.status).toBe(200);
@@ -119,6 +98,10 @@ describeWithTerraform('cdktf deploy \'*\' through terraform: each stack on its o
     await terraformInEveryStack(['destroy', '-auto-approve']);
     expect(await userOn(servers.staging, 'staging-deployer')).toBeUndefined();
     expect(await userOn(servers.prod, 'prod-deployer')).toBeUndefined();
-    for (const stack of STACKS) expect((await call(servers[stack], 'GET', 'sys/auth/userpass')).status).not.toBe(200);
+    for (const stack of STACKS) {
+      const mounts = await call(servers[stack], 'GET', 'sys/auth');
+      expect(mounts.status).toBe(200);
+      expect(Object.keys((mounts.body.data ?? mounts.body) as object)).not.toContain('userpass/');
+    }
   });
 });

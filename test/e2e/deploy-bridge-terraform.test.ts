@@ -5,21 +5,12 @@
  * construct removed, destroy. The project uses the default bridge command (`npx --no-install secretform`), found
  * through its node_modules like a user's project. terraform never reaches a registry: terraform_data is built in.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { BIN, cliEnv, createLinkedProject } from './cli-harness';
-
-const TERRAFORM = process.env.SECRETFORM_TEST_TERRAFORM ?? '/usr/local/bin/terraform';
-const haveTerraform = fs.existsSync(TERRAFORM);
-if (!haveTerraform) {
-  const why = `terraform not found at ${TERRAFORM} (set SECRETFORM_TEST_TERRAFORM): the cdktf deploy bridge tests cannot run`;
-  if (process.env.CI === 'true') throw new Error(why);
-  process.stderr.write(`SKIPPED: ${why}\n`);
-}
-const describeWithTerraform = haveTerraform ? describe : describe.skip;
+import { describeWithTerraform, runChild, TERRAFORM } from './terraform-harness';
 
 jest.setTimeout(180_000);
 
@@ -44,19 +35,7 @@ let terraformEnv: NodeJS.ProcessEnv;
 
 /** Runs a child without blocking this process (the dev server answers from it). Resolves to its output. */
 function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...terraformEnv, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(output);
-      else reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (${code ?? signal}):\n${output}`));
-    });
-  });
+  return runChild(command, args, cwd, { ...terraformEnv, ...extra });
 }
 
 let initialised = false;

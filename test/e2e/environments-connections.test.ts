@@ -91,6 +91,14 @@ test('a connection whose token variable is unset fails its stack, naming the sta
   expect([staging.requestCount, prod.requestCount]).toEqual(before);
 });
 
+test('a refused token is reported as the connection\'s variable, not SERVICE_TOKEN', async () => {
+  const result = await cli(['plan', '--no-synth', '--stack', 'prod'], { PROD_SERVICE_TOKEN: 'a-revoked-token' });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('PROD_SERVICE_TOKEN is probably wrong, expired or revoked');
+  expect(result.stderr).not.toMatch(/(?<!PROD_)SERVICE_TOKEN/);
+  expect(result.stderr).not.toContain('a-revoked-token');
+});
+
 test('each stack is applied on its own server only, whatever SERVICE_ADDR says', async () => {
   for (const name of ['staging', 'prod']) {
     const result = await cli(['apply', '--no-synth', '--stack', name, '--auto-approve']);
@@ -131,6 +139,21 @@ test('action finds the stack from the address and uses its connection', async ()
   expect(JSON.parse(result.stdout)).toHaveProperty('client_token');
   expect(staging.requestCount).toBe(before);
   expect(prod.requestLog.at(-1)).toMatchObject({ method: 'POST', path: 'auth/userpass/login/prod-ci', status: 200 });
+});
+
+test('import finds the stack from the address and reads through its connection', async () => {
+  const removed = await cli(['state', 'rm', 'prod/ci', '--stack', 'prod']);
+  expect(removed.code).toBe(0);
+  const before = staging.requestCount;
+  const prodBefore = prod.requestLog.length;
+  const imported = await cli(['import', 'prod/ci', 'auth/userpass/users/prod-ci', '--no-synth']);
+  expect(imported.stderr).toBe('');
+  expect(imported.code).toBe(0);
+  expect(imported.stdout).toContain('Imported auth/userpass/users/prod-ci as prod/ci');
+  expect(staging.requestCount).toBe(before);
+  expect(prod.requestLog.slice(prodBefore).some((entry) => entry.method === 'GET' && entry.path === 'auth/userpass/users/prod-ci')).toBe(true);
+  // The password is re-sent once (an import records no fingerprint), then the stack is as the code says.
+  expect((await cli(['apply', '--no-synth', '--stack', 'prod', '--auto-approve'])).code).toBe(0);
 });
 
 test('exec finds the stack from the address; the child gets neither token variable nor any SERVICE_*/SECRETFORM_*', async () => {

@@ -8,7 +8,7 @@ import { registerGraphCommand } from '../../src/cli/commands/graph';
 import { registerImportCommand } from '../../src/cli/commands/import';
 import { registerPlanCommand } from '../../src/cli/commands/plan';
 import {
-  configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
+  addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
   type EngineSettings,
 } from '../../src/cli/engine-flags';
 import type { CommandRegistration } from '../../src/cli/main';
@@ -49,7 +49,7 @@ describe('parseLockTimeout', () => {
 describe('parseEngineFlags', () => {
   test('keeps every flag and collects repeated targets', () => {
     const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', lockTimeout: '1m30s', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js', synthEnv: ['STAGE', 'APP_*'] });
-    expect(settings).toEqual({ stack: 'prod', output: 'out', statePath: 's.json', lockTimeoutMs: 90_000, targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
+    expect(settings).toEqual({ stack: 'prod', stacks: ['prod'], output: 'out', statePath: 's.json', lockTimeoutMs: 90_000, targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
   });
 
   test('rejects --app together with --no-synth', () => {
@@ -158,5 +158,20 @@ describe('the stack options of action, exec, import and graph', () => {
       expect(usageErrorOf('plan', args)).toMatch(/must not be empty|cannot be combined with --no-synth/);
       expect(usageErrorOf(name, args)).toBe(usageErrorOf('plan', args));
     }
+  });
+});
+
+describe('--stack given more than once', () => {
+  test('plan keeps every --stack (names and patterns), in order', () => {
+    const settings = parseEngineFlags({ ...defaults, stack: ['staging', 'prod-*'] });
+    expect(settings.stacks).toEqual(['staging', 'prod-*']);
+    expect(settings.stack).toBeUndefined();
+  });
+
+  test('a command of one stack refuses a second --stack instead of taking the last', async () => {
+    const program = new Command().exitOverride();
+    program.configureOutput({ writeErr: () => undefined });
+    addStateLocationOptions(program.command('state-list')).action(() => undefined);
+    await expect(program.parseAsync(['node', 'x', 'state-list', '--stack', 'a', '--stack', 'b'])).rejects.toThrow('--stack was given twice ("a" and "b"); this command works on one stack');
   });
 });

@@ -94,12 +94,16 @@ describe('listFromBody', () => {
 });
 
 describe('parseJsonText, payloadOf, warningsOf, errorsOf', () => {
-  it('parses JSON, treats empty text as no body, and reports non-JSON with its start', () => {
+  it('parses JSON, treats empty text as no body, and reports non-JSON with its start only when given a safe excerpt', () => {
     expect(parseJsonText('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
     expect(parseJsonText('')).toEqual({ ok: true, value: undefined });
-    expect(parseJsonText('<html>\n<body>Bad Gateway</body>')).toEqual({
+    expect(parseJsonText('<html>\n<body>Bad Gateway</body>', (start) => start)).toEqual({
       ok: false,
       detail: 'a body that is not JSON (starts with "<html> <body>Bad Gateway</body>")',
+    });
+    expect(parseJsonText('echo: password=hunter2-is-my-secret')).toEqual({
+      ok: false,
+      detail: 'a body that is not JSON (35 characters, not shown: the request carried values that may be secret, and servers echo them)',
     });
   });
 
@@ -119,5 +123,10 @@ describe('parseJsonText, payloadOf, warningsOf, errorsOf', () => {
     expect(errorsOf({ errors: ['permission denied', 'invalid token'] })).toEqual(['permission denied', 'invalid token']);
     expect(errorsOf({ errors: [] })).toEqual([]);
     expect(errorsOf('<html>')).toEqual([]);
+  });
+
+  it('shows an error entry that is not a string by its text leaves, without adding a level of JSON escaping', () => {
+    const quoted = 'pa"ss\\word';
+    expect(errorsOf({ errors: [{ field: 'password', got: quoted, code: 400 }, ['a', true]] })).toEqual([`field: password; got: ${quoted}; code: 400`, 'a; true']);
   });
 });

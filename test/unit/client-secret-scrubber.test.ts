@@ -2,8 +2,8 @@
 // The encoders below are the test's own (Buffer, JSON.stringify, encodeURIComponent, URLSearchParams), not the
 // scrubber's, so a form the scrubber forgets shows up as a failure.
 import fc from 'fast-check';
-import { REDACTED, SecretScrubber, scrubSecrets } from '../../src/client/secret-scrubber';
-import { leaks, serverMessage } from '../e2e/client-echo-forms';
+import { REDACTED, SecretScrubber, WITHHELD, scrubSecrets } from '../../src/client/secret-scrubber';
+import { ATTACK_SECRETS, attackForms, attackLeaks, leaks, serverMessage } from '../e2e/client-echo-forms';
 
 const SEED = 20261124;
 const RUNS = 300;
@@ -73,5 +73,47 @@ describe('SecretScrubber', () => {
 
   it('uses a marker that cannot itself be taken for the secret', () => {
     expect(scrubSecrets('x[redacted]y and red', ['red'])).not.toMatch(/red/i);
+  });
+});
+
+describe('SecretScrubber.scrubServerText: decodes before it matches', () => {
+  const forms = Object.entries(ATTACK_SECRETS).flatMap(([kind, secret]) =>
+    Object.entries(attackForms(secret)).map(([encoding, form]) => [`${kind} as ${encoding}`, secret, form] as const));
+
+  it.each(forms)('%s: nothing of the secret is left', (_name, secret, form) => {
+    const scrubber = new SecretScrubber([secret, 'the-service-token-value']);
+    const text = `1 error occurred:\n\t* invalid value ${form} in request\n\n`;
+    expect(attackLeaks(text, secret).length).toBeGreaterThan(0);
+    const scrubbed = scrubber.scrubServerText(text);
+    expect(attackLeaks(scrubbed, secret)).toEqual([]);
+    expect(leaks(scrubbed, secret)).toEqual([]);
+  });
+
+  it('leaves the service\'s ordinary messages as they are', () => {
+    const scrubber = new SecretScrubber([...Object.values(ATTACK_SECRETS), 'hvs.CAESIJ2bXlk4mQ']);
+    for (const text of [
+      'permission denied',
+      'missing password',
+      '1 error occurred:\n\t* ttl cannot be greater than max_ttl\n\n',
+      'no handler for route "auth/userpass/users/alice"',
+      'Endpoint ignored these unrecognized parameters: [extra_field]',
+      'invalid request: cannot parse "1h30x" as a duration (want 90s, 1h, 3600)',
+    ]) {
+      expect(scrubber.scrubServerText(text)).toBe(text);
+    }
+  });
+
+  it('removes any run of 8 characters of a secret (a cut echo) and caps the length', () => {
+    const secret = 'correct-horse-battery-staple';
+    const scrubber = new SecretScrubber([secret]);
+    expect(scrubber.scrubServerText('got "battery-sta" here')).toBe(`got "${REDACTED}" here`);
+    const long = scrubber.scrubServerText(`bad: ${'x'.repeat(2000)}`);
+    expect(long.length).toBeLessThan(600);
+    expect(long).toMatch(/\.\.\. \(1505 more characters not shown\)$/);
+  });
+
+  it('withholds the whole text when only a decoded form holds the secret', () => {
+    const secret = 'q"uo\\te/sl+as&h-2026';
+    expect(new SecretScrubber([secret]).scrubServerText(`value ${attackForms(secret)['every character as \\uXXXX']}`)).toBe(WITHHELD);
   });
 });

@@ -309,3 +309,22 @@ describe('values secretform cannot read', () => {
     expect(message).toContain('cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform');
   });
 });
+
+describe('secrets never come from secretform\'s own variables', () => {
+  test('SecretValue.fromEnv of a SERVICE_* or SECRETFORM_* variable fails synth naming the construct and the prop', () => {
+    const message = synthError((stack) => {
+      user(stack, { password: SecretValue.fromEnv('SERVICE_TOKEN') });
+      ldapBackend(stack, { bindpass: SecretValue.fromEnv('SECRETFORM_STATE_KEY') });
+    });
+    expect(message).toContain('prod/alice: password: received (sensitive); SERVICE_TOKEN is a variable of secretform\'s own');
+    expect(message).toContain('prod/ldap: bindpass: received (sensitive); SECRETFORM_STATE_KEY is a variable of secretform\'s own');
+  });
+
+  test('a variable that merely contains SERVICE is accepted', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+    tempDirs.push(outdir);
+    const app = new App({ outdir });
+    user(new TerraformStack(app, 'prod'), { password: SecretValue.fromEnv('MY_SERVICE_PASSWORD') });
+    expect(() => app.synth()).not.toThrow();
+  });
+});

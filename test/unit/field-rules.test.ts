@@ -1,6 +1,6 @@
 import { durationProblem, MAX_DURATION_SECONDS, parseDuration } from '../../src/resources/duration';
 import { field } from '../../src/resources/field';
-import { fieldValueProblems } from '../../src/resources/field-rules';
+import { fieldValueProblems, MAX_TEXT_LENGTH } from '../../src/resources/field-rules';
 import { isSafeApiPath, NAME_MAX_LENGTH, pathValueProblems } from '../../src/resources/names';
 import { RESOURCE_TYPES } from '../../src/resources/registry';
 import { SECRET_NAME_TEMPLATE, TEMPLATE_RANDOM_MAX, templateProblems, USERNAME_TEMPLATE } from '../../src/resources/template';
@@ -124,8 +124,25 @@ describe('fieldValueProblems (the one check constructs run on every field)', () 
     expect(fieldValueProblems(template, '{{.Password}}').join()).toContain('unknown field ".Password"');
   });
 
-  test('values of another type are left to the type check', () => {
-    expect(fieldValueProblems(field('n', 'string', 'A name.', single), 42)).toEqual([]);
-    expect(fieldValueProblems(field('d', 'duration', 'A duration.'), { h: 1 })).toEqual([]);
+  test('values of another kind are reported (a hand-edited cdk.tf.json has no props schema in front)', () => {
+    expect(fieldValueProblems(field('n', 'string', 'A name.', single), 42)).toEqual(['expected a string, received a number']);
+    expect(fieldValueProblems(field('d', 'duration', 'A duration.'), { a: 1 })).toEqual([expect.stringContaining('expected a duration')]);
+    expect(fieldValueProblems(field('d', 'duration', 'A duration.'), -5)).toEqual([expect.stringContaining('expected a duration')]);
+    expect(fieldValueProblems(field('d', 'duration', 'A duration.', { minimum: 5 }), 2)).toEqual(['at least 5 seconds']);
+    expect(fieldValueProblems(field('i', 'int', 'A count.'), 1e308)).toEqual([expect.stringContaining('a whole number from')]);
+    expect(fieldValueProblems(field('i', 'int', 'A count.', { minimum: 0 }), -1)).toEqual(['must be >= 0']);
+    expect(fieldValueProblems(field('b', 'bool', 'A flag.'), 'true')).toEqual(['expected true or false, received a string']);
+    expect(fieldValueProblems(field('l', 'stringList', 'Names.'), ['a', 3])).toEqual(['[1]: expected a string, received a number']);
+    expect(fieldValueProblems(field('m', 'stringMap', 'Tags.'), { a: { b: 1 } })).toEqual(['a: expected a string, received an object']);
+    expect(fieldValueProblems(field('o', 'objectList', 'Items.'), [1])).toEqual(['[0]: expected an object, received a number']);
+    expect(fieldValueProblems(field('s', 'string', 'A choice.', { allowed: ['x', 'y'] }), 'z')).toEqual(['allowed values: "x", "y"']);
+  });
+
+  test('a 10 MB string is refused by its length before anything scans it', () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024);
+    for (const kind of ['string', 'template', 'ldif'] as const) {
+      expect(fieldValueProblems(field('t', kind, 'Text.'), huge)).toEqual([`at most ${MAX_TEXT_LENGTH} characters (received ${huge.length})`]);
+    }
+    expect(fieldValueProblems(field('l', 'stringList', 'Names.'), [huge])).toEqual([`[0]: at most ${MAX_TEXT_LENGTH} characters (received ${huge.length})`]);
   });
 });

@@ -303,3 +303,27 @@ describe('request bodies and API calls', () => {
     expect(type('sync_destination_repohost').dependsOn({ name: 'gh' })).toEqual([]);
   });
 });
+
+describe('what a read answer must hold, derived from the model', () => {
+  test.each(RESOURCE_TYPES.map((resourceType) => [resourceType.type, resourceType] as const))(
+    '%s: no body, a scalar, an array, null data and {} are not an answer about the object',
+    (_name, resourceType) => {
+      for (const raw of [undefined, 42, 'text', true, [], [{}], null, { request_id: 'r', data: null }]) {
+        expect(resourceType.readAnswerProblem(raw)).toEqual(expect.any(String));
+      }
+      // `{}` says nothing about an object, except where an empty listing is one (no mount of that kind).
+      const emptyIsAListing = resourceType.type === 'secrets_mount' || resourceType.type === 'auth_mount';
+      expect(resourceType.readAnswerProblem({})).toEqual(emptyIsAListing ? undefined : expect.any(String));
+      expect(resourceType.readAnswerProblem({ errors: ['permission denied'] })).toEqual(expect.any(String));
+    },
+  );
+
+  test('an answer holding one readable field of the type is one; the problem names the fields it lacks', () => {
+    const user = type('userpass_user');
+    expect(user.readAnswerProblem({ data: { token_ttl: 0 } })).toBeUndefined();
+    expect(user.readAnswerProblem({ data: { password: 'x' } })).toMatch(/an object with only "password", none of the fields such a read returns \("token_ttl"/);
+    expect(type('secrets_mount').readAnswerProblem({ 'kv/': { type: 'kv' }, request_id: 'r' })).toBeUndefined();
+    expect(type('secrets_mount').readAnswerProblem({ 'kv/': 'x' })).toMatch(/entries "kv\/" have no "type"/);
+    expect(type('secrets_mount').readAnswerProblem({ foo: 1 })).toMatch(/keys that are not mount paths/);
+  });
+});

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
+import * as cdktn from 'cdktn';
 import { AuthMount, DesiredStateError, desiredFromStack, loadDesired, ServiceConnection, type ServiceConnectionProps } from '../../src';
 import { checkStackConnection } from '../../src/engine';
 import { secretVariablesOfOutput } from '../../src/synth-environment';
@@ -106,6 +107,16 @@ describe('ServiceConnection as synthesized and read back', () => {
     const withDefault = loadDesired(synth((stack) => new ServiceConnection(stack, 'conn', { address: 'http://127.0.0.1:8300' })));
     expect(withDefault.connection?.tokenEnv).toBe('SERVICE_TOKEN');
     expect(loadDesired(synth(() => undefined)).connection).toBeUndefined();
+  });
+
+  test('under CDK Terrain (cdktn) the connection is synthesized and read back the same way', () => {
+    const outdir = tempDir();
+    const app = new cdktn.App({ outdir });
+    const stack = new cdktn.TerraformStack(app, 'prod');
+    new ServiceConnection(stack, 'conn', { address: 'https://prod.example.com', tokenEnv: 'PROD_TOKEN' });
+    new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+    app.synth();
+    expect(loadDesired(outdir).connection).toEqual({ construct: 'prod/conn', address: 'https://prod.example.com', tokenEnv: 'PROD_TOKEN', skipVerify: false });
   });
 
   test('desiredFromStack (the in-memory engine API) carries the connection too', () => {

@@ -58,7 +58,8 @@ export async function runAction(operationName: string, address: string, flags: A
       throw new UsageError(`--format env is for operations that return credentials (${credentialOperations().join(', ')}), not ${operation}`);
     }
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
-    settings = { ...parseEngineFlags(flags), stack: flags.stack ?? stackOfAddress(address) };
+    const parsed = parseEngineFlags(flags);
+    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

@@ -53,7 +53,8 @@ export async function runExec(address: string, command: string[], flags: ExecFla
     nonEmptyFlag('ADDRESS', address);
     if (command.length === 0 || command[0] === '') throw new UsageError('exec needs a command after --, e.g. `secretform exec prod/ldap/pool -- ./job.sh`');
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
-    settings = { ...parseEngineFlags(flags), stack: flags.stack ?? stackOfAddress(address) };
+    const parsed = parseEngineFlags(flags);
+    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

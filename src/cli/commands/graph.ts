@@ -1,8 +1,9 @@
 /**
- * `secretform graph [--format dot|mermaid] [--stack NAME] [--output DIR] [--no-synth] [--app CMD] [--synth-env NAME]...`:
- * prints the stack's dependency graph from the synthesized desired state (no service, no state needed).
+ * `secretform graph [--format dot|mermaid] [--stack PATTERN]... [--output DIR] [--no-synth] [--app CMD] [--synth-env NAME]...`:
+ * prints the dependency graph of the stacks (default: every stack) from the synthesized desired state (no service, no state needed).
  */
 import type { Command } from 'commander';
+import { selectSynthesizedStacks } from '../../engine';
 import { loadDesired } from '../../engine/setup/desired';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../../report/graph';
 import { addStackOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../engine-flags';
@@ -18,8 +19,9 @@ export function registerGraphCommand(program: Command, outcome: CommandOutcome):
   addSynthOptions(addStackOptions(
     program
       .command('graph')
-      .description("print the stack's dependency graph (an edge goes from an object to the one that needs it)")
+      .description("print the stacks' dependency graph (an edge goes from an object to the one that needs it)")
       .option('--format <format>', 'dot (Graphviz) or mermaid', 'dot'),
+    true,
   ))
     .action(async (flags: GraphFlags) => {
       outcome.exitCode = await runGraph(flags, processIo());
@@ -33,8 +35,12 @@ export async function runGraph(flags: GraphFlags, io: CliIo): Promise<number> {
     }
     const settings = parseEngineFlags(flags);
     const outdir = await prepareSynthOutput(settings, io);
-    const desired = loadDesired(outdir, settings.stack);
-    io.stdout.write(renderGraph(desired.resources, flags.format as GraphFormat, desired.stack));
+    const selected = selectSynthesizedStacks(outdir, settings.stacks, 'read', 'graph');
+    if (!selected.ok) return failWith(io, selected.error);
+    // Addresses start with their stack's name, so the stacks' graphs join into one without a clash.
+    const resources = selected.value.flatMap((stack) => loadDesired(outdir, stack).resources);
+    const title = selected.value.length === 1 ? selected.value[0] : 'secretform';
+    io.stdout.write(renderGraph(resources, flags.format as GraphFormat, title));
     return 0;
   } catch (error) {
     return failWith(io, error);

@@ -4,7 +4,7 @@
  * `secretform import --all`: every resource of the code that is not in state and exists on the service.
  */
 import type { Command } from 'commander';
-import { importAll, importResource } from '../../engine';
+import { importAll, importResource, stackOfAddress } from '../../engine';
 import {
   addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun,
   type EngineFlags, type EngineSettings,
@@ -50,7 +50,9 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
     nonEmptyFlag('ADDRESS', address);
     nonEmptyFlag('ID', id);
     // --parallelism is for --all: one import makes one read.
-    settings = parseEngineFlags({ ...flags, parallelism: undefined });
+    // Without --stack, the address names its stack (its first segment), and so which connection to use.
+    const parsed = parseEngineFlags({ ...flags, parallelism: undefined });
+    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
   } catch (error) {
     return failWith(io, error);
   }

@@ -13,6 +13,8 @@ import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
 import { createProgressReporter } from '../progress';
+import { chooseStacks } from '../stack-choice';
+import { runStacksPlan } from '../stacks-plan-run';
 
 export interface PlanFlags extends EngineFlags, ReportFlags {
   /** `--out PLANFILE`: the saved plan. */
@@ -47,9 +49,17 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
+  const choice = chooseStacks(prepared.options, settings, 'read', 'plan', io);
+  if (choice.kind === 'failed') return choice.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const options = { ...prepared.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress };
+  const options = { ...choice.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress };
+  if (choice.kind === 'several') {
+    const request = { options, outdir: choice.outdir, stacks: choice.stacks, ...report, planFile, planned: () => progress.finish() };
+    const outcome = await runStacksPlan(request, io);
+    if ('exitCode' in outcome) return outcome.exitCode;
+    return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
+  }
   const planned = await planAndSave(options, planFile, io);
   progress.finish();
   if (!planned.ok) return failWith(io, planned.error);

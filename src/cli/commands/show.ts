@@ -1,37 +1,56 @@
 /**
- * `secretform show PLANFILE [--format text|markdown|json] [--out-file PATH]`: renders a saved plan as `plan`
- * rendered it, without contacting the service (the CI job that posts the pull-request comment needs no token).
+ * `secretform show PLANFILE [--stack PATTERN]... [--format text|markdown|json] [--out-file PATH]`: renders a saved
+ * plan as `plan` rendered it, without contacting the service (the CI job that posts the pull-request comment
+ * needs no token). A plan over several stacks renders as one report of them all, or of the stacks --stack names.
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { readSavedPlan } from '../../engine';
+import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
+import { collectNames, nonEmptyFlag } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
+import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../plan-report';
+
+export interface ShowFlags extends ReportFlags {
+  /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */
+  stack?: string[];
+}
 
 export function registerShowCommand(program: Command, outcome: CommandOutcome): void {
   addReportOptions(
     program
       .command('show')
       .description('render a saved plan (`plan --out PLANFILE`) as `plan` shows it; reads the file only')
-      .argument('<planfile>', 'the saved plan'),
+      .argument('<planfile>', 'the saved plan')
+      .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames),
   )
-    .action(async (planFile: string, flags: ReportFlags) => {
+    .action(async (planFile: string, flags: ShowFlags) => {
       outcome.exitCode = await runShow(planFile, flags, processIo());
     });
 }
 
-export async function runShow(planFile: string, flags: ReportFlags, io: CliIo): Promise<number> {
+export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Promise<number> {
   let report;
+  let patterns;
   try {
     report = parseReportFlags(flags);
+    patterns = (flags.stack ?? []).map((pattern) => nonEmptyFlag('--stack', pattern)!);
   } catch (error) {
     return failWith(io, error);
   }
-  const read = await readSavedPlan(path.resolve(io.cwd, planFile));
+  const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  const plans = read.value.plans;
+  for (const saved of plans) {
+    const bound = checkSavedPlanWithoutService(saved, io.env, planFile);
+    if (!bound.ok) return failWith(io, bound.error);
+  }
+  const selected = selectStacks(plans.map((saved) => saved.stack), patterns, 'read', 'show');
+  if (!selected.ok) return failWith(io, selected.error);
+  const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
-    writePlanReport(read.value.plan, report.format, report.outFile, io);
+    if (shown.length === 1) writePlanReport(shown[0].plan, report.format, report.outFile, io);
+    else writeStacksReport(shown.map((saved) => ({ stack: saved.stack, status: 'done', value: saved.plan })), report.format, report.outFile, io);
   } catch (error) {
     return failWith(io, error);
   }

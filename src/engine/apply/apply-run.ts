@@ -10,7 +10,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { lockRunState, planRun, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
@@ -18,7 +18,8 @@ import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
-import { staleReasons } from '../saved-plan/staleness';
+import { staleReasons, wasApplied } from '../saved-plan/staleness';
+import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -30,25 +31,32 @@ export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
 }
 
 /** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
-export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'>;
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'> & {
+  /** The plan's file, for messages. */
+  planFile?: string;
+};
 
 /**
  * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
  * secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
  * changed since, or when the plan computed now is not the saved one.
  */
-export function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
-  return run(
-    {
-      ...options,
-      stack: saved.stack,
-      desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
-      targets: saved.targets.length > 0 ? saved.targets : undefined,
-      refreshOnly: saved.refresh_only,
-    },
-    'apply',
-    saved,
-  );
+export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  const runOptions: ApplyOptions = {
+    ...options,
+    stack: saved.stack,
+    desired: { kind: 'specs', stack: saved.stack, specs: saved.desired, connection: saved.connection },
+    targets: saved.targets.length > 0 ? saved.targets : undefined,
+    refreshOnly: saved.refresh_only,
+  };
+  const context = prepareRun(runOptions);
+  if (!context.ok) return context;
+  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
+  const key = await savedPlanKey(context.value);
+  if (!key.ok) return key;
+  const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
+  if (!bound.ok) return bound;
+  return run(runOptions, 'apply', saved, context.value);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -56,11 +64,12 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
-  const context = prepareRun(options);
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prepared?: RunContext): Promise<Result<ApplyResult>> {
+  const context = prepared ? ok(prepared) : prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
+  options.onStateLocked?.();
   let client: ServiceClient | undefined;
   try {
     const state = locked.value.state;
@@ -70,6 +79,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     const { computation, secrets, fingerprintKey } = planned.value;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
+      if (reasons.length > 0 && wasApplied(saved, state, computation)) {
+        return fail(new EngineError('plan_already_applied', `the saved plan was already applied, so nothing was changed: the state moved on from the plan's serial ${saved.state.serial} to ${state.serial} (lineage ${state.lineage}) and planning its desired state again finds nothing left to do. Make a new plan (\`secretform plan --out PLANFILE\`) for new changes`));
+      }
       if (reasons.length > 0) {
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
@@ -303,7 +315,7 @@ function toOutcome(outcome: TaskOutcome, operation: { address: string; label: st
   if (outcome.status === 'failed') {
     const { error } = outcome;
     if (error instanceof ServiceClientError && error.runFailure !== undefined) {
-      return { ...base, status: 'failed', message: `not done: ${runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
+      return { ...base, status: 'failed', message: `not done: ${error.headline ?? runFailureHeadline(error.runFailure)}`, stoppedByRunFailure: true };
     }
     return { ...base, status: 'failed', message: error.message };
   }

@@ -6,6 +6,8 @@ import type { Plan } from './plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../setup/run-context';
 import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from '../saved-plan/saved-plan';
 import { liveDigests } from '../saved-plan/staleness';
+import { withSavedPlanMac } from '../saved-plan/plan-mac';
+import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
 
 /**
@@ -25,14 +27,15 @@ export async function plan(options: EngineOptions): Promise<Result<Plan>> {
 export async function createSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
   const planned = await computeReadOnly(options);
   if (!planned.ok) return planned;
-  const { context, state, computation } = planned.value;
+  const { context, state, computation, fingerprintKey } = planned.value;
   let desired;
   try {
     desired = context.desired.resources.map(specOfDesiredResource);
   } catch (error) {
     return fail(new EngineError('plan_file', `cannot save the plan: ${(error as Error).message}`));
   }
-  const saved: SavedPlan = {
+  // Bound to the run's fingerprint key when there is one: apply refuses a file changed since (plan-mac.ts).
+  const saved = withSavedPlanMac<SavedPlan>({
     format: SAVED_PLAN_FORMAT,
     format_version: SAVED_PLAN_VERSION,
     created_at: new Date().toISOString(),
@@ -44,11 +47,13 @@ export async function createSavedPlan(options: EngineOptions): Promise<Result<{ 
     ...(context.desired.connection ? { connection: objectOfConnection(context.desired.connection) } : {}),
     live_objects: liveDigests(computation),
     plan: computation.plan,
-  };
+  }, fingerprintKey);
   return ok({ plan: computation.plan, saved });
 }
 
-async function computeReadOnly(options: EngineOptions): Promise<Result<{ context: RunContext; state: StateFile; computation: PlanComputation }>> {
+async function computeReadOnly(
+  options: EngineOptions,
+): Promise<Result<{ context: RunContext; state: StateFile; computation: PlanComputation; fingerprintKey: FingerprintKey }>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
   const state = await readRunState(context.value);
@@ -56,5 +61,6 @@ async function computeReadOnly(options: EngineOptions): Promise<Result<{ context
   const planned = await planRun(context.value, state.value, 'apply');
   if (!planned.ok) return planned;
   await planned.value.client.close();
-  return ok({ context: context.value, state: state.value, computation: planned.value.computation });
+  const { computation, fingerprintKey } = planned.value;
+  return ok({ context: context.value, state: state.value, computation, fingerprintKey });
 }

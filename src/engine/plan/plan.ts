@@ -1,21 +1,22 @@
-import type { HealthDriftKind } from '../../resources/types';
+import { HEALTH_DRIFT_KINDS } from '../../resources/types';
 import type { FieldChange, FieldDrift } from './diff/three-way';
 
-/** What apply will do to one resource. */
-export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
+/** What apply will do to one resource (the saved-plan reader accepts exactly these). */
+export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'no-op'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
-/** Where a secret field stands: the engine compares the desired value with the fingerprint of the applied one. */
-export type SecretStatus =
-  /** The desired value differs from the last applied one (or was never applied): apply writes it. */
-  | 'changed'
-  /** Same as last applied; the service cannot confirm it still holds it (masked or never returned). */
-  | 'unverifiable'
-  /** Confirmed on the service by the type's `verifySecret` hook (e.g. a key against its fingerprint). */
-  | 'in_sync'
-  /** Differs on the service from the value applied, as the type's `verifySecret` hook sees it: drift. */
-  | 'drifted'
-  /** A root credential the service rotated (rotate-root): the value in code is superseded and not sent. */
-  | 'managed_by_service';
+/**
+ * Where a secret field stands: the engine compares the desired value with the fingerprint of the applied one.
+ * The saved-plan reader accepts exactly these (saved-plan/plan-schema.ts), so every status written is readable.
+ * - `changed`: the desired value differs from the last applied one (or was never applied): apply writes it.
+ * - `unverifiable`: same as last applied; the service cannot confirm it still holds it (masked or never returned).
+ * - `in_sync`: confirmed on the service by the type's `verifySecret` hook (e.g. a key against its fingerprint).
+ * - `drifted`: differs on the service from the value applied, as the type's `verifySecret` hook sees it: drift.
+ * - `managed_by_service`: a root credential the service rotated (rotate-root): the value in code is superseded
+ *   and not sent.
+ */
+export const SECRET_STATUSES = ['changed', 'unverifiable', 'in_sync', 'drifted', 'managed_by_service'] as const;
+export type SecretStatus = (typeof SECRET_STATUSES)[number];
 
 export interface SecretFieldStatus {
   readonly field: string;
@@ -82,7 +83,8 @@ export interface PlannedChange {
 }
 
 /** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */
-export type DriftKind = 'changed' | 'deleted' | HealthDriftKind;
+export const DRIFT_KINDS = ['changed', 'deleted', ...HEALTH_DRIFT_KINDS] as const;
+export type DriftKind = (typeof DRIFT_KINDS)[number];
 
 export interface DriftEntry {
   readonly address: string;

@@ -7,11 +7,11 @@
  * sends nothing after it, and it is reported once with its likely cause instead of once per resource.
  */
 import pLimit from 'p-limit';
-import { runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
-import { unwrapData } from '../../resources/define';
+import { confirmService, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError, type ServiceResult } from '../../client';
 import type { ApiCall, Attributes, ResourceType } from '../../resources/types';
 import type { ProgressEvent } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
+import { readVerdict } from './read-answer';
 
 export interface RefreshRequest {
   address: string;
@@ -20,6 +20,8 @@ export interface RefreshRequest {
   identity: Attributes;
   /** The forms to read into: the desired spec, or the attributes last applied (see `refreshRequestFor`). */
   desired?: Attributes;
+  /** State records the object: a read that finds nothing would call it deleted, so it needs proof (see `refresh`). */
+  recorded?: boolean;
 }
 
 export interface LiveObject {
@@ -48,11 +50,15 @@ export function refreshRequestFor(
   if (!identity) throw new Error(`${address}: neither in code nor in state`);
   const codeManagesIt = desired !== undefined && (recorded === undefined || sources.identity === 'desired' || recorded.id === sources.desiredId);
   const forms = codeManagesIt ? desired : recorded?.attributes;
-  return { address, resourceType, identity, desired: forms };
+  return { address, resourceType, identity, desired: forms, recorded: recorded !== undefined };
 }
 
-type ReadAnswer = { ok: true; raw: unknown; warnings: string[] } | { ok: false; message: string; error: ServiceClientError };
-
+/**
+ * Reads every requested object. An answer that does not look like its object fails that object's refresh (see
+ * read-answer.ts); an object that state records and that reads as not there is called absent only once
+ * the run has proof that SERVICE_ADDR is the service (a read that looked like its object, else one lookup of the
+ * token); without it the run stops with an error naming SERVICE_ADDR, and nothing is called deleted.
+ */
 export async function refresh(
   client: ServiceClient,
   requests: readonly RefreshRequest[],
@@ -64,17 +70,12 @@ export async function refresh(
   },
 ): Promise<Result<Map<string, LiveObject>>> {
   const limit = pLimit(Math.max(1, options.parallelism));
-  const reads = new Map<string, Promise<ReadAnswer>>();
-  const read = (call: ApiCall): Promise<ReadAnswer> => {
+  const reads = new Map<string, Promise<ServiceResult>>();
+  const read = (call: ApiCall): Promise<ServiceResult> => {
     const key = callKey(call);
     let pending = reads.get(key);
     if (!pending) {
-      pending = limit(async (): Promise<ReadAnswer> => {
-        const result = await client.request(call.method, call.path, { query: call.query });
-        if (result.ok) return { ok: true, raw: result.raw, warnings: result.warnings };
-        if (result.error.status === 404) return { ok: true, raw: undefined, warnings: [] }; // 404 on refresh means gone
-        return { ok: false, message: result.error.message, error: result.error };
-      });
+      pending = limit(() => client.request(call.method, call.path, { query: call.query }));
       reads.set(key, pending);
     }
     return pending;
@@ -85,25 +86,28 @@ export async function refresh(
   options.onProgress?.({ kind: 'refresh', done, total });
   const live = new Map<string, LiveObject>();
   const problems: string[] = [];
+  /** Recorded objects that read as not there: absent only once the service is confirmed. */
+  const unconfirmed: Array<{ request: RefreshRequest; object: LiveObject; how: string }> = [];
+  const found = (request: RefreshRequest, object: LiveObject): void => {
+    live.set(request.address, object);
+    options.onRead?.(request, object);
+  };
   let runFailure: ServiceClientError | undefined;
   await Promise.all(
     requests.map(async (request) => {
-      const answer = await read(request.resourceType.api(request.identity).read);
-      if (!answer.ok) {
-        if (answer.error.runFailure !== undefined) runFailure ??= answer.error;
-        else problems.push(`${request.address}: ${answer.message}`);
+      const call = request.resourceType.api(request.identity).read;
+      const result = await read(call);
+      if (!result.ok && result.error.status !== 404) {
+        if (result.error.runFailure !== undefined) runFailure ??= result.error;
+        else problems.push(`${request.address}: ${result.error.message}`);
       } else {
-        let object: LiveObject | undefined;
-        try {
-          const attributes = answer.raw === undefined ? null : request.resourceType.normaliseRead(answer.raw, request.identity, request.desired);
-          object = { attributes, data: attributes === null ? null : unwrapData(answer.raw), warnings: answer.warnings };
-        } catch (error) {
-          problems.push(`${request.address}: cannot interpret the server's answer: ${client.scrub((error as Error).message)}`);
-        }
-        if (object) {
-          live.set(request.address, object);
-          options.onRead?.(request, object);
-        }
+        const verdict = readVerdict(client, request, call, result);
+        if (verdict.kind === 'invalid') problems.push(`${request.address}: ${verdict.problem}`);
+        else if (verdict.kind === 'present') {
+          recordServiceAnswer(client);
+          found(request, verdict.object);
+        } else if (request.recorded === true) unconfirmed.push({ request, object: verdict.object, how: verdict.how });
+        else found(request, verdict.object);
       }
       done += 1;
       options.onProgress?.({ kind: 'refresh', done, total });
@@ -115,7 +119,29 @@ export async function refresh(
     problems.sort();
     return fail(new EngineError('service_error', `refresh failed for ${problems.length} resource${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`));
   }
+  if (unconfirmed.length > 0) {
+    const identity = await confirmService(client);
+    if (!identity.confirmed) return fail(notTheServiceError(client, unconfirmed, identity.answer));
+    unconfirmed.sort((a, b) => (a.request.address < b.request.address ? -1 : 1));
+    for (const { request, object } of unconfirmed) found(request, object);
+  }
   return ok(live);
+}
+
+/** The run-level error of objects that read as not found where nothing shows that SERVICE_ADDR is the service. */
+function notTheServiceError(client: ServiceClient, unconfirmed: ReadonlyArray<{ request: RefreshRequest; how: string }>, answer: string): EngineError {
+  const addresses = unconfirmed.map((entry) => entry.request.address).sort();
+  const which = addresses.length === 1 ? addresses[0] : `${addresses[0]} and ${addresses.length - 1} more recorded in state`;
+  const first = unconfirmed.find((entry) => entry.request.address === addresses[0])!;
+  const endsInV1 = /\/v1\/?$/.test(new URL(client.address).pathname);
+  const fix = endsInV1
+    ? 'SERVICE_ADDR ends in /v1, which the client adds itself: set it to the service\'s base address (e.g. http://127.0.0.1:8200).'
+    : 'Set SERVICE_ADDR to the secrets service\'s base address (scheme, host and port, e.g. http://127.0.0.1:8200), not another server.';
+  return new EngineError(
+    'service_unusable',
+    `refresh stopped: the server at SERVICE_ADDR (${client.address}) does not answer like the secrets service, so no object is taken as deleted. ` +
+      `${which} read as not there (${first.how}), and ${answer}, which the service answers for any valid token. ${fix}`,
+  );
 }
 
 function callKey(call: ApiCall): string {

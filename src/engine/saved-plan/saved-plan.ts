@@ -9,6 +9,8 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
+import { SAVED_PLAN_MAC_ALGORITHM, type SavedPlanMac } from './plan-mac';
+import { planSchema } from './plan-schema';
 
 export const SAVED_PLAN_FORMAT = 'secretform-saved-plan';
 export const SAVED_PLAN_VERSION = 1;
@@ -31,30 +33,9 @@ export interface SavedPlan {
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
   plan: Plan;
+  /** The keyed MAC over the rest of the file, when the run that wrote it had a fingerprint key (plan-mac.ts). */
+  mac?: SavedPlanMac;
 }
-
-const changeSchema = z.looseObject({
-  address: z.string(),
-  type: z.string(),
-  id: z.string(),
-  action: z.enum(['create', 'update', 'replace', 'delete', 'no-op']),
-  before: z.record(z.string(), z.unknown()).nullable(),
-  after: z.record(z.string(), z.unknown()).nullable(),
-  sensitive: z.array(z.string()),
-  replacePaths: z.array(z.array(z.string())),
-  fieldChanges: z.array(z.looseObject({ field: z.string(), forcesReplacement: z.boolean() })),
-  secrets: z.array(z.object({ field: z.string(), status: z.enum(['changed', 'unverifiable', 'in_sync', 'drifted']) })),
-});
-
-const driftSchema = z.looseObject({
-  address: z.string(),
-  type: z.string(),
-  id: z.string(),
-  kind: z.enum(['changed', 'deleted', 'out_of_sync']),
-  before: z.record(z.string(), z.unknown()).nullable(),
-  after: z.record(z.string(), z.unknown()).nullable(),
-  fields: z.array(z.looseObject({ field: z.string() })),
-});
 
 const savedPlanSchema = z.object({
   format: z.literal(SAVED_PLAN_FORMAT),
@@ -64,17 +45,20 @@ const savedPlanSchema = z.object({
   refresh_only: z.boolean(),
   targets: z.array(z.string()),
   state: z.object({ location: z.string(), lineage: z.string().min(1), serial: z.number().int().nonnegative() }),
-  desired: z.array(z.unknown()),
+  desired: z.array(z.record(z.string(), z.unknown())),
   connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
-  plan: z.object({
-    stack: z.string(),
-    refreshOnly: z.boolean(),
-    changes: z.array(changeSchema),
-    drift: z.array(driftSchema),
-    warnings: z.array(z.string()),
-  }),
+  plan: planSchema,
+  mac: z
+    .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })
+    .readonly()
+    .optional(),
 });
+
+// The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type SavedPlanSchemaCheck = Holds<Same<z.infer<typeof savedPlanSchema>, SavedPlan>>;
 
 /** Writes the saved plan atomically, readable by its owner only. */
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<Result<void>> {
@@ -102,6 +86,11 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
   } catch (error) {
     return fail(new EngineError('plan_file', `${file} is not a saved plan (not JSON: ${(error as Error).message}); make one with \`secretform plan --out ${file}\``));
   }
+  return parseSavedPlan(json, file);
+}
+
+/** Checks one stack's saved plan already parsed from JSON (`file` names where it came from in errors). */
+export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   const format = (json as { format?: unknown } | null)?.format;
   const version = (json as { format_version?: unknown } | null)?.format_version;
   if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {
@@ -112,5 +101,5 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
     const issue = parsed.error.issues[0];
     return fail(new EngineError('plan_file', `${file} is not a secretform saved plan (at ${issue.path.join('.') || '(root)'}: ${issue.message}); make one with \`secretform plan --out ${file}\``));
   }
-  return ok(parsed.data as unknown as SavedPlan);
+  return ok(parsed.data);
 }

@@ -5,7 +5,7 @@
  * before any write.
  */
 import type { PlanComputation } from '../plan/compute-plan';
-import type { Plan } from '../plan/plan';
+import { hasActions, type Plan } from '../plan/plan';
 import type { StateFile } from '../state/state-file';
 import { STATE_KEY_ENV } from '../state/fingerprint';
 import { canonicalJson } from './canonical-json';
@@ -42,6 +42,18 @@ export function staleReasons(saved: SavedPlan, state: StateFile, computation: Pl
     }
   }
   return reasons;
+}
+
+/**
+ * Whether the saved plan was applied already: the state is the plan's own lineage at a later serial, and
+ * planning the plan's desired state now finds nothing left of what the plan would do (its changes are in
+ * place). Re-applying it is refused as "already applied", not as stale with every object listed as changed.
+ */
+export function wasApplied(saved: SavedPlan, state: StateFile, computation: PlanComputation): boolean {
+  const samePlanLineage = saved.state.serial === 0 || saved.state.lineage === state.lineage;
+  if (!samePlanLineage || state.serial <= saved.state.serial) return false;
+  if (saved.refresh_only) return saved.plan.drift.length > 0 && computation.plan.drift.length === 0;
+  return hasActions(saved.plan) && !hasActions(computation.plan);
 }
 
 function stateChange(planned: SavedPlan['state'], state: StateFile): string | undefined {

@@ -1,14 +1,23 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
+import * as path from 'node:path';
+import { fieldValueProblems } from '../../resources/field-rules';
 import { findResourceType } from '../../resources/registry';
+import type { FieldSpec, ResourceType } from '../../resources/types';
+import { reservedReferenceProblem } from '../../secret-value';
 import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 
-/** The desired resources of `stack`, checked: known types, ids that match their specs, one address per object. */
+/**
+ * The desired resources of `stack`, checked against the resource model before any request: known types and
+ * fields, every value of the kind, range and length its field allows, ids that match their specs, one address
+ * per object, no secret from secretform's own variables, dependencies inside the stack and without a cycle.
+ * Every problem is reported at once, each naming the address and the field, under the file they come from.
+ */
 export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack: string): Result<DesiredStack> {
   let desired: DesiredStack;
+  const source = options.desired;
   try {
-    const source = options.desired;
     if (source.kind === 'loaded') desired = source.desired;
     else if (source.kind === 'specs') {
       const resources = resourcesOfSpecs(source.specs, 'saved plan');
@@ -24,9 +33,10 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   if (desired.stack !== stack) {
     return fail(new EngineError('desired_invalid', `the desired stack is "${desired.stack}", but the run is for stack "${stack}"`));
   }
-  const problems = desiredProblems(desired);
+  const problems = [...desiredProblems(desired), ...cycleProblems(desired)];
   if (problems.length > 0) {
-    return fail(new EngineError('desired_invalid', `invalid desired state of stack ${stack}:\n  ${problems.join('\n  ')}`));
+    const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+    return fail(new EngineError('desired_invalid', `invalid desired state of stack ${stack} (${describeSource(source, stack)}), ${count}; nothing was sent:\n  ${problems.join('\n  ')}`));
   }
   return ok(desired);
 }
@@ -43,20 +53,25 @@ function desiredProblems(desired: DesiredStack): string[] {
       problems.push(`${resource.address}: unknown resource type "${resource.type}"`);
       continue;
     }
+    const fieldProblems = specProblems(resource.address, resourceType, resource.spec);
+    problems.push(...fieldProblems);
     let id: string;
     try {
       id = resourceType.id(resourceType.normaliseDesired(resource.spec));
     } catch (error) {
-      problems.push(`${resource.address}: cannot compute the object's id from its spec (${(error as Error).message})`);
+      // A spec with wrong values has no id to speak of: its field problems say what to fix.
+      if (fieldProblems.length === 0) problems.push(`${resource.address}: cannot compute the object's id from its spec (${(error as Error).message})`);
       continue;
     }
-    if (id !== resource.id) problems.push(`${resource.address}: id "${resource.id}" does not match its spec (expected "${id}")`);
+    if (fieldProblems.length === 0 && id !== resource.id) problems.push(`${resource.address}: id "${resource.id}" does not match its spec (expected "${id}")`);
     const owner = owners.get(id);
     if (owner) problems.push(`${resource.address}: manages ${id}, which ${owner} manages too`);
     owners.set(id, resource.address);
     for (const field of Object.keys(resource.secrets)) {
       const spec = resourceType.fields.find((candidate) => candidate.api === field);
       if (!spec?.sensitive) problems.push(`${resource.address}: "${field}" is not a secret field of ${resource.type}`);
+      const reserved = reservedReferenceProblem(resource.secrets[field].reference);
+      if (reserved) problems.push(`${resource.address}: secret "${field}": ${reserved}`);
     }
   }
   for (const resource of desired.resources) {
@@ -65,4 +80,61 @@ function desiredProblems(desired: DesiredStack): string[] {
     }
   }
   return problems;
+}
+
+/** Every field of a spec against the resource model: known, settable in code, of its kind, range and length. */
+function specProblems(address: string, resourceType: ResourceType, spec: Readonly<Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(spec)) {
+    const field = resourceType.fields.find((candidate) => candidate.api === name);
+    if (!field) {
+      problems.push(`${address}: ${name}: not a field of ${resourceType.type}; fields: ${resourceType.fields.filter(settable).map((known) => known.api).join(', ')}`);
+    } else if (field.sensitive) {
+      problems.push(`${address}: ${name}: a secret field given as a plain value; only a {"$secret": {"env"|"file": ...}} reference may be given`);
+    } else if (field.computed) {
+      problems.push(`${address}: ${name}: reported by the service, never set in code`);
+    } else {
+      for (const problem of fieldValueProblems(field, value)) problems.push(`${address}: ${name}: received ${shortValue(value)}; ${problem}`);
+    }
+  }
+  for (const field of resourceType.fields) {
+    if (field.required && !field.sensitive && !field.computed && spec[field.api] === undefined) problems.push(`${address}: ${field.api}: required`);
+  }
+  return problems;
+}
+
+function settable(field: FieldSpec): boolean {
+  return !field.sensitive && !field.computed;
+}
+
+/** A value for a message: JSON, cut short (a 10 MB string is shown by its start and length only). */
+function shortValue(value: unknown): string {
+  const text = JSON.stringify(typeof value === 'string' && value.length > 60 ? value.slice(0, 60) : value) ?? String(value);
+  return typeof value === 'string' && value.length > 60 ? `${text.slice(0, -1)}..." (${value.length} characters)` : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Each dependency cycle, named by its addresses in order (`a -> b -> a`); apply could never order them. */
+function cycleProblems(desired: DesiredStack): string[] {
+  const dependsOn = new Map(desired.resources.map((resource) => [resource.address, resource.dependsOn]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (address: string, path: string[]): void => {
+    if (state.get(address) === 'done') return;
+    if (state.get(address) === 'visiting') {
+      const cycle = [...path.slice(path.indexOf(address)), address];
+      cycles.push(`dependency cycle: ${cycle.join(' -> ')}; apply could not order these objects: remove one of the dependencies`);
+      return;
+    }
+    state.set(address, 'visiting');
+    for (const dependency of dependsOn.get(address) ?? []) if (dependsOn.has(dependency)) visit(dependency, [...path, address]);
+    state.set(address, 'done');
+  };
+  for (const address of dependsOn.keys()) visit(address, []);
+  return cycles;
+}
+
+function describeSource(source: EngineOptions['desired'], stack: string): string {
+  if (source.kind === 'specs') return 'from the saved plan';
+  if (source.kind === 'loaded') return 'from the stack given in memory';
+  return `from ${path.join(source.outdir, 'stacks', stack, 'cdk.tf.json')}`;
 }

@@ -60,6 +60,11 @@ export interface ApplyOptions extends EngineOptions {
    * and asks for approval without refreshing twice, and without the plan going stale before it is carried out.
    */
   confirm?: (plan: Plan) => Promise<boolean> | boolean;
+  /**
+   * Called once the stack's state lock is held, before any request: a run over several stacks takes its locks
+   * one after the other in a fixed order (sorted stack names), so two runs never wait on each other's locks.
+   */
+  onStateLocked?: () => void;
 }
 
 export interface OperationOutcome {

@@ -123,6 +123,21 @@ export async function runFingerprintKey(context: RunContext, client: ServiceClie
   }
 }
 
+/**
+ * The fingerprint key a saved plan is checked with before its run starts (`apply PLANFILE`): the key the run
+ * itself uses (SECRETFORM_STATE_KEY, the state backend's, or the stack's key on the stack's own service), read
+ * only: no write, and no state read.
+ */
+export async function savedPlanKey(context: RunContext): Promise<Result<FingerprintKey>> {
+  const client = clientFor(context);
+  if (!client.ok) return client;
+  try {
+    return ok(await runFingerprintKey(context, client.value, 'read'));
+  } finally {
+    await client.value.close();
+  }
+}
+
 export interface PlannedRun {
   computation: PlanComputation;
   secrets: ResolvedSecrets;

@@ -66,5 +66,14 @@ export function checkStackConnection(input: StackConnectionInput, requireToken =
       `stack ${stack}: ${connection.tokenEnv} is not set: the stack's ServiceConnection ${where} reads the token for ${loaded.config.address} from ` +
         `${connection.tokenEnv} (tokenEnv); export the token as ${connection.tokenEnv} (secretform never takes it on the command line). Nothing was sent.`));
   }
-  return ok({ config: loaded.config, tokenVariable: connection.tokenEnv, source: where });
+  // The client's hints (a refused token, an unreachable address, a TLS failure) name what this stack really uses.
+  const settingNames = {
+    SERVICE_ADDR: `the address of ${where}`,
+    SERVICE_TOKEN: connection.tokenEnv,
+    SERVICE_CACERT: `caCertFile of ${where}`,
+    SERVICE_CLIENT_CERT: `clientCertFile of ${where}`,
+    SERVICE_CLIENT_KEY: `clientKeyFile of ${where}`,
+    'SERVICE_SKIP_VERIFY=true': `skipVerify: true on ${where}`,
+  };
+  return ok({ config: { ...loaded.config, settingNames }, tokenVariable: connection.tokenEnv, source: where });
 }

@@ -60,6 +60,16 @@ export class FingerprintKey {
     return this.#keyId;
   }
 
+  /**
+   * A keyed MAC (HMAC-SHA256, base64url) of `data` for `purpose` (e.g. a saved plan's content), under a key derived
+   * from this one for that purpose only, so a MAC is never a fingerprint of the same text. Undefined without a key.
+   */
+  mac(purpose: string, data: string): string | undefined {
+    if (!this.#key) return undefined;
+    const derived = createHmac('sha256', this.#key).update(`secretform mac: ${purpose}`, 'utf8').digest();
+    return hmac(derived, data).toString('base64url');
+  }
+
   /** The fingerprint of a value about to be written (or adopted). */
   async fingerprint(value: string): Promise<Fingerprint> {
     if (this.#key) return `hmac-sha256:${this.#keyId}:${hmac(this.#key, value).toString('base64url')}`;

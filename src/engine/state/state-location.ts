@@ -8,6 +8,8 @@ import { EngineError, fail, ok, type Result } from '../errors';
 
 export const STATE_ENV = 'SECRETFORM_STATE';
 export const DEFAULT_PG_SCHEMA = 'secretform';
+/** In a state file path, replaced by the stack's name: one file per stack when a run covers several. */
+export const STACK_PLACEHOLDER = '{stack}';
 
 export interface PostgresLocation {
   kind: 'postgres';
@@ -28,18 +30,27 @@ export type StateLocation = { kind: 'file'; path: string; display: string } | Po
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** The state of `stack`: `given` (the --state flag), else SECRETFORM_STATE, else `.secretform/<stack>.state.json`. */
+/**
+ * The state of `stack`: `given` (the --state flag), else SECRETFORM_STATE, else `.secretform/<stack>.state.json`.
+ * `{stack}` in a file path is the stack's name.
+ */
 export function resolveStateLocation(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string, stack: string): Result<StateLocation> {
-  const chosen = given !== undefined && given !== '' ? given : env[STATE_ENV] !== undefined && env[STATE_ENV] !== '' ? env[STATE_ENV] : undefined;
+  const chosen = chosenStateSetting(given, env);
   if (chosen === undefined) {
     const file = path.join(cwd, '.secretform', `${stack}.state.json`);
     return ok({ kind: 'file', path: file, display: file });
   }
   if (!URL_LIKE.test(chosen)) {
-    const file = path.resolve(cwd, chosen);
+    const file = path.resolve(cwd, chosen.replaceAll(STACK_PLACEHOLDER, stack));
     return ok({ kind: 'file', path: file, display: file });
   }
   return parsePostgresUrl(chosen);
+}
+
+/** `--state` if given, else SECRETFORM_STATE, else undefined (the default file per stack). */
+export function chosenStateSetting(given: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (given !== undefined && given !== '') return given;
+  return env[STATE_ENV] !== undefined && env[STATE_ENV] !== '' ? env[STATE_ENV] : undefined;
 }
 
 export function isStateUrl(value: string): boolean {

@@ -1,0 +1,60 @@
+/**
+ * What a run over several stacks checks before its first request: the order (a cycle is an error), one state
+ * per stack, and each stack's run context (desired state, state location) and connection settings (address,
+ * token variable, TLS files), so that a mistake in any stack stops the run before any server is contacted.
+ */
+import type { EngineOptions } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { checkRunConnection, prepareRun } from '../setup/run-context';
+import { chosenStateSetting, isStateUrl, STACK_PLACEHOLDER } from '../state/state-location';
+import { orderStacks, reverseDependencies, type StackDependencies } from './stack-order';
+
+/** The run's stacks in the order they start, and by stack the stacks it waits for. */
+export interface StackPlanOrder {
+  ordered: string[];
+  waitsFor: StackDependencies;
+}
+
+/** Options of a run over several stacks: those of one stack's run, without the stack. */
+export type StacksOptions<O extends EngineOptions> = Omit<O, 'stack' | 'desired'>;
+
+/**
+ * Orders `stacks` (reversed for destroy) and checks each one's run context. `desiredOf` says where a stack's
+ * desired state comes from.
+ */
+export function prepareStacks<O extends EngineOptions>(
+  options: StacksOptions<O>,
+  stacks: readonly string[],
+  dependencies: StackDependencies,
+  desiredOf: (stack: string) => EngineOptions['desired'],
+  reversed: boolean,
+): Result<StackPlanOrder> {
+  const order = orderStacks(stacks, dependencies);
+  if (!order.ok) return order;
+  const sharedFile = sharedStateFile(options, stacks);
+  if (sharedFile !== undefined) {
+    return fail(new EngineError(
+      'state_config',
+      `the state ${sharedFile} is one file, but this run covers ${stacks.length} stacks (${stacks.join(', ')}): put ${STACK_PLACEHOLDER} in the path for one file per stack (e.g. --state 'state/${STACK_PLACEHOLDER}.json'), use a postgres:// URL (one row set per stack), or leave --state and SECRETFORM_STATE unset (.secretform/<stack>.state.json)`,
+    ));
+  }
+  for (const stack of order.value) {
+    const context = prepareRun({ ...options, stack, desired: desiredOf(stack) });
+    // Each stack's connection is checked as its client will check it: no server is contacted while any is wrong.
+    const checked = context.ok ? checkRunConnection(context.value, context.value.desired.connection !== undefined) : context;
+    if (!checked.ok) {
+      const { code, message } = checked.error;
+      return fail(new EngineError(code, message.startsWith(`stack ${stack}:`) ? message : `stack ${stack}: ${message}`));
+    }
+  }
+  return ok(reversed
+    ? { ordered: [...order.value].reverse(), waitsFor: reverseDependencies(dependencies) }
+    : { ordered: order.value, waitsFor: dependencies });
+}
+
+/** The state file every stack would share (a file path without `{stack}`), if that is what was asked for. */
+function sharedStateFile(options: Pick<EngineOptions, 'statePath' | 'env'>, stacks: readonly string[]): string | undefined {
+  const chosen = chosenStateSetting(options.statePath, options.env ?? process.env);
+  if (stacks.length < 2 || chosen === undefined || isStateUrl(chosen) || chosen.includes(STACK_PLACEHOLDER)) return undefined;
+  return chosen;
+}

@@ -1,0 +1,48 @@
+/**
+ * Which stacks of a synth output a command works on: `--stack` is repeatable and takes glob patterns
+ * (`prod-*`, `*`). Without `--stack`, a read-only command covers every stack, and a command that changes the
+ * service refuses an output of several stacks, so that nobody applies every environment by forgetting a flag.
+ */
+import picomatch from 'picomatch';
+import { EngineError, fail, ok, type Result } from '../errors';
+import { DesiredStateError, listSynthesizedStacks } from '../setup/desired';
+
+/** What the command does with the stacks it selects. */
+export type SelectionUse = 'read' | 'change';
+
+/**
+ * The stacks `patterns` select among `available` (each pattern must match at least one), in the order of
+ * `available`. No pattern: every stack when `use` is `read` or there is only one; else an error listing them.
+ */
+export function selectStacks(available: readonly string[], patterns: readonly string[], use: SelectionUse, command: string): Result<string[]> {
+  const listed = available.length > 0 ? available.join(', ') : 'none';
+  if (available.length === 0) return fail(new EngineError('desired_invalid', `the synth output holds no stack; stacks: ${listed}`));
+  if (patterns.length === 0) {
+    if (use === 'read' || available.length === 1) return ok([...available]);
+    return fail(new EngineError(
+      'desired_invalid',
+      `the synth output holds ${available.length} stacks (${listed}); ${command} changes the service, so name the stacks: --stack NAME (repeatable, glob patterns such as 'prod-*'; '*' for every stack)`,
+    ));
+  }
+  const chosen = new Set<string>();
+  for (const pattern of patterns) {
+    const matches = available.filter((stack) => picomatch.isMatch(stack, pattern, { dot: true }));
+    if (matches.length === 0) {
+      const what = picomatch.scan(pattern).isGlob ? `--stack '${pattern}' matches no stack` : `there is no stack "${pattern}"`;
+      return fail(new EngineError('desired_invalid', `${what}; stacks: ${listed}`));
+    }
+    for (const stack of matches) chosen.add(stack);
+  }
+  return ok(available.filter((stack) => chosen.has(stack)));
+}
+
+/** `selectStacks` over the stacks of the synth output `outdir` (its `manifest.json`). */
+export function selectSynthesizedStacks(outdir: string, patterns: readonly string[], use: SelectionUse, command: string): Result<string[]> {
+  let available: string[];
+  try {
+    available = listSynthesizedStacks(outdir);
+  } catch (error) {
+    return fail(new EngineError('desired_invalid', error instanceof DesiredStateError ? error.message : String(error)));
+  }
+  return selectStacks(available, patterns, use, command);
+}

@@ -1,0 +1,182 @@
+/**
+ * apply and destroy over several stacks, and `apply PLANFILE` of a saved plan over several stacks. Each stack
+ * runs as a run of one stack does (its own context, client, state and lock), in two steps:
+ *
+ * 1. Every stack takes its lock, in sorted order (one stack's lock is held before the next is asked for, so two
+ *    runs over overlapping stacks never wait on each other), and plans under it at the same time as the others.
+ *    A saved plan is checked for staleness here: one stale stack refuses the whole run, before any write.
+ * 2. Once every stack has planned (or failed), `confirm` sees all the plans at once (one approval for the run);
+ *    then each stack writes after the stacks it waits for (its dependencies; for destroy, its dependents) have
+ *    succeeded, independent stacks at the same time. A stack whose dependency failed is skipped; the others
+ *    finish.
+ */
+import { apply, applySavedPlan, destroy } from '../apply/apply-run';
+import type { Plan } from '../plan/plan';
+import type { ApplyOptions, ApplyResult } from '../setup/engine-options';
+import { EngineError, fail, ok, type Result } from '../errors';
+import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
+import { readStackDependencies, type StackDependencies } from './stack-order';
+import { prepareStacks, type StacksOptions } from './stack-preparation';
+import { stackSucceeded, type StackOutcome } from './stack-scheduler';
+
+/** A stack's failures that refuse a saved plan over several stacks as a whole: it was reviewed as one file. */
+const REFUSES_THE_SAVED_PLAN: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied']);
+
+/** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
+export type StackPreview = StackOutcome<Plan>;
+
+/** What apply and destroy over several stacks take besides the stacks. */
+export interface StacksChangeOptions extends Omit<StacksOptions<ApplyOptions>, 'confirm' | 'onStateLocked'> {
+  /**
+   * Called once with every stack's plan (or failure) before anything is changed anywhere: resolve false to stop
+   * (nothing changes on any stack). Not called when no stack could be planned.
+   */
+  confirm?: (previews: StackPreview[]) => Promise<boolean> | boolean;
+}
+
+export interface StacksChangeResult {
+  /** Per stack, in the order the stacks ran: the stack's ApplyResult, its failure, or the dependency that stopped it. */
+  stacks: StackOutcome<ApplyResult>[];
+  /** False when `confirm` declined (then nothing changed). */
+  confirmed: boolean;
+}
+
+/** `apply` over the stacks `stacks` of the synth output `outdir`, in dependency order. */
+export function applyStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }): Promise<Result<StacksChangeResult>> {
+  return changeSynthesizedStacks(options, 'apply');
+}
+
+/** `destroy` over the stacks `stacks` of the synth output `outdir`, dependents first. */
+export function destroyStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }): Promise<Result<StacksChangeResult>> {
+  return changeSynthesizedStacks(options, 'destroy');
+}
+
+/**
+ * Carries out a saved plan over several stacks: every stack is checked for staleness before the first write
+ * anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
+ */
+export async function applySavedPlanSet(set: SavedPlanSet, options: Omit<StacksChangeOptions, 'targets' | 'refreshOnly'>): Promise<Result<StacksChangeResult>> {
+  const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
+  const stacks = set.plans.map((plan) => plan.stack);
+  const dependencies = new Map(stacks.map((stack) => [stack, set.dependencies[stack] ?? []]));
+  const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
+  return changeStacks(options, stacks, dependencies, desiredOf, false, (stack, hooks) => applySavedPlan(saved.get(stack)!, { ...options, ...hooks }));
+}
+
+function changeSynthesizedStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+  const dependencies = readStackDependencies(options.outdir, options.stacks);
+  if (!dependencies.ok) return Promise.resolve(dependencies);
+  const { outdir, stacks, ...shared } = options;
+  const desiredOf = () => ({ kind: 'synth-output', outdir }) as const;
+  const runOne = mode === 'apply' ? apply : destroy;
+  return changeStacks(shared, stacks, dependencies.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, desired: desiredOf() }));
+}
+
+/** The hooks a stack's run is given: how it reports its lock and its plan to the run over all stacks. */
+type StackHooks = Required<Pick<ApplyOptions, 'confirm' | 'onStateLocked'>>;
+
+async function changeStacks(
+  options: StacksChangeOptions,
+  stacks: readonly string[],
+  dependencies: StackDependencies,
+  desiredOf: (stack: string) => ApplyOptions['desired'],
+  reversed: boolean,
+  runOne: (stack: string, hooks: StackHooks) => Promise<Result<ApplyResult>>,
+): Promise<Result<StacksChangeResult>> {
+  const order = prepareStacks(options, stacks, dependencies, desiredOf, reversed);
+  if (!order.ok) return order;
+  const { ordered, waitsFor } = order.value;
+
+  const planned = new Map<string, Plan>();
+  const finished = new Map(ordered.map((stack) => [stack, deferred<StackOutcome<ApplyResult>>()]));
+  // Settled when the stack has planned (its confirm was called) or its run ended before that.
+  const reached = new Map(ordered.map((stack) => [stack, deferred<void>()]));
+  const skippedFor = new Map<string, string>();
+  let declined = false;
+
+  let decision: Promise<boolean> | undefined;
+  const decide = (): Promise<boolean> => (decision ??= (async () => {
+    await Promise.all([...reached.values()].map((step) => step.promise));
+    const early = await Promise.all(ordered.filter((stack) => !planned.has(stack)).map((stack) => finished.get(stack)!.promise));
+    // A stale saved plan refuses the whole run: the plan was reviewed as one.
+    if (early.some((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code))) return false;
+    if (planned.size === 0) return false;
+    const approved = options.confirm ? await options.confirm(previews(ordered, waitsFor, planned, early)) : true;
+    declined = !approved;
+    return approved;
+  })());
+
+  const hooksFor = (stack: string, locked: () => void): StackHooks => ({
+    onStateLocked: locked,
+    confirm: async (plan) => {
+      planned.set(stack, plan);
+      reached.get(stack)!.resolve();
+      if (!(await decide())) return false;
+      for (const dependency of waitsFor.get(stack) ?? []) {
+        const outcome = await finished.get(dependency)!.promise;
+        if (!stackSucceeded(outcome, succeededRun)) {
+          skippedFor.set(stack, dependency);
+          return false;
+        }
+      }
+      return true;
+    },
+  });
+
+  // Locks are taken in sorted order: the next stack's run starts once this one holds its lock (or has ended).
+  for (const stack of [...ordered].sort()) {
+    const locked = deferred<void>();
+    const run = runOne(stack, hooksFor(stack, () => locked.resolve())).then((result): StackOutcome<ApplyResult> => {
+      if (!result.ok) return { stack, status: 'failed', error: result.error };
+      const dependency = skippedFor.get(stack);
+      return dependency !== undefined ? { stack, status: 'skipped', dependency } : { stack, status: 'done', value: result.value };
+    });
+    void run.then((outcome) => {
+      reached.get(stack)!.resolve();
+      finished.get(stack)!.resolve(outcome);
+    });
+    await Promise.race([locked.promise, run]);
+  }
+  const outcomes = await Promise.all(ordered.map((stack) => finished.get(stack)!.promise));
+  const stale = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code));
+  if (stale?.status === 'failed') {
+    return fail(new EngineError(stale.error.code, `stack ${stale.stack}: ${stale.error.message}; no stack of the saved plan was changed`));
+  }
+  return ok({ stacks: outcomes, confirmed: !declined && planned.size > 0 });
+}
+
+/** Whether the stacks waiting for this one may write. */
+function succeededRun(result: ApplyResult): boolean {
+  return result.confirmed && result.succeeded;
+}
+
+/** The plans for the approval, a planned stack whose dependency failed shown as skipped. */
+function previews(ordered: readonly string[], waitsFor: StackDependencies, planned: ReadonlyMap<string, Plan>, early: StackOutcome<ApplyResult>[]): StackPreview[] {
+  const shown = new Map<string, StackPreview>();
+  for (const stack of ordered) {
+    const failed = early.find((outcome) => outcome.stack === stack);
+    if (failed?.status === 'failed') {
+      shown.set(stack, { stack, status: 'failed', error: failed.error });
+      continue;
+    }
+    const blocked = (waitsFor.get(stack) ?? []).find((dependency) => shown.get(dependency)?.status !== 'done');
+    const plan = planned.get(stack);
+    shown.set(stack, blocked !== undefined || plan === undefined
+      ? { stack, status: 'skipped', dependency: blocked ?? stack }
+      : { stack, status: 'done', value: plan });
+  }
+  return ordered.map((stack) => shown.get(stack)!);
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}

@@ -1,0 +1,21 @@
+/**
+ * The text report of a run over several stacks: a section per stack (the per-stack report as `renderText`
+ * writes it, or why the stack has none), then one total line.
+ */
+import pc from 'picocolors';
+import { renderText, type TextOptions } from './text';
+import { totalsPhrase } from './plan-view';
+import { problemsPhrase, stackProblem, stacksTotals, type StackReport } from './stacks-view';
+
+export function renderStacksText(reports: readonly StackReport[], options: TextOptions): string {
+  const colors = pc.createColors(options.color);
+  const out: string[] = [];
+  for (const report of reports) {
+    out.push(colors.bold(`=== Stack ${report.stack} ===`), '');
+    if (report.status === 'done') out.push(renderText(report.value, options));
+    else out.push(`${colors.bold(colors.red(report.status === 'failed' ? 'Error:' : 'Skipped:'))} ${stackProblem(report)}`, '');
+  }
+  const totals = stacksTotals(reports);
+  out.push(colors.bold(`Total over ${reports.length} stacks: ${totalsPhrase(totals)}, ${totals.drifted} drifted${problemsPhrase(totals)}.`));
+  return `${out.join('\n')}\n`;
+}

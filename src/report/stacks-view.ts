@@ -1,0 +1,71 @@
+/**
+ * What the reports of a run over several stacks share: each stack's report (a plan, a failure, or a skip for a
+ * failed dependency), the totals over the stacks and each stack's outcome word.
+ */
+import type { Plan, PlanSummary } from '../engine/plan/plan';
+import { summarize } from '../engine/plan/plan';
+import type { StackOutcome } from '../engine/stacks/stack-scheduler';
+import { planTotals, type PlanTotals } from './plan-view';
+import { OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
+
+/** One stack of a report: as the run over several stacks hands it over. */
+export type StackReport = StackOutcome<Plan>;
+
+/** Why a stack has no plan, in one sentence (no secret: engine messages never hold one). */
+export function stackProblem(report: StackReport): string | undefined {
+  if (report.status === 'failed') return report.error.message;
+  if (report.status === 'skipped') return `not planned: stack ${report.dependency}, which it depends on, failed or was skipped`;
+  return undefined;
+}
+
+/** A stack's outcome: its plan's, or `error` when it has none. */
+export function stackOutcome(report: StackReport): PlanOutcome {
+  return report.status === 'done' ? planOutcome(report.value) : 'error';
+}
+
+export interface StacksTotals extends PlanTotals {
+  failed: number;
+  skipped: number;
+}
+
+/** Terraform's counting summed over the planned stacks, and how many stacks failed or were skipped. */
+export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
+  const totals: StacksTotals = { add: 0, change: 0, destroy: 0, drifted: 0, failed: 0, skipped: 0 };
+  for (const report of reports) {
+    if (report.status === 'failed') totals.failed++;
+    else if (report.status === 'skipped') totals.skipped++;
+    else {
+      const stack = planTotals(report.value);
+      totals.add += stack.add;
+      totals.change += stack.change;
+      totals.destroy += stack.destroy;
+      totals.drifted += stack.drifted;
+    }
+  }
+  return totals;
+}
+
+/** The JSON summary over the planned stacks: each PlanSummary count summed. */
+export function summedSummary(reports: readonly StackReport[]): PlanSummary {
+  const sum: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 };
+  for (const report of reports) {
+    if (report.status !== 'done') continue;
+    const summary = summarize(report.value);
+    for (const key of Object.keys(sum) as (keyof PlanSummary)[]) sum[key] += summary[key];
+  }
+  return sum;
+}
+
+/** The most alarming outcome of the run (statuses are ordered from the most alarming). */
+export function runOutcome(reports: readonly StackReport[]): PlanOutcome {
+  const outcomes = new Set(reports.map(stackOutcome));
+  return (Object.keys(OUTCOME_LOOK) as PlanOutcome[]).find((outcome) => outcomes.has(outcome)) ?? 'no_changes';
+}
+
+/** `, 1 stack failed, 1 skipped` (empty when none failed or was skipped). */
+export function problemsPhrase(totals: StacksTotals): string {
+  const parts: string[] = [];
+  if (totals.failed > 0) parts.push(`${totals.failed} stack${totals.failed === 1 ? '' : 's'} failed`);
+  if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`);
+  return parts.length > 0 ? `, ${parts.join(', ')}` : '';
+}
