@@ -3,13 +3,13 @@
  * real terraform offline (TF_CLI_CONFIG_FILE pointing at an empty file, CHECKPOINT_DISABLE=1): the CLI
  * synthesizes, runs terraform, and the bridge's step runs `secretform apply` / `secretform destroy`.
  * cdktn-cli needs Node >= 22.19 and is not a devDependency (it would not install on Node 20): `.ci/run`
- * installs it into the tool cache and runs this file on Node 22 with SECRETFORM_TEST_CDKTN_CLI set to its binary.
+ * installs it into the tool cache and runs this file on Node 22 and 24 with SECRETFORM_TEST_CDKTN_CLI set to its binary.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
+import { ok } from '../support/package-tarball';
 import { cliEnv, createLinkedProject } from './cli-harness';
 
 jest.setTimeout(300_000);
@@ -20,7 +20,7 @@ const [major, minor] = process.versions.node.split('.').map(Number);
 const nodeCanRunCdktn = major > 22 || (major === 22 && minor >= 19);
 
 const missing = !nodeCanRunCdktn
-  ? `Node ${process.versions.node} < 22.19 (cdktn-cli's minimum; .ci/run runs this file on Node 22)`
+  ? `Node ${process.versions.node} < 22.19 (cdktn-cli's minimum; .ci/run runs this file on Node 22 and 24)`
   : !CDKTN_CLI || !fs.existsSync(CDKTN_CLI)
     ? `cdktn-cli not found (SECRETFORM_TEST_CDKTN_CLI=${CDKTN_CLI ?? ''}; .ci/run installs it)`
     : !fs.existsSync(TERRAFORM)
@@ -63,14 +63,7 @@ afterAll(async () => {
 });
 
 function cdktn(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CDKTN_CLI!, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`cdktn ${args.join(' ')} failed (${code}):\n${output}`))));
-  });
+  return ok(process.execPath, [CDKTN_CLI!, ...args], project, env);
 }
 
 describeWhenPossible('cdktn deploy through the real CLI and terraform', () => {
