@@ -58,3 +58,37 @@ export async function startLockHolder(state: string, stack: string, mode: Holder
   });
   return { child, stderr: () => stderr, exited };
 }
+
+export interface OrphanedLockHolder {
+  /** The pid of the process holding the lock. */
+  pid: number;
+  /** Its parent: a `sleep` that never reaps it, so once killed the holder stays a zombie until this one ends. */
+  parent: ChildProcess;
+}
+
+/**
+ * Starts a holder whose parent never reaps it (a shell that starts it in the background, then becomes `sleep`),
+ * and resolves once it holds the lock: killing `pid` then leaves a zombie, as a killed command whose parent is busy
+ * does. End `parent` to let init reap it.
+ */
+export async function startOrphanedLockHolder(state: string, stack: string): Promise<OrphanedLockHolder> {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-lock-holder-'));
+  const script = join(dir, 'hold.js');
+  writeFileSync(script, SCRIPT);
+  const parent = spawn('/bin/sh', ['-c', '"$0" "$1" "$2" "$3" hold & echo "pid:$!"; exec sleep 600', process.execPath, script, state, stack], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  parent.stderr.on('data', (chunk) => (stderr += chunk));
+  const pid = await new Promise<number>((done, fail) => {
+    parent.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const started = /pid:(\d+)/.exec(stdout);
+      if (started && stdout.includes('locked\n')) done(Number(started[1]));
+    });
+    parent.on('exit', (code) => fail(new Error(`the holder's parent exited (${code}) before the lock was taken: ${stderr}`)));
+  });
+  return { pid, parent };
+}

@@ -12,13 +12,14 @@ import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
+import type { StateBackend, StateVersionInfo } from '../state/backend';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
-import { staleReasons, wasApplied } from '../saved-plan/staleness';
+import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
@@ -49,14 +50,15 @@ export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOp
     targets: saved.targets.length > 0 ? saved.targets : undefined,
     refreshOnly: saved.refresh_only,
   };
-  const context = prepareRun(runOptions);
-  if (!context.ok) return context;
-  // Before anything else: the file is the one `plan --out` wrote (its references, targets and actions unchanged).
-  const key = await savedPlanKey(context.value);
+  // Before anything else, even checking its desired state: the file is the one `plan --out` wrote (its
+  // references, targets and actions unchanged). The key is the run's own: its stack's connection and state.
+  const keyContext = prepareRun({ ...runOptions, desired: { kind: 'specs', stack: saved.stack, specs: [], connection: saved.connection } });
+  if (!keyContext.ok) return keyContext;
+  const key = await savedPlanKey(keyContext.value);
   if (!key.ok) return key;
   const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
   if (!bound.ok) return bound;
-  return run(runOptions, 'apply', saved, context.value);
+  return run(runOptions, 'apply', saved);
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
@@ -64,8 +66,8 @@ export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 
-async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prepared?: RunContext): Promise<Result<ApplyResult>> {
-  const context = prepared ? ok(prepared) : prepareRun(options);
+async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Promise<Result<ApplyResult>> {
+  const context = prepareRun(options);
   if (!context.ok) return context;
   const locked = await lockRunState(context.value, `secretform ${mode}`);
   if (!locked.ok) return locked;
@@ -79,8 +81,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prep
     const { computation, secrets, fingerprintKey } = planned.value;
     if (saved) {
       const reasons = staleReasons(saved, state, computation);
-      if (reasons.length > 0 && wasApplied(saved, state, computation)) {
-        return fail(new EngineError('plan_already_applied', `the saved plan was already applied, so nothing was changed: the state moved on from the plan's serial ${saved.state.serial} to ${state.serial} (lineage ${state.lineage}) and planning its desired state again finds nothing left to do. Make a new plan (\`secretform plan --out PLANFILE\`) for new changes`));
+      const applied = reasons.length > 0 ? await appliedBefore(saved, locked.value.backend) : undefined;
+      if (applied) {
+        return fail(new EngineError('plan_already_applied', `the saved plan was already applied, so nothing was changed: its apply wrote state serial ${applied.serial} at ${applied.created_at} (the plan was made from serial ${saved.state.serial}; the state is at ${state.serial} now). Make a new plan (\`secretform plan --out PLANFILE\`) for new changes`));
       }
       if (reasons.length > 0) {
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
@@ -89,7 +92,8 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prep
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
-    const writer = new StateWriter(locked.value.backend, state, `secretform ${mode}`);
+    // A saved plan's id goes with the version it writes, so applying it again is told apart from a stale plan.
+    const writer = new StateWriter(locked.value.backend, state, saved ? savedPlanApplyCommand(saved) : `secretform ${mode}`);
     const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
     // The writes become a version of the history (the local journal is folded into the state file).
     const finished = await writer.finish();
@@ -99,6 +103,12 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan, prep
     await client?.close();
     await locked.value.release();
   }
+}
+
+/** The history version written by applying this saved plan, if it was applied already. */
+async function appliedBefore(saved: SavedPlan, backend: StateBackend): Promise<StateVersionInfo | undefined> {
+  const history = await backend.history();
+  return history.ok ? appliedVersion(saved, history.value) : undefined;
 }
 
 async function execute(

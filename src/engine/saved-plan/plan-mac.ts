@@ -1,7 +1,7 @@
 /**
  * A saved plan is bound to what made it: when the run that writes it has a fingerprint key (SECRETFORM_STATE_KEY,
  * or the stack's key on the service), the file carries a keyed MAC over its canonical JSON (everything but the
- * MAC itself). Apply checks it before anything else, so a plan changed after `plan --out` wrote it (a secret
+ * MAC's value). Apply checks it before anything else, so a plan changed after `plan --out` wrote it (a secret
  * reference pointed at another variable or file, a target added, an action changed) is refused, naming what
  * failed. A file without a MAC is refused too whenever a key is available: removing the MAC must not be a way
  * around it. Without any key (a stack whose first apply has not run yet, no SECRETFORM_STATE_KEY) there is
@@ -33,9 +33,10 @@ interface Macable {
 
 /** The plan with its MAC when the run has a key; unchanged without one. */
 export function withSavedPlanMac<T extends Macable>(saved: T, key: FingerprintKey): T {
-  const value = key.mac(MAC_PURPOSE, contentOf(saved));
-  if (value === undefined || key.keyId === undefined) return saved;
-  return { ...saved, mac: { algorithm: SAVED_PLAN_MAC_ALGORITHM, key_id: key.keyId, key_origin: key.origin, value } };
+  if (!key.hasKey || key.keyId === undefined) return saved;
+  const described = { algorithm: SAVED_PLAN_MAC_ALGORITHM, key_id: key.keyId, key_origin: key.origin } as const;
+  const value = key.mac(MAC_PURPOSE, contentOf({ ...saved, mac: undefined }, described))!;
+  return { ...saved, mac: { ...described, value } };
 }
 
 /**
@@ -56,7 +57,7 @@ export function checkSavedPlanMac(saved: Macable, key: FingerprintKey, file: str
   if (mac.key_id !== key.keyId) {
     return refuse(`its MAC was made with another key (key id ${mac.key_id}, from ${mac.key_origin}); this run's key is ${key.keyId} from ${key.origin}`);
   }
-  const expected = key.mac(MAC_PURPOSE, contentOf(saved))!;
+  const expected = key.mac(MAC_PURPOSE, contentOf(saved, mac))!;
   if (mac.algorithm !== SAVED_PLAN_MAC_ALGORITHM || !sameText(mac.value, expected)) {
     return refuse('its content does not match its MAC: the file was changed after `secretform plan --out` wrote it');
   }
@@ -72,8 +73,10 @@ export function checkSavedPlanWithoutService(saved: Macable, env: NodeJS.Process
   return key ? checkSavedPlanMac(saved, key, file, false) : ok(undefined);
 }
 
-function contentOf(saved: Macable): string {
-  return canonicalJson({ ...saved, mac: undefined });
+/** What the MAC covers: the whole file, the MAC's own algorithm, key id and origin included, but its value. */
+function contentOf(saved: Macable, mac?: Omit<SavedPlanMac, 'value'>): string {
+  const described = mac ? { algorithm: mac.algorithm, key_id: mac.key_id, key_origin: mac.key_origin } : undefined;
+  return canonicalJson({ ...saved, mac: described });
 }
 
 /** Constant-time comparison of two texts of any length. */

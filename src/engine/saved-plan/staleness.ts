@@ -4,8 +4,10 @@
  * that changed since, say, would change what apply writes). Anything else makes the plan stale: it is refused
  * before any write.
  */
+import { createHash } from 'node:crypto';
 import type { PlanComputation } from '../plan/compute-plan';
-import { hasActions, type Plan } from '../plan/plan';
+import type { Plan } from '../plan/plan';
+import type { StateVersionInfo } from '../state/backend';
 import type { StateFile } from '../state/state-file';
 import { STATE_KEY_ENV } from '../state/fingerprint';
 import { canonicalJson } from './canonical-json';
@@ -44,16 +46,25 @@ export function staleReasons(saved: SavedPlan, state: StateFile, computation: Pl
   return reasons;
 }
 
+/** A short id of a saved plan's content, recorded with the state version its apply writes. */
+export function savedPlanId(saved: SavedPlan): string {
+  return createHash('sha256').update(canonicalJson({ ...saved, mac: undefined }), 'utf8').digest('hex').slice(0, 16);
+}
+
+/** The history label of the state version written by applying `saved`. */
+export function savedPlanApplyCommand(saved: SavedPlan): string {
+  return `secretform apply PLANFILE (saved plan ${savedPlanId(saved)})`;
+}
+
 /**
- * Whether the saved plan was applied already: the state is the plan's own lineage at a later serial, and
- * planning the plan's desired state now finds nothing left of what the plan would do (its changes are in
- * place). Re-applying it is refused as "already applied", not as stale with every object listed as changed.
+ * Whether this very plan was applied already: a later version of the plan's state lineage was written by
+ * applying it (its id is in the version's label). Re-applying it is refused as "already applied", not as
+ * stale with every object listed as changed. A twin plan made from the same inputs but not applied is stale.
  */
-export function wasApplied(saved: SavedPlan, state: StateFile, computation: PlanComputation): boolean {
-  const samePlanLineage = saved.state.serial === 0 || saved.state.lineage === state.lineage;
-  if (!samePlanLineage || state.serial <= saved.state.serial) return false;
-  if (saved.refresh_only) return saved.plan.drift.length > 0 && computation.plan.drift.length === 0;
-  return hasActions(saved.plan) && !hasActions(computation.plan);
+export function appliedVersion(saved: SavedPlan, history: readonly StateVersionInfo[]): StateVersionInfo | undefined {
+  const label = savedPlanApplyCommand(saved);
+  return history.find((version) =>
+    version.serial > saved.state.serial && (saved.state.serial === 0 || version.lineage === saved.state.lineage) && version.command === label);
 }
 
 function stateChange(planned: SavedPlan['state'], state: StateFile): string | undefined {

@@ -1,13 +1,14 @@
 /**
- * The lock of a local state file: `<state>.lock`, created exclusively, holding who took it (pid, host, start time,
- * command). A lock whose holder is a process of this host that no longer runs is taken over at once, so a killed
- * command never blocks the next one. A holder on another host (a shared directory) cannot be checked: the next
+ * The lock of a local state file: `<state>.lock` next to the real file (symlinks resolved, so `--state s.json` and
+ * `--state alias.json` pointing at it share one lock), created exclusively, holding who took it (pid, host, start
+ * time, command). A lock whose holder is a process of this host that no longer runs (gone, or a zombie killed but
+ * not yet reaped by its parent) is taken over at once, so a killed command never blocks the next one. A holder on another host (a shared directory) cannot be checked: the next
  * command waits up to its --lock-timeout, and `secretform force-unlock` removes the lock.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, promises as fs, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, promises as fs, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { HeldLock, LockHolder, LockRequest } from './backend';
@@ -22,18 +23,52 @@ interface LocalHolder extends LockHolder {
   proc_start?: string;
 }
 
+/** The lock file of a state file: next to the file the path really names, whatever symlinks lead there. */
 export function lockPathOf(statePath: string): string {
-  return `${statePath}.lock`;
+  return `${realStatePath(statePath)}.lock`;
+}
+
+const MAX_SYMLINK_HOPS = 32;
+
+/**
+ * The state file's real path: fs.realpath of the file, or (a file not written yet) of its directory joined with
+ * the name, following a dangling symlink to where its target will be.
+ */
+function realStatePath(statePath: string): string {
+  let current = resolve(statePath);
+  for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop += 1) {
+    try {
+      return realpathSync(current);
+    } catch {
+      // Not there yet: a dangling symlink names where the file will be; else the directory is what is real.
+    }
+    let target: string | undefined;
+    try {
+      target = readlinkSync(current);
+    } catch {
+      target = undefined;
+    }
+    if (target === undefined) {
+      try {
+        return join(realpathSync(dirname(current)), basename(current));
+      } catch {
+        return current;
+      }
+    }
+    current = resolve(dirname(current), target);
+  }
+  return current;
 }
 
 /** Takes the lock of a state file, waiting up to `timeoutMs` for a live holder. */
 export async function lockStateFile(statePath: string, request: LockRequest): Promise<Result<HeldLock>> {
-  const lockPath = lockPathOf(statePath);
   try {
     await fs.mkdir(dirname(statePath), { recursive: true });
   } catch (err) {
     return fail(new EngineError('state_io', `cannot create the directory of state ${statePath}: ${(err as Error).message}`));
   }
+  // After the directory exists, so its real path is known.
+  const lockPath = lockPathOf(statePath);
   const holder: LocalHolder = {
     id: randomUUID(),
     pid: process.pid,
@@ -125,6 +160,8 @@ function isDeadHere(holder: LocalHolder): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
+  // A zombie answers signal 0 but runs no more code: it can never release the lock.
+  if (processState(holder.pid) === 'Z') return true;
   return holder.proc_start !== undefined && processStart(holder.pid) !== undefined && processStart(holder.pid) !== holder.proc_start;
 }
 
@@ -193,11 +230,22 @@ function isStaleLegacyLock(lockPath: string): boolean {
   }
 }
 
-function processStart(pid: number): string | undefined {
+/** Linux `/proc/PID/stat` fields after the command name (the name may hold spaces and parentheses). */
+function procStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** The holder's start time in clock ticks since boot (field 22). */
+function processStart(pid: number): string | undefined {
+  return procStatFields(pid)?.[19];
+}
+
+/** The process state (field 3): `R`, `S`, `D`, ... and `Z` for a zombie. */
+function processState(pid: number): string | undefined {
+  return procStatFields(pid)?.[0];
 }
