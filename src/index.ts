@@ -19,7 +19,7 @@ export {
 } from './resources';
 export type {
   ResourceType, FieldSpec, FieldKind, ApiCall, ApiPaths, WriteSemantics, WriteBodyOptions, Attributes, DeleteSteps, SecretVerdict,
-  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec,
+  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec, Consequence,
 } from './resources';
 
 // Desired state: from a synth output directory (`desiredFromStack`, for an in-memory stack, is a construct export).
@@ -28,7 +28,7 @@ export type { DesiredResource, DesiredStack } from './engine/setup/desired';
 
 // The synthesized spec format, written by the constructs and read by the engine.
 export { SPEC_FORMAT_VERSION, readSynthesizedSpecs, writeSynthesizedSpec, SpecFormatError } from './synthesized-spec';
-export type { SynthesizedSpec } from './synthesized-spec';
+export type { SynthesizedSpec, ResourceLifecycle } from './synthesized-spec';
 
 // Synthesis (what `secretform synth` runs), usable from code.
 export { synthesize, SynthError } from './synthesize';
@@ -51,6 +51,13 @@ export type {
   DriftKind, SecretStatus, SecretFieldStatus, PlanSummary, FieldChange, FieldDrift, ResourceState, StateFile, EngineErrorCode, Result,
   ImportedResource, StateListEntry, StateMoved, StateOnlyChange, SavedPlan, SavedPlanApplyOptions,
 } from './engine';
+
+// Policies over the plan (`--policy`): the API packs are written with, the built-in pack, loading packs.
+export { definePolicy, PolicyDefinitionError, SENSITIVE_PLACEHOLDER, RECOMMENDED_PACK, RECOMMENDED_POLICIES, loadPolicyPacks, PolicyLoadError } from './policy';
+export type {
+  Policy, PolicyDefinition, PolicyEnforcement, PolicyResource, PolicyViolation, PolicyAttributes, PolicyDrift, PolicyCheckOutcome, LoadedPolicies,
+  PolicyEvaluation, PolicyResult, PolicyRule, PolicyStatus,
+} from './policy';
 
 // The built-in dev server.
 export { startDevServer } from './devserver/server';

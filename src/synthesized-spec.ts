@@ -21,7 +21,26 @@ const specSchema = z.object({
   secrets: z.record(z.string(), z.unknown()),
   dependsOn: z.array(z.string()),
   digest: z.string(),
+  lifecycle: z.strictObject({
+    protect: z.boolean().optional(),
+    retainOnDelete: z.boolean().optional(),
+    ignoreChanges: z.array(z.string().min(1)).optional(),
+  }).optional(),
+  policyWaivers: z.record(z.string(), z.string()).optional(),
 });
+
+/**
+ * The guardrails a construct sets on its object (docs/guardrails.md); every key is optional and absent means
+ * off, so a spec without guardrails is written and read exactly as before.
+ */
+export interface ResourceLifecycle {
+  /** A plan that deletes or replaces the object fails before any write. */
+  readonly protect?: boolean;
+  /** Removing the construct (or `destroy`) forgets the object in state and leaves it on the service. */
+  readonly retainOnDelete?: boolean;
+  /** Service field names written on create and never diffed afterwards; `['*']` for every field. */
+  readonly ignoreChanges?: readonly string[];
+}
 
 /** One resource as synthesized: everything but secret values (secrets are references). */
 export interface SynthesizedSpec {
@@ -39,6 +58,10 @@ export interface SynthesizedSpec {
   readonly dependsOn: readonly string[];
   /** Digest of the canonical spec and the secret references (the bridge's trigger). */
   readonly digest: string;
+  /** The construct's guardrails, when it sets any. */
+  readonly lifecycle?: ResourceLifecycle;
+  /** Policies the construct waives, by policy id, with the reason (absent when none). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 /** The JSON object written under `"//".secretform`. */
@@ -54,7 +77,18 @@ export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unk
     secrets,
     dependsOn: [...entry.dependsOn],
     digest: entry.digest,
+    ...lifecycleJson(entry.lifecycle),
+    ...(entry.policyWaivers !== undefined && Object.keys(entry.policyWaivers).length > 0 ? { policyWaivers: { ...entry.policyWaivers } } : {}),
   };
+}
+
+/** `{ lifecycle }` with only the guardrails that are on, or nothing when none is. */
+export function lifecycleJson(lifecycle: ResourceLifecycle | undefined): { lifecycle?: ResourceLifecycle } {
+  const json: { protect?: boolean; retainOnDelete?: boolean; ignoreChanges?: string[] } = {};
+  if (lifecycle?.protect) json.protect = true;
+  if (lifecycle?.retainOnDelete) json.retainOnDelete = true;
+  if (lifecycle?.ignoreChanges && lifecycle.ignoreChanges.length > 0) json.ignoreChanges = [...lifecycle.ignoreChanges];
+  return Object.keys(json).length > 0 ? { lifecycle: json } : {};
 }
 
 /**
@@ -149,7 +183,11 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
     if (!reference) throw new SpecFormatError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
     secrets[field] = reference;
   }
-  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+  return {
+    address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
+    ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+  };
 }
 
 /** The override path of a stack's connection in its configuration: `"//".secretform.connection` at the top level. */

@@ -98,6 +98,8 @@ export function stateOnlyLine(change: StateOnlyChange): string {
       return `${change.from}: moved to ${change.address} in state`;
     case 'forgotten':
       return `${change.address}: removed from state (deleted outside secretform)`;
+    case 'retained':
+      return `${change.address}: forgotten: removed from state, left on the service (retainOnDelete)`;
     case 'refreshed':
       return `${change.address}: refreshed state recorded`;
   }

@@ -14,11 +14,12 @@ import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSetti
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
+import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { chooseStacks } from './stack-choice';
 import { runStacksChange } from './stacks-change-run';
 
-export interface ChangeFlags extends EngineFlags {
+export interface ChangeFlags extends EngineFlags, PolicyFlags {
   autoApprove?: boolean;
   /** apply only: record the live state of managed objects as applied (accept drift); change nothing on the service. */
   refreshOnly?: boolean;
@@ -36,8 +37,11 @@ export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit
 
 export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
+  let policies;
   try {
     settings = parseEngineFlags(flags);
+    // destroy takes no --policy: what it deletes is decided by the state, not by the code policies judge.
+    policies = command === 'apply' ? await loadRunPolicies(flags, io.cwd) : undefined;
   } catch (error) {
     return failWith(io, error);
   }
@@ -79,6 +83,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     onProgress: progress.onProgress,
     refreshOnly,
     confirm,
+    policies,
   };
 
   const result = await runWithInterrupts(command, runOptions, io, hooks, progress);

@@ -11,6 +11,8 @@ import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHook
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
+import type { LoadedPolicies } from '../policy';
+import { loadRunPolicies } from './policy-flags';
 import { createProgressReporter } from './progress';
 import { checkSavedPlanConnection } from './service-environment';
 import { writeStacksResult } from './stacks-change-run';
@@ -26,13 +28,20 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   }
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  let policies: LoadedPolicies | undefined;
+  try {
+    // The packs the plan was made with, and any given now.
+    policies = await loadRunPolicies(flags, io.cwd, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
+  } catch (error) {
+    return failWith(io, error);
+  }
   // Each stack goes to the service it was planned against: its connection, else the environment. Every
   // stack's is checked before the first request to any.
   for (const plan of read.value.plans) {
     const connectionProblem = checkSavedPlanConnection(plan, io);
     if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
   }
-  if (read.value.plans.length > 1) return runSavedPlanSetApply(planFile, read.value, settings, io, hooks);
+  if (read.value.plans.length > 1) return runSavedPlanSetApply(planFile, read.value, settings, policies, io, hooks);
   const saved = read.value.plans[0];
   if (settings.stacks.length > 1) {
     return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}" only; drop --stack or use a plan of the stacks you name`));
@@ -46,7 +55,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   const watch = watchInterrupts(io, hooks.signals, hooks.exit);
   let result;
   try {
-    result = await applySavedPlan(saved, savedPlanRunOptions(planFile, settings, io, progress.onProgress, watch.signal));
+    result = await applySavedPlan(saved, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, watch.signal), policies });
   } finally {
     watch.dispose();
     progress.finish();
@@ -63,14 +72,21 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
  * A saved plan over several stacks: every stack is checked for staleness before the first write anywhere, then
  * the stacks are applied in dependency order. The plan fixes its stacks: --stack is refused.
  */
-async function runSavedPlanSetApply(planFile: string, set: SavedPlanSet, settings: EngineSettings, io: CliIo, hooks: ProcessHooks): Promise<number> {
+async function runSavedPlanSetApply(
+  planFile: string,
+  set: SavedPlanSet,
+  settings: EngineSettings,
+  policies: LoadedPolicies | undefined,
+  io: CliIo,
+  hooks: ProcessHooks,
+): Promise<number> {
   const stacks = set.plans.map((plan) => plan.stack);
   if (settings.stacks.length > 0) {
     return failWith(io, new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`));
   }
   io.stdout.write(`Applying the saved plan ${planFile} (${stacks.length} stacks: ${stacks.join(', ')}; made ${set.plans[0].created_at}).\n`);
   const progress = createProgressReporter(io, { showOperations: true });
-  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal)));
+  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
   if (!result.ok) return failWith(io, result.error);
   return writeStacksResult('apply', result.value, io);
 }

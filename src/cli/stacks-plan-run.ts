@@ -9,6 +9,8 @@ import { createSavedPlanSet, ok, planStacks, writeSavedPlanSet, type EngineOptio
 import { hasChangesOrDrift } from '../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
 import { writeStacksReport, type PlanFormat } from './plan-report';
+import { mandatoryPolicyFailure } from './policy-outcome';
+import { writeSarifFile } from './sarif-output';
 
 export interface StacksPlanRequest {
   options: EngineOptions;
@@ -17,6 +19,8 @@ export interface StacksPlanRequest {
   format: PlanFormat;
   outFile?: string;
   planFile?: string;
+  /** `--sarif PATH`: the policy results of every stack planned. */
+  sarifFile?: string;
   /** Called when planning is over, before the report is written (ends the progress line). */
   planned: () => void;
 }
@@ -32,6 +36,7 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
   const outcomes = planned.value;
   try {
     writeStacksReport(outcomes, request.format, request.outFile, io);
+    if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
     return { exitCode: failWith(io, error) };
   }
@@ -44,7 +49,13 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
     return { exitCode: 1 };
   }
   if (planFile !== undefined) io.stderr.write(`Saved the plan of ${stacks.length} stacks to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
+  const policyFailure = mandatoryPolicyFailure(plannedStacks(outcomes));
+  if (policyFailure !== undefined) return { exitCode: failWith(io, policyFailure) };
   return { changes: outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) };
+}
+
+function plannedStacks(outcomes: readonly StackOutcome<Plan>[]): Plan[] {
+  return outcomes.flatMap((outcome) => (outcome.status === 'done' ? [outcome.value] : []));
 }
 
 async function planAndSave(

@@ -153,7 +153,8 @@ type Attempt =
   | { kind: 'redirect'; status: number; location?: string; reason: string }
   | { kind: 'timeout' }
   | { kind: 'too_large'; status: number }
-  | { kind: 'error'; code: string; message: string };
+  /** `redirectedTo`: the origin that failed, when a followed redirect led away from SERVICE_ADDR's. */
+  | { kind: 'error'; code: string; message: string; redirectedTo?: string };
 
 /**
  * The reason a request is aborted with when its time is up. One value for every request: an Error made per
@@ -311,7 +312,11 @@ export class ServiceClient {
   }
 
   #shaped<T>(method: string, path: string, result: ServiceSuccess, shape: ShapeResult<T>): ReadResult<T> {
-    if (!shape.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), result.status, shape.detail) };
+    if (!shape.ok) {
+      const error = invalidResponseError(method, this.displayPath(path), result.status, shape.detail);
+      error.message = renameSettings(error.message, this.#config.settingNames);
+      return { ok: false, error };
+    }
     return { ok: true, value: shape.value, warnings: result.warnings };
   }
 
@@ -359,7 +364,7 @@ export class ServiceClient {
         // Each connect timeout (an https server that never completes the handshake, or no SYN-ACK) has
         // already waited undici's 10 s: with no answer ever seen, one retry is enough to call it unreachable.
         if (attempt.code === 'UND_ERR_CONNECT_TIMEOUT' && this.#answered === 0 && attempts >= CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER) {
-          return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
+          return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.#whereFailed(attempt), attempt.code, attempts) });
         }
       }
       if (attempt.kind === 'response') {
@@ -386,7 +391,7 @@ export class ServiceClient {
       }
 
       if (attempt.kind === 'error') {
-        return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.address, attempt.code, attempts) });
+        return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.#whereFailed(attempt), attempt.code, attempts) });
       }
       const parsed = parseJsonText(attempt.text);
       // Only the service's own error strings are shown, each decoded and checked for secrets (secret-scrubber.ts).
@@ -416,9 +421,10 @@ export class ServiceClient {
   /** TLS failures, https on a plain-http server, a missing client certificate; undefined for plain connection errors. */
   async #classifyConnectionError(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'error' }>): Promise<ServiceClientError | undefined> {
     const { code, message } = attempt;
-    if (NOT_TLS_ERROR_CODES.has(code) || /wrong version number/i.test(message)) return notTlsError(method, displayPath, this.address, code);
-    if (isClientCertificateAlert(code)) return clientCertificateError(method, displayPath, this.address, code);
-    if (isTlsErrorCode(code)) return tlsError(method, displayPath, this.address, code, message);
+    const where = this.#whereFailed(attempt);
+    if (NOT_TLS_ERROR_CODES.has(code) || /wrong version number/i.test(message)) return notTlsError(method, displayPath, where, code);
+    if (isClientCertificateAlert(code)) return clientCertificateError(method, displayPath, where, code);
+    if (isTlsErrorCode(code)) return tlsError(method, displayPath, where, code, message);
     if (CLOSED_ERROR_CODES.has(code) && this.#url.protocol === 'https:' && this.#config.tls.cert === undefined) {
       this.#clientCertificateProbe ??= probeClientCertificateRequired({
         url: this.#url,
@@ -429,6 +435,11 @@ export class ServiceClient {
       if (alert !== undefined) return clientCertificateError(method, displayPath, this.address, alert);
     }
     return undefined;
+  }
+
+  /** The address a connection failed at: SERVICE_ADDR, or the target a redirect led to (named with where from). */
+  #whereFailed(attempt: Extract<Attempt, { kind: 'error' }>): string {
+    return attempt.redirectedTo === undefined ? this.address : `${attempt.redirectedTo} (the redirect target of ${this.address})`;
   }
 
   /** Scrubs server text out of secrets, and latches a run-level failure. */
@@ -449,6 +460,7 @@ export class ServiceClient {
     const visited = [url.href];
     for (;;) {
       const attempt = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
+      if (attempt.kind === 'error' && url.origin !== this.#url.origin) return { ...attempt, redirectedTo: url.origin };
       if (attempt.kind !== 'response' || attempt.status < 300 || attempt.status >= 400) return attempt;
       const location = attempt.location === undefined ? undefined : this.#scrubber.scrubServerText(attempt.location, 200);
       const decision = decideRedirect({ status: attempt.status, location: attempt.location, current: url, visited });

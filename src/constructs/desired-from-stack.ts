@@ -6,6 +6,7 @@
 import { DesiredStateError, type DesiredStack } from '../engine/setup/desired';
 import type { IConstruct } from 'constructs';
 import { isStack } from './cdktf-adapter';
+import { lifecycleJson } from '../synthesized-spec';
 import { ServiceConnection } from './service-connection';
 import { analyseStack, StackSupport } from './stack';
 
@@ -30,6 +31,8 @@ export function desiredFromStack(stack: IConstruct): DesiredStack {
       secrets: entry.resource.secrets,
       dependsOn: entry.dependsOn.map((target) => target.address),
       digest: entry.digest,
+      ...lifecycleJson(entry.resource.lifecycle),
+      ...(entry.resource.policyWaivers !== undefined ? { policyWaivers: entry.resource.policyWaivers } : {}),
     })),
   };
 }

@@ -1,5 +1,6 @@
 /** The constructs of secretform, one file per area. */
 export { SecretformResource } from './resource';
+export type { ResourceOptions } from './resource-options';
 export { desiredFromStack } from './desired-from-stack';
 export { SecretsMount, AuthMount, SECRETS_ENGINE_TYPES, AUTH_METHOD_TYPES } from './mounts';
 export type { SecretsMountProps, AuthMountProps } from './mounts';

@@ -4,6 +4,7 @@ import { authMount } from '../resources/auth-mount';
 import { secretsMount } from '../resources/secrets-mount';
 import type { AuthMountFields, SecretsMountFields } from './generated/fields';
 import { propsSchema } from './props-schema';
+import type { ResourceOptions } from './resource-options';
 import { SecretformResource, type ResourceDefinition } from './resource';
 import { bool, mountPathSchema, type PropIssue } from './validation';
 
@@ -82,6 +83,10 @@ export abstract class EngineBackend extends SecretformResource {
     const path = definition.props?.path ?? engineType;
     super(scope, id, { ...definition, derived: { path }, nonFieldProps: ['path', 'manageMount'] });
     this.path = path;
-    if (definition.props?.manageMount !== false) this.mount = new SecretsMount(this, 'mount', { path, type: engineType });
+    // Like Pulumi's resource options, protection and retention carry over to the mount the construct manages:
+    // deleting the mount is what loses the engine's objects. `ignoreChanges` names this construct's own props.
+    const options = (definition.props ?? {}) as ResourceOptions;
+    const guardrails = { protect: options.protect === true || undefined, retainOnDelete: options.retainOnDelete === true || undefined };
+    if (definition.props?.manageMount !== false) this.mount = new SecretsMount(this, 'mount', { path, type: engineType, ...guardrails });
   }
 }

@@ -8,16 +8,20 @@ import { parseDuration } from '../resources/duration';
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec, ResourceType } from '../resources/types';
+import { resourceOptionsShape } from './resource-options';
 import { bool, durationSchema, secretSchema } from './validation';
 
-/** Props schema: the hand-written `extra` props first (in their order), then one entry per field the code sets. */
+/**
+ * Props schema: the hand-written `extra` props first (in their order), then one entry per field the code sets,
+ * then the options every construct takes (resource-options.ts: guardrails, policy waivers).
+ */
 export function propsSchema(resourceType: ResourceType, extra: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.core.$ZodType> = { ...extra };
   for (const field of resourceType.fields) {
     if (field.computed || field.setByConstruct || field.prop in extra) continue;
     shape[field.prop] = fieldSchema(field);
   }
-  return z.strictObject(shape);
+  return z.strictObject({ ...shape, ...resourceOptionsShape });
 }
 
 /** The schema of one field's prop (optional unless the field is required). */

@@ -9,7 +9,9 @@ import type { z } from 'zod';
 import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
+import type { ResourceLifecycle } from '../synthesized-spec';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
+import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
 
@@ -39,6 +41,10 @@ export abstract class SecretformResource extends Construct {
   /** Secret fields by service field name. */
   readonly secrets: Readonly<Record<string, SecretValue>>;
   readonly references: readonly ResourceReference[];
+  /** The guardrails set by `protect`, `retainOnDelete` and `ignoreChanges` (ignored fields by service name). */
+  readonly lifecycle: ResourceLifecycle;
+  /** Policies waived for this construct, by policy id, with the reason (`policyWaivers`). */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
   private readonly propIssues: readonly PropIssue[];
 
   protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
@@ -49,11 +55,13 @@ export abstract class SecretformResource extends Construct {
     const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
     const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
     const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    const { lifecycle, issues: lifecycleIssues } = lifecycleOfProps(resourceType, props);
     const shapeIssues = [
       ...tokenIssues(props, this),
       ...schemaIssues(definition.schema, props),
       ...(definition.rules?.(props) ?? []),
       ...reservedVariableIssues(resourceType.fields, secrets),
+      ...lifecycleIssues,
     ];
     const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
@@ -63,6 +71,8 @@ export abstract class SecretformResource extends Construct {
     this.spec = fullSpec;
     this.secrets = secrets;
     this.references = definition.references ?? [];
+    this.lifecycle = lifecycle;
+    this.policyWaivers = policyWaiversOf(props);
     const support = StackSupport.of(stackOf(this));
     support.register(this);
     addValidation(this, () => [...this.propProblems(), ...this.synthOnlyProblems()]);

@@ -202,6 +202,8 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     secrets,
     dependsOn: entry.dependsOn.map((target) => target.address),
     digest: entry.digest,
+    lifecycle: resource.lifecycle,
+    policyWaivers: resource.policyWaivers,
   });
 }
 

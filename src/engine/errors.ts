@@ -34,11 +34,17 @@ export type EngineErrorCode =
   | 'plan_file'
   /** A saved plan whose state or live objects changed since it was made: it is not applied. */
   | 'plan_stale'
+  /** The plan would delete or replace an object protected with `protect` (docs/guardrails.md): nothing is written. */
+  | 'protected'
   /** A saved plan whose MAC is missing or does not match (changed after it was written): it is not applied. */
   | 'plan_tampered'
   /** A saved plan whose changes are already recorded in the state: applying it again is refused. */
   | 'plan_already_applied'
 
+  /** A policy's check threw or returned something that is not a list of violations. */
+  | 'policy_error'
+  /** A mandatory policy failed: apply refuses before any write. */
+  | 'policy_failed'
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'
   /** A library check-out found no account available. */

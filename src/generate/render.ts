@@ -107,6 +107,9 @@ export function renderApp(discovery: Discovery, stackName: string): RenderedApp 
       if (value === '' && !field.emptyAllowed) continue;
       props.push(`${field.prop}: ${renderValue(field, value)}`);
     }
+    // Data the generated code does not describe (a KV mount's secrets) must survive a destroy of the adopted
+    // stack or a construct removed by mistake: the model says which objects hold it (docs/guardrails.md).
+    if (resourceType.holdsUnmanagedData(object.attributes)) props.push('protect: true');
     const variable = variableOf.get(object.id);
     const call = `new ${resourceType.construct}(stack, ${stringLiteral(constructId)}, { ${props.join(', ')} });`;
     statements.push(variable === undefined ? call : `const ${variable} = ${call}`);

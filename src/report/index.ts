@@ -10,3 +10,4 @@ export { renderStacksText } from './stacks-text';
 export { renderStacksMarkdown } from './stacks-markdown';
 export { renderStacksJson, stacksToJson, type StacksPlanJson } from './stacks-json';
 export type { StackReport } from './stacks-view';
+export { renderSarif, sarifLog, SARIF_SCHEMA_URI, type SarifOptions } from './sarif';

@@ -1,5 +1,7 @@
 import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
+import type { Consequence } from '../resources/types';
+import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
 
@@ -10,6 +12,20 @@ export interface PlanJson {
   resource_changes: ResourceChangeJson[];
   resource_drift: ResourceDriftJson[];
   summary: PlanSummary;
+  /** Present when policy packs were evaluated: one entry per policy and resource evaluated. */
+  policy_results?: PolicyResultJson[];
+}
+
+export interface PolicyResultJson {
+  policy: string;
+  enforcement: 'advisory' | 'mandatory';
+  address: string;
+  status: 'passed' | 'failed' | 'waived';
+  message: string;
+  /** The service field names the violations name. */
+  fields: string[];
+  /** For `waived`: the reason the construct gives. */
+  waiver_reason?: string;
 }
 
 export interface ResourceChangeJson {
@@ -26,6 +42,16 @@ export interface ResourceChangeJson {
   replace_paths: string[][];
   /** Root credentials the service rotated (rotate-root), managed by the service now: field -> when. */
   managed_by_service?: Record<string, string>;
+  /** For a delete or replace: what else goes with the object on the service (docs/guardrails.md). */
+  consequences?: ConsequenceJson[];
+}
+
+/** One thing a delete takes with it: `{ "what": "secrets", "count": 12, "detail": "..." }`, `at_least` when bounded. */
+export interface ConsequenceJson {
+  what: string;
+  count: number;
+  at_least?: true;
+  detail: string;
 }
 
 export interface ResourceDriftJson {
@@ -37,7 +63,7 @@ export interface ResourceDriftJson {
   after: Record<string, unknown> | null;
 }
 
-export type JsonAction = 'create' | 'update' | 'delete' | 'no-op';
+export type JsonAction = 'create' | 'update' | 'delete' | 'forget' | 'no-op';
 
 /** Terraform's action lists: a replacement is a delete followed by a create. */
 const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
@@ -45,6 +71,7 @@ const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
   update: ['update'],
   replace: ['delete', 'create'],
   delete: ['delete'],
+  forget: ['forget'],
   'no-op': ['no-op'],
 };
 
@@ -55,6 +82,19 @@ export function planToJson(plan: Plan): PlanJson {
     resource_changes: plan.changes.map(changeToJson),
     resource_drift: plan.drift.map(driftToJson),
     summary: summarize(plan),
+    ...(plan.policy !== undefined ? { policy_results: plan.policy.results.map(policyResultToJson) } : {}),
+  };
+}
+
+function policyResultToJson(result: PolicyResult): PolicyResultJson {
+  return {
+    policy: result.policy,
+    enforcement: result.enforcement,
+    address: result.address,
+    status: result.status,
+    message: result.message,
+    fields: [...result.fields],
+    ...(result.waiverReason !== undefined ? { waiver_reason: result.waiverReason } : {}),
   };
 }
 
@@ -78,7 +118,12 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     sensitive: [...change.sensitive],
     replace_paths: change.replacePaths.map((path) => [...path]),
     ...managedByService(change),
+    ...(change.consequences && change.consequences.length > 0 ? { consequences: change.consequences.map(consequenceToJson) } : {}),
   };
+}
+
+function consequenceToJson(consequence: Consequence): ConsequenceJson {
+  return { what: consequence.what, count: consequence.count, ...(consequence.atLeast ? { at_least: true as const } : {}), detail: consequence.detail };
 }
 
 function managedByService(change: PlannedChange): { managed_by_service?: Record<string, string> } {

@@ -1,7 +1,9 @@
+import { warningWithConsequences } from './consequences';
 import { renderMermaid } from './graph';
 import type { DriftEntry, Plan, PlannedChange } from '../engine/plan/plan';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
 import { splitComment, type MarkdownSection } from './markdown-split';
+import { policyMarkdownSections } from './policy-markdown';
 import {
   actionableChanges,
   actionLabel,
@@ -55,6 +57,7 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
   }
   sections.push(...driftSections(plan.drift));
   if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
+  sections.push(...policyMarkdownSections(plan));
   sections.push(...planWarnings(plan.warnings));
   return sections;
 }
@@ -94,7 +97,7 @@ function destructionWarning(changes: readonly PlannedChange[]): MarkdownSection[
     {
       head: `> [!WARNING]\n> **${title}:**`,
       continuedHead: `> [!WARNING]\n> **${title} (continued):**`,
-      lines: destructive.map((c) => `> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`),
+      lines: destructive.flatMap((c) => warningWithConsequences(`> - ${inlineCode(c.address)} (${inlineCode(c.type)}) ${escapeInline(changeHeadline(c))}`, c)),
       tail: '',
     },
   ];

@@ -74,6 +74,8 @@ const ACTION_HEADLINES: Record<PlanAction, string> = {
   update: 'will be updated in-place',
   replace: 'will be replaced',
   delete: 'will be destroyed',
+  // terraform's wording for a `removed` block with `destroy = false`.
+  forget: 'will no longer be managed by secretform (retainOnDelete: the object stays on the service)',
   'no-op': 'is unchanged',
 };
 
@@ -83,6 +85,7 @@ export const ACTION_LABELS: Record<PlanAction, string> = {
   update: 'update in-place',
   replace: 'replace',
   delete: 'destroy',
+  forget: 'forget',
   'no-op': 'no-op',
 };
 
@@ -132,11 +135,12 @@ export function changeAttributeLines(change: PlannedChange): AttributeLine[] {
         lines.push({ symbol: '-', name, value: formatValue(value), forcesReplacement: false });
       }
       break;
+    case 'forget':
     case 'no-op':
       break;
   }
 
-  if (change.action !== 'delete' && change.action !== 'no-op') {
+  if (change.action !== 'delete' && change.action !== 'forget' && change.action !== 'no-op') {
     const drifted = new Set(change.secrets.filter((s) => s.status === 'drifted').map((s) => s.field));
     for (const name of change.sensitive) {
       lines.push({
@@ -203,6 +207,8 @@ export interface PlanTotals {
   add: number;
   change: number;
   destroy: number;
+  /** Objects left on the service and dropped from state (retainOnDelete). */
+  forget: number;
   drifted: number;
 }
 
@@ -213,13 +219,18 @@ export function planTotals(plan: Plan): PlanTotals {
     add: summary.create + summary.replace,
     change: summary.update,
     destroy: summary.delete + summary.replace,
+    forget: summary.forget,
     drifted: summary.drifted,
   };
 }
 
-/** `Plan: 1 to add, 2 to change, 0 to destroy` (without punctuation, so each report can finish it its way). */
+/**
+ * `Plan: 1 to add, 2 to change, 0 to destroy` (without punctuation, so each report can finish it its way), and
+ * `, 1 to forget` when objects are retained, as terraform says it.
+ */
 export function totalsPhrase(totals: PlanTotals): string {
-  return `Plan: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy`;
+  const forget = totals.forget > 0 ? `, ${totals.forget} to forget` : '';
+  return `Plan: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy${forget}`;
 }
 
 /** A copy of the attributes without the secret fields and absent values; `{}` for a missing object. */

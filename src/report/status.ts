@@ -27,6 +27,7 @@ export const ACTION_ICON: Readonly<Record<PlanAction, string>> = {
   update: '🔄',
   replace: '♻️',
   delete: '🗑️',
+  forget: '⏏️',
   'no-op': '⏺️',
 };
 

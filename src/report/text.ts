@@ -1,5 +1,7 @@
 import pc from 'picocolors';
+import { consequenceComments } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
+import { policyTextSection } from './policy-text';
 import {
   actionableChanges,
   changeAttributeLines,
@@ -33,6 +35,7 @@ const LEGEND: { action: Exclude<PlanAction, 'no-op'>; words: string }[] = [
   { action: 'update', words: 'update in-place' },
   { action: 'delete', words: 'destroy' },
   { action: 'replace', words: 'destroy and then create replacement' },
+  { action: 'forget', words: 'forget (removed from state, left on the service)' },
 ];
 
 /**
@@ -54,6 +57,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push(...serviceManagedSection(plan, colors));
     out.push(...summarySection(plan, changes.length, colors));
   }
+  out.push(...policyTextSection(plan, colors));
 
   for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
   return `${trimTrailingBlankLines(out).join('\n')}\n`;
@@ -104,6 +108,7 @@ function actionsSection(plan: Plan, changes: readonly PlannedChange[], colors: C
     out.push(colors.bold(`  # ${changeTitle(change)}`));
     const note = movedFromNote(change);
     if (note !== undefined) out.push(`  # ${note}`);
+    out.push(...consequenceComments(change).map((line) => colors.yellow(line)));
     const opener = change.action === 'no-op' ? '   ' : colorBlockSymbol(change.action, colors);
     out.push(...block(opener, change.type, change.id, lines, unchangedAttributeCount(change, lines), colors), '');
   }
@@ -184,6 +189,8 @@ function colorBlockSymbol(action: Exclude<PlanAction, 'no-op'>, colors: Colors):
       return `  ${colorSymbol('-', colors)}`;
     case 'replace':
       return `${colors.red('-')}/${colors.green('+')}`;
+    case 'forget':
+      return `  ${colors.yellow('.')}`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { countListed } from './consequences';
 import { defineResourceType } from './define';
 import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
@@ -18,4 +19,17 @@ export const authMount = defineResourceType({
     field('description', 'string', 'Human-readable description of the mount.', { serviceDefault: '', emptyAllowed: true }),
   ],
   ...mountBehaviour('auth_mount', 'sys/auth', AUTH_METHOD_TYPES),
+  // Disabling an auth method deletes its users and revokes every token they logged in for.
+  async consequences(identity, live, read) {
+    if (live.type !== 'userpass') return [];
+    const mount = String(identity.path);
+    const counted = await countListed(read, `auth/${mount}/users`);
+    if (counted.count === 0) return [];
+    return [{
+      what: 'users',
+      count: counted.count,
+      ...(counted.atLeast ? { atLeast: true } : {}),
+      detail: `the users of auth method ${JSON.stringify(mount)} are deleted with it, and their tokens revoked`,
+    }];
+  },
 });

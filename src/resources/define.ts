@@ -4,7 +4,7 @@
  */
 import { parseDuration } from './duration';
 import { canonicalLdif } from './ldif';
-import type { ApiPaths, Attributes, FieldSpec, ResourceType, WriteBodyOptions } from './types';
+import type { ApiPaths, Attributes, Consequence, DiscoveryRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
 
 /** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
@@ -153,7 +153,9 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData'>> {
+  /** What else a delete takes with it; `identity` holds the canonical identity fields. Default: nothing. */
+  consequences?(identity: Attributes, live: Attributes, read: DiscoveryRead): Promise<readonly Consequence[]>;
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
@@ -203,6 +205,8 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(fields, spec)) : {}),
     verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
     health: (live) => definition.health?.(live),
+    consequences: async (spec, live, read) => (definition.consequences ? definition.consequences(identityOf(fields, spec), live, read) : []),
+    holdsUnmanagedData: (live) => definition.holdsUnmanagedData?.(live) ?? false,
     operations: definition.operations ?? [],
     discover: definition.discover,
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),

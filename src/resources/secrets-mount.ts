@@ -1,7 +1,9 @@
-import { defineResourceType } from './define';
+import { countListed, type ListedCount } from './consequences';
+import { defineResourceType, isPlainObject } from './define';
 import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
+import type { Attributes, Consequence, DiscoveryRead } from './types';
 
 export const SECRETS_ENGINE_TYPES = ['kv', 'cloud', 'ldap'] as const;
 
@@ -25,4 +27,36 @@ export const secretsMount = defineResourceType({
     }),
   ],
   ...mountBehaviour('secrets_mount', 'sys/mounts', SECRETS_ENGINE_TYPES),
+  consequences: engineObjectsLost,
+  // A KV mount's secrets are written by applications, never by secretform's code: an adopted one is protected.
+  holdsUnmanagedData: (live) => live.type === 'kv',
 });
+
+/** What each engine type holds under its mount, listed as `<mount>/<list path>`. */
+const ENGINE_CONTENTS: Readonly<Record<string, readonly { listPath: (live: Attributes) => string; what: string }[]>> = {
+  kv: [{ listPath: (live) => (isPlainObject(live.options) && live.options.version === '2' ? 'metadata' : ''), what: 'secrets' }],
+  cloud: [{ listPath: () => 'roles', what: 'roles' }],
+  ldap: [
+    { listPath: () => 'static-role', what: 'static roles' },
+    { listPath: () => 'role', what: 'dynamic roles' },
+    { listPath: () => 'library', what: 'library sets' },
+  ],
+};
+
+/** Disabling a mount deletes everything stored under it (and revokes its leases): counted per kind of object. */
+async function engineObjectsLost(identity: Attributes, live: Attributes, read: DiscoveryRead): Promise<Consequence[]> {
+  const mount = String(identity.path);
+  const consequences: Consequence[] = [];
+  for (const { listPath, what } of ENGINE_CONTENTS[String(live.type)] ?? []) {
+    const sub = listPath(live);
+    const counted: ListedCount = await countListed(read, sub === '' ? mount : `${mount}/${sub}`);
+    if (counted.count === 0) continue;
+    consequences.push({
+      what,
+      count: counted.count,
+      ...(counted.atLeast ? { atLeast: true } : {}),
+      detail: `the ${what} stored in ${String(live.type)} mount ${JSON.stringify(mount)} are deleted with it (and its leases revoked)`,
+    });
+  }
+  return consequences;
+}

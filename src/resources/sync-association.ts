@@ -50,6 +50,12 @@ export const syncAssociation = defineResourceType({
     // The lookup answer is keyed by destination; `readAttributes` takes the one entry it needs.
     unmodelledKeys: () => [],
   },
+  // Removing an association unsyncs the secret: its copy in the external store is deleted. Known without a read.
+  consequences: (identity) => Promise.resolve([{
+    what: 'external secrets',
+    count: 1,
+    detail: `the copy of ${String(identity.mount)}/${String(identity.secret_name)} synced to ${String(identity.destination_type)} destination ${JSON.stringify(identity.destination_name)} is deleted in the external store`,
+  }]),
   health(live) {
     const status = live.sync_status;
     if (status === undefined || status === SYNCED) return undefined;

@@ -1,4 +1,5 @@
 /** What the five sync destination types share: identity, options, read shape and API paths. */
+import { countEntries } from './consequences';
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { SEGMENT_NAME } from './formats';
@@ -71,6 +72,17 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       },
     }),
     dependsOn: definition.dependsOn,
+    // Deleting a destination that still has associations purges them: each synced secret is deleted in the
+    // external store (a pipeline or an application loses its credential).
+    async consequences(identity, _live, read) {
+      const count = countEntries(await read({ method: 'GET', path: `${basePath}/${String(identity.name)}/associations` }), 'associated_secrets');
+      if (count === 0) return [];
+      return [{
+        what: 'synced secrets',
+        count,
+        detail: `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`,
+      }];
+    },
     discover: {
       async find(read) {
         const names = await listAllNames(read, basePath, false);

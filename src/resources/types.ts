@@ -300,6 +300,20 @@ export interface DiscoverySpec {
   unmodelledKeys?(data: Record<string, unknown>, identity: Attributes): readonly string[];
 }
 
+/**
+ * What else goes on the service when an object is deleted (its type's `consequences` hook), counted from the
+ * live service where the API can tell. Never a secret value: names of things at most, usually a count.
+ */
+export interface Consequence {
+  /** What goes, as a plural noun: `secrets`, `users`, `roles`, `synced secrets`. */
+  readonly what: string;
+  readonly count: number;
+  /** The count stopped at the hook's bound: there are at least `count`. */
+  readonly atLeast?: boolean;
+  /** One sentence for reviewers, e.g. `every secret stored in KV mount "apps" is deleted with it`. */
+  readonly detail: string;
+}
+
 export interface ResourceType {
   /** Resource type name, e.g. `ldap_static_role`. */
   readonly type: string;
@@ -328,6 +342,17 @@ export interface ResourceType {
   verifySecret(field: string, value: string, liveData: Record<string, unknown> | null): SecretVerdict | undefined;
   /** A problem of a live object that exists (an association not synced), or undefined when it is well. */
   health(live: Attributes): HealthProblem | undefined;
+  /**
+   * What else a delete of the object identified by `spec` takes with it (the secrets of a KV mount, the users of
+   * an auth mount ...), read through `read` from the live service (`live`: its canonical live attributes).
+   * Called only for objects a plan deletes or replaces; `[]` when nothing else goes.
+   */
+  consequences(spec: Attributes, live: Attributes, read: DiscoveryRead): Promise<readonly Consequence[]>;
+  /**
+   * The live object holds data secretform's code does not describe (a KV mount's secrets): `generate` writes
+   * `protect: true` on the construct it adopts, so a later destroy or a removed construct cannot lose that data.
+   */
+  holdsUnmanagedData(live: Attributes): boolean;
   /** The operations the type offers (rotate, credentials, check-out ...). */
   readonly operations: readonly OperationSpec[];
   /** Canonical form of a desired spec (sensitive fields never appear in it). */

@@ -128,8 +128,8 @@ test('plan covers every stack by default: a section per stack and a total line, 
   const markdown = await sf(['plan', '--format', 'markdown']);
   expect(markdown.code).toBe(0);
   expect(markdown.stdout).toContain('**Changes: Plan: 9 to add, 0 to change, 0 to destroy, 0 drifted** over 3 stacks');
-  expect(markdown.stdout).toContain('| Stack | Add | Change | Destroy | Drifted | Status |');
-  expect(markdown.stdout).toContain('| `base` | 3 | 0 | 0 | 0 | 📝 Changes |');
+  expect(markdown.stdout).toContain('| Stack | Add | Change | Destroy | Drifted | Policy | Status |');
+  expect(markdown.stdout).toContain('| `base` | 3 | 0 | 0 | 0 | — | 📝 Changes |');
   expect(markdown.stdout.match(/^### Stack `(\w+)`$/gm)).toEqual(['### Stack `base`', '### Stack `prod`', '### Stack `staging`']);
 
   const json = await sf(['plan', '--format', 'json', '--stack', 'prod', '--stack', 'st*']);
@@ -137,7 +137,7 @@ test('plan covers every stack by default: a section per stack and a total line, 
   const document = JSON.parse(json.stdout);
   expect(document.format_version).toBe('1.0');
   expect(document.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['prod', 'staging']);
-  expect(document.summary).toEqual({ create: 6, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 });
+  expect(document.summary).toEqual({ create: 6, update: 0, replace: 0, delete: 0, forget: 0, no_op: 0, drifted: 0 });
   expect(writes()).toEqual([]);
 });
 
@@ -217,7 +217,7 @@ test('a stack that fails stops the stacks that depend on it; the others finish a
 
   const planOnly = await sf(['plan', '--format', 'markdown'], { SF_ENV_PROD_PASSWORD: undefined, SF_ENV_BASE_PASSWORD: BASE_PASSWORD });
   expect(planOnly.code).toBe(1);
-  expect(planOnly.stdout).toMatch(/\| `prod` \| — \| — \| — \| — \| ❌ Error: error \|/);
+  expect(planOnly.stdout).toMatch(/\| `prod` \| — \| — \| — \| — \| — \| ❌ Error: error \|/);
 
   const prodFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_PROD_PASSWORD: undefined });
   expect(prodFails.code).toBe(1);
@@ -269,7 +269,7 @@ test("the example CI workflows' lines plan every stack into one comment and one 
   const planned = await runCli([...workflowLine('secretform-plan.yml', 'plan', variables), '--no-synth', '--output', outdir], project, env());
   expect(planned.code).toBe(2);
   const comment = readFileSync(variables.PLAN_MARKDOWN, 'utf8');
-  expect(comment).toContain('| Stack | Add | Change | Destroy | Drifted | Status |');
+  expect(comment).toContain('| Stack | Add | Change | Destroy | Drifted | Policy | Status |');
   expect(comment.match(/^### Stack `(\w+)`$/gm)).toHaveLength(3);
   const applied = await runCli(workflowLine('secretform-apply.yml', 'apply', variables), project, env());
   expect(applied.stderr).toBe('');

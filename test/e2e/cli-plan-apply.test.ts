@@ -85,7 +85,7 @@ describe('secretform CLI against the dev server', () => {
     expect(Object.keys(plan).sort()).toEqual(['format_version', 'resource_changes', 'resource_drift', 'stack', 'summary']);
     expect(plan.format_version).toBe('1.0');
     expect(plan.stack).toBe('e2e');
-    expect(plan.summary).toEqual({ create: 3, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 });
+    expect(plan.summary).toEqual({ create: 3, update: 0, replace: 0, delete: 0, forget: 0, no_op: 0, drifted: 0 });
     const alice = plan.resource_changes.find((c: { address: string }) => c.address === 'e2e/alice');
     expect(alice).toMatchObject({ type: 'userpass_user', id: 'auth/userpass/users/alice', actions: ['create'], before: null, sensitive: ['password'] });
     expect(Object.keys(alice).sort()).toEqual(expect.arrayContaining(['address', 'type', 'id', 'actions', 'before', 'after', 'sensitive', 'replace_paths']));

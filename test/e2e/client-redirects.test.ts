@@ -120,6 +120,25 @@ describe('redirects', () => {
       expect(secure.requests.map((r) => [r.method, r.path, r.body])).toEqual([['POST', '/v1/sys/mounts/apps', '{"type":"kv"}']]);
     });
 
+    it('an upgrade to https that cannot connect names the redirect target as unreachable, not SERVICE_ADDR', async () => {
+      const closed = await startRawServer(() => 'destroy');
+      const target = `https://127.0.0.1:${closed.port}`;
+      await closed.close();
+      respond = (request) => ({ status: 308, headers: { location: `${target}${request.path}` } });
+      const result = await clientFor(server.url).get('sys/mounts');
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.code).toBe('connection');
+      expect(result.error.message).toContain(`could not reach the service at ${target} (the redirect target of ${server.url}) (ECONNREFUSED)`);
+    });
+
+    it('an upgrade to https whose certificate is not trusted names the redirect target', async () => {
+      respond = (request) => ({ status: 308, headers: { location: `${secure.url}${request.path}` } });
+      const result = await clientFor(server.url).get('sys/mounts');
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message).toContain(`TLS with ${secure.url} (the redirect target of ${server.url}) failed`);
+    });
+
     it('refuses to leave https for http', async () => {
       const result = await clientFor(secure.url, {}, { SERVICE_CACERT: pki.caCertPath }).get('down');
       expect(result.ok).toBe(false);

@@ -142,6 +142,17 @@ test('generate, synth, import --all and plan: every resource type round-trips wi
   expect(plan.stdout).not.toMatch(/will be (created|updated|replaced|destroyed)/);
   expect(plan.code).toBe(0);
 
+  // Adopted KV mounts hold secrets no code describes: generated with protect, a destroy of the stack refuses
+  // before any write (engine mounts, whose objects the code manages, are not protected).
+  const constructOf = (id: string) => source.slice(source.indexOf(`new SecretsMount(stack, '${id}'`)).split('});')[0];
+  expect(constructOf('team-kv')).toContain('protect: true');
+  expect(source.match(/protect: true/g)).toHaveLength(2); // team/kv and secret, the two KV mounts
+  const destroyFrom = h.server.requestLog.length;
+  const destroy = await runCli(['destroy', '--auto-approve', '--no-synth'], dir, runEnv);
+  expect(destroy.code).toBe(1);
+  expect(destroy.stderr).toContain('(sys/mounts/team/kv): `secretform destroy` would delete it');
+  expect(h.server.requestLog.slice(destroyFrom).filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST')).toEqual([]);
+
   // A resource of the code that the service does not have is reported, not imported.
   writeFileSync(join(dir, 'main.ts'), source.replace('app.synth();', "new SecretsMount(stack, 'not-there', { path: 'not-there', type: 'kv' });\napp.synth();"));
   const again2 = await runCli(['import', '--all'], dir, runEnv);

@@ -11,7 +11,7 @@ test('the checked-in construct field props are what the resource model generates
 test('each field prop carries its doc, default, and its secret, root-credential, immutability and deprecation notes', () => {
   const source = generatedFieldsSource(RESOURCE_TYPES);
   const block = (iface: string, prop: string) => {
-    const body = source.slice(source.indexOf(`export interface ${iface} {`));
+    const body = source.slice(source.indexOf(`export interface ${iface} extends ResourceOptions {`));
     const end = body.indexOf(`readonly ${prop}`);
     return body.slice(body.lastIndexOf('/**', end), body.indexOf(';', end) + 1);
   };

@@ -152,7 +152,7 @@ const cases: Array<[string, (stack: TerraformStack) => void, string, string | Re
   ['options on a non-kv mount', (s) => new SecretsMount(s, 'm', { path: 'x', type: 'ldap', options: { version: '2' } }), 'prod/m: options: received {"version":"2"}', 'taken by type "kv" only'],
   ['an auth method type other than userpass', (s) => new AuthMount(s, 'auth', { path: 'x', type: 'ldap' as never }), 'prod/auth: type: received "ldap"', 'allowed values: "userpass"'],
   ['an unknown prop (a typo from JavaScript)', (s) => new LdapStaticRole(s, 'svc', { backend: 'ldap', name: 'svc', username: 'svc', rotationPeriod: '1h', rotationPeriodd: '2h' } as never),
-    'prod/svc: rotationPeriodd: received (sensitive)', 'not a known prop; known props: backend, name, username, dn, rotationPeriod, skipImportRotation'],
+    'prod/svc: rotationPeriodd: received (sensitive)', 'not a known prop; known props: backend, name, username, dn, rotationPeriod, skipImportRotation, protect, retainOnDelete, ignoreChanges, policyWaivers'],
   // names that become API path segments (issue 9: dot segments reached the wire)
   ['a static role name "../config" (a dot segment)', (s) => new LdapStaticRole(s, 'svc', { backend: 'ldap', name: '../config', username: 'svc', rotationPeriod: '1h' }),
     'prod/svc: name: received "../config"', 'no "." or ".." segment'],

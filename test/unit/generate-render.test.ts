@@ -100,6 +100,14 @@ describe('renderApp', () => {
     expect(source).toContain("backend: 'ldap'");
   });
 
+  test('an adopted KV mount is protected (its secrets are not in the code); an engine mount is not', () => {
+    const kv = { resourceType: mount, id: 'sys/mounts/apps', attributes: { path: 'apps', type: 'kv', options: { version: '2' } }, secrets: [] };
+    const described = { ...discovery.objects[0], attributes: { path: 'ldap', type: 'ldap', description: 'directory' } };
+    const { source } = renderApp({ objects: [kv, described], unexpressed: [] }, 's');
+    expect(source).toContain("new SecretsMount(stack, 'apps', { path: 'apps', type: 'kv', options: { version: '2' }, protect: true });");
+    expect(source).toContain("new SecretsMount(stack, 'ldap', { path: 'ldap', type: 'ldap', description: 'directory' });");
+  });
+
   test('the same discovery gives the same text', () => {
     expect(renderApp(discovery, 'imported').source).toBe(renderApp(discovery, 'imported').source);
   });

@@ -29,7 +29,7 @@ describe('renderJson', () => {
       expect(Object.keys(entry).sort()).toEqual(expected);
     }
     for (const entry of doc.resource_drift) expect(Object.keys(entry).sort()).toEqual(DRIFT_KEYS);
-    expect(doc.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, no_op: 2, drifted: 3 });
+    expect(doc.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, forget: 0, no_op: 2, drifted: 3 });
   });
 
   it('maps each plan action to terraform action lists, a replacement being delete then create', () => {
@@ -74,7 +74,7 @@ describe('renderJson', () => {
         replace_paths: [],
       },
     ]);
-    expect(doc.summary).toEqual({ create: 1, update: 0, replace: 1, delete: 0, no_op: 0, drifted: 0 });
+    expect(doc.summary).toEqual({ create: 1, update: 0, replace: 1, delete: 0, forget: 0, no_op: 0, drifted: 0 });
   });
 
   it('writes each drift kind with the last applied attributes as before and the live ones as after', () => {
@@ -140,7 +140,7 @@ describe('renderJson', () => {
       stack: 'staging',
       resource_changes: [],
       resource_drift: [],
-      summary: { create: 0, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 },
+      summary: { create: 0, update: 0, replace: 0, delete: 0, forget: 0, no_op: 0, drifted: 0 },
     });
   });
 

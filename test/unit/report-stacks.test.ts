@@ -29,10 +29,10 @@ test('markdown: the run status, a table of stacks with a status each, then each 
   const [comment, ...more] = renderStacksMarkdown(reports);
   expect(more).toEqual([]);
   expect(comment.split('\n')[0]).toBe('❌ **Error: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** over 4 stacks, 1 stack failed, 1 skipped');
-  expect(comment).toContain('| `base` | 0 | 0 | 0 | 0 | ✅ No changes |');
-  expect(comment).toContain('| `prod` | 4 | 1 | 2 | 3 | 🗑️ Destroys |');
-  expect(comment).toContain('| `staging` | — | — | — | — | ❌ Error: error |');
-  expect(comment).toContain('| `tools` | — | — | — | — | ❌ Error: skipped (`staging` failed) |');
+  expect(comment).toContain('| `base` | 0 | 0 | 0 | 0 | — | ✅ No changes |');
+  expect(comment).toContain('| `prod` | 4 | 1 | 2 | 3 | — | 🗑️ Destroys |');
+  expect(comment).toContain('| `staging` | — | — | — | — | — | ❌ Error: error |');
+  expect(comment).toContain('| `tools` | — | — | — | — | — | ❌ Error: skipped (`staging` failed) |');
   expect(comment).toContain('### Stack `staging`\n❌ **Error:** cannot reach https://staging.example:8200 (ECONNREFUSED)');
   // The stack's own comment body, after its heading.
   const prodBody = renderMarkdown(fullPlan({ stack: 'prod' }))[0];
@@ -58,7 +58,7 @@ test('json: the per-stack objects, the summary summed, and the stacks without a 
   const json = JSON.parse(renderStacksJson(reports));
   expect(json.format_version).toBe('1.0');
   expect(json.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['base', 'prod']);
-  expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, no_op: 2, drifted: 3 });
+  expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, forget: 0, no_op: 2, drifted: 3 });
   expect(json.errors).toEqual([
     { stack: 'staging', status: 'failed', message: 'cannot reach https://staging.example:8200 (ECONNREFUSED)' },
     { stack: 'tools', status: 'skipped', message: 'not planned: stack staging, which it depends on, failed or was skipped' },

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import * as cdktn from 'cdktn';
 import { AuthMount, DesiredStateError, desiredFromStack, loadDesired, ServiceConnection, type ServiceConnectionProps } from '../../src';
+import { runFailureMessage, ServiceClient } from '../../src/client';
 import { checkStackConnection } from '../../src/engine';
 import { secretVariablesOfOutput } from '../../src/synth-environment';
 
@@ -168,5 +169,21 @@ describe('checkStackConnection: before any request', () => {
     if (!missing.ok) expect(missing.error.message).toContain('SERVICE_TOKEN is not set');
     const fine = checkStackConnection({ stack: 'prod', env: { SERVICE_ADDR: 'http://127.0.0.1:9999', SERVICE_TOKEN: 'root' }, cwd: '/' });
     expect(fine.ok && fine.value.config.address).toBe('http://127.0.0.1:9999');
+  });
+
+  test('the client\'s hints name the connection\'s settings, not SERVICE_ADDR / SERVICE_TOKEN', async () => {
+    const checked = checkStackConnection({ stack: 'prod', connection: { ...connection, address: 'http://127.0.0.1:1' }, env: { PROD_SERVICE_TOKEN: TOKEN }, cwd: '/' });
+    if (!checked.ok) throw checked.error;
+    const client = new ServiceClient(checked.value.config, { retry: { maxAttempts: 1 }, stopAfterRunFailure: true });
+    try {
+      const result = await client.get('sys/auth');
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.message).toContain('check the address of prod/conn');
+      expect(runFailureMessage(result.error)).toContain('the service is down or unreachable at the address of prod/conn');
+      expect(`${result.error.message} ${runFailureMessage(result.error)}`).not.toMatch(/SERVICE_ADDR|SERVICE_TOKEN/);
+    } finally {
+      await client.close();
+    }
   });
 });

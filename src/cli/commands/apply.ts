@@ -7,13 +7,14 @@
 import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../change-run';
 import { addEngineOptions } from '../engine-flags';
+import { addPolicyOption } from '../policy-flags';
 import { processIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { runSavedPlanApply } from '../saved-plan-apply';
 
 export function registerApplyCommand(program: Command, outcome: CommandOutcome): void {
-  addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'))
-    .argument('[planfile]', 'a plan saved by `secretform plan --out PLANFILE`: applied as it is, without a prompt')
+  addPolicyOption(addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'))
+    .argument('[planfile]', 'a plan saved by `secretform plan --out PLANFILE`: applied as it is, without a prompt'))
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
     .action(async (planFile: string | undefined, flags: ChangeFlags) => {

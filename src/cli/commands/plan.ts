@@ -13,12 +13,17 @@ import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
 import { createProgressReporter } from '../progress';
+import { mandatoryPolicyFailure } from '../policy-outcome';
+import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../policy-flags';
+import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
 import { chooseStacks } from '../stack-choice';
 import { runStacksPlan } from '../stacks-plan-run';
 
-export interface PlanFlags extends EngineFlags, ReportFlags {
+export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */
   out?: string;
+  /** `--sarif PATH`: the policy results as SARIF. */
+  sarif?: string;
   detailedExitcode?: boolean;
   refreshOnly?: boolean;
 }
@@ -27,7 +32,8 @@ export interface PlanFlags extends EngineFlags, ReportFlags {
 export const CHANGES_EXIT_CODE = 2;
 
 export function registerPlanCommand(program: Command, outcome: CommandOutcome): void {
-  addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code')))
+  addPolicyOption(addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))))
+    .option('--sarif <path>', SARIF_OPTION_HELP)
     .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
@@ -40,10 +46,14 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   let settings;
   let report;
   let planFile;
+  let sarifFile;
+  let policies;
   try {
     settings = parseEngineFlags(flags);
     report = parseReportFlags(flags);
     planFile = nonEmptyFlag('--out', flags.out);
+    sarifFile = nonEmptyFlag('--sarif', flags.sarif);
+    policies = await loadRunPolicies(flags, io.cwd);
   } catch (error) {
     return failWith(io, error);
   }
@@ -53,9 +63,9 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   if (choice.kind === 'failed') return choice.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const options = { ...choice.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress };
+  const options = { ...choice.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
   if (choice.kind === 'several') {
-    const request = { options, outdir: choice.outdir, stacks: choice.stacks, ...report, planFile, planned: () => progress.finish() };
+    const request = { options, outdir: choice.outdir, stacks: choice.stacks, ...report, planFile, sarifFile, planned: () => progress.finish() };
     const outcome = await runStacksPlan(request, io);
     if ('exitCode' in outcome) return outcome.exitCode;
     return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
@@ -67,10 +77,14 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
 
   try {
     writePlanReport(computed, report.format, report.outFile, io);
+    if (sarifFile !== undefined) writeSarifFile([computed], sarifFile, io);
   } catch (error) {
     return failWith(io, error);
   }
   if (planFile !== undefined) io.stderr.write(`Saved the plan to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
+  // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
+  const policyFailure = mandatoryPolicyFailure([computed]);
+  if (policyFailure !== undefined) return failWith(io, policyFailure);
   return flags.detailedExitcode === true && hasChangesOrDrift(computed) ? CHANGES_EXIT_CODE : 0;
 }
 

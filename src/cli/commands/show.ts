@@ -10,10 +10,13 @@ import { collectNames, nonEmptyFlag } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../plan-report';
+import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
 
 export interface ShowFlags extends ReportFlags {
   /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */
   stack?: string[];
+  /** `--sarif PATH`: the policy results saved with the plan, as SARIF. */
+  sarif?: string;
 }
 
 export function registerShowCommand(program: Command, outcome: CommandOutcome): void {
@@ -22,7 +25,8 @@ export function registerShowCommand(program: Command, outcome: CommandOutcome): 
       .command('show')
       .description('render a saved plan (`plan --out PLANFILE`) as `plan` shows it; reads the file only')
       .argument('<planfile>', 'the saved plan')
-      .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames),
+      .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames)
+      .option('--sarif <path>', SARIF_OPTION_HELP),
   )
     .action(async (planFile: string, flags: ShowFlags) => {
       outcome.exitCode = await runShow(planFile, flags, processIo());
@@ -32,8 +36,10 @@ export function registerShowCommand(program: Command, outcome: CommandOutcome): 
 export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Promise<number> {
   let report;
   let patterns;
+  let sarifFile;
   try {
     report = parseReportFlags(flags);
+    sarifFile = nonEmptyFlag('--sarif', flags.sarif);
     patterns = (flags.stack ?? []).map((pattern) => nonEmptyFlag('--stack', pattern)!);
   } catch (error) {
     return failWith(io, error);
@@ -51,6 +57,7 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
   try {
     if (shown.length === 1) writePlanReport(shown[0].plan, report.format, report.outFile, io);
     else writeStacksReport(shown.map((saved) => ({ stack: saved.stack, status: 'done', value: saved.plan })), report.format, report.outFile, io);
+    if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
     return failWith(io, error);
   }

@@ -21,6 +21,8 @@ import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
+import { recordedGuardrails } from '../guardrails/lifecycle';
+import { policyRefusal } from '../policy/policy-stage';
 import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
 import { deleteObject, writeObject } from './operations';
 import { StateWriter } from './state-writer';
@@ -89,6 +91,9 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
         return fail(new EngineError('plan_stale', `the saved plan is stale, so nothing was changed: ${reasons.join('; ')}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
       }
     }
+    // A failed mandatory policy stops the run before approval is asked and before any write.
+    const refusal = policyRefusal(computation.plan);
+    if (refusal) return fail(refusal);
     if (options.confirm && !(await options.confirm(computation.plan))) {
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
@@ -251,7 +256,11 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
   for (const resource of resources.values()) {
     const entry = entries[resource.address];
     if (!entry) continue;
-    if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
+    if (resource.change.action === 'forget' && !refreshOnly) {
+      // retainOnDelete: the object stays on the service; only secretform lets go of it.
+      delete entries[resource.address];
+      changes.push({ address: resource.address, change: 'retained' });
+    } else if (resource.live.attributes === null && (!resource.desired || refreshOnly)) {
       delete entries[resource.address];
       changes.push({ address: resource.address, change: 'forgotten' });
     } else if (refreshOnly && resource.live.attributes) {
@@ -286,7 +295,10 @@ function refreshedEntry(resource: ResourcePlan, entry: ResourceState): ResourceS
   for (const field of resource.resourceType.fields) {
     if (field.createOnly && entry.attributes[field.api] !== undefined) attributes[field.api] = entry.attributes[field.api];
   }
-  const refreshed: ResourceState = { ...entry, attributes, digest: desired.digest, dependencies: [...desired.dependsOn] };
+  const { protect: _protect, retain_on_delete: _retain, ...rest } = entry;
+  const refreshed: ResourceState = {
+    ...rest, attributes, digest: desired.digest, dependencies: [...desired.dependsOn], ...recordedGuardrails(desired.lifecycle),
+  };
   const same = stableStringify({ ...refreshed, applied_at: '' }) === stableStringify({ ...entry, applied_at: '' });
   return same ? undefined : refreshed;
 }
@@ -316,6 +328,7 @@ async function stateEntryAfterWrite(resource: ResourcePlan, values: Readonly<Rec
     ...(Object.keys(rotated).length > 0 ? { rotated_by_service: rotated } : {}),
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
+    ...recordedGuardrails(desired.lifecycle),
   };
 }
 

@@ -12,6 +12,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import { refresh, refreshRequestFor, type RefreshRequest } from '../refresh/refresh';
 import { clientFor, lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
 import { resolveSecrets } from '../setup/secret-resolution';
+import { recordedGuardrails } from '../guardrails/lifecycle';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { StateWriter } from './state-writer';
@@ -132,6 +133,7 @@ async function adoptedEntry(
     digest: desired.digest,
     dependencies: [...desired.dependsOn],
     applied_at: new Date().toISOString(),
+    ...recordedGuardrails(desired.lifecycle),
   };
 }
 

@@ -32,6 +32,7 @@ export function buildOperations(resources: Iterable<ResourcePlan>): { operations
         add({ key: deleteKey(address), address, kind: 'delete', label: 'replace:delete' });
         add({ key: writeKey(address), address, kind: 'create', label: 'replace:create' });
         break;
+      case 'forget': // state only: no request (apply's housekeeping drops the entry)
       case 'no-op':
         break;
     }

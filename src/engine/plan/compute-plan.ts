@@ -10,6 +10,7 @@ import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState, StateFile } from '../state/state-file';
 import type { RunMode } from '../setup/targets';
 import type { Plan } from './plan';
+import { guardrailsOf } from '../guardrails/lifecycle';
 import { diffResource, type ResourceDiff } from './resource-diff';
 import type { ResourcePlan } from './resource-plan';
 
@@ -62,7 +63,8 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     });
     const diffs = new Map<string, ResourceDiff>();
     const diff = (request: RefreshRequest, live: LiveObject, key: FingerprintKey): void => {
-      diffs.set(request.address, diffResource({
+      const guardrails = guardrailsOf(allDesired.get(request.address), stateEntryOf(request.address), input.mode === 'destroy');
+      const diffed = diffResource({
         address: request.address,
         resourceType: request.resourceType,
         desired: desiredByAddress.get(request.address),
@@ -71,7 +73,9 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         secrets: input.secrets.get(request.address) ?? {},
         fingerprintKey: key,
         refreshOnly: input.refreshOnly,
-      }));
+        guardrails,
+      });
+      diffs.set(request.address, { ...diffed, plan: { ...diffed.plan, guardrails } });
     };
     // Each object is diffed as soon as it is read, while the other reads are on their way; except before the
     // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are

@@ -46,6 +46,7 @@ export async function createSavedPlan(options: EngineOptions): Promise<Result<{ 
     desired,
     ...(context.desired.connection ? { connection: objectOfConnection(context.desired.connection) } : {}),
     live_objects: liveDigests(computation),
+    ...(options.policies !== undefined && options.policies.packs.length > 0 ? { policy_packs: [...options.policies.packs] } : {}),
     plan: computation.plan,
   }, fingerprintKey);
   return ok({ plan: computation.plan, saved });

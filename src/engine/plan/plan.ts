@@ -1,8 +1,12 @@
-import { HEALTH_DRIFT_KINDS } from '../../resources/types';
+import type { PolicyEvaluation } from '../../policy/evaluation';
+import { HEALTH_DRIFT_KINDS, type Consequence } from '../../resources/types';
 import type { FieldChange, FieldDrift } from './diff/three-way';
 
-/** What apply will do to one resource (the saved-plan reader accepts exactly these). */
-export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'no-op'] as const;
+/**
+ * What apply will do to one resource (the saved-plan reader accepts exactly these). `forget`: the object leaves
+ * the state and stays on the service, without a request (`retainOnDelete`, docs/guardrails.md).
+ */
+export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'forget', 'no-op'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /**
@@ -80,6 +84,11 @@ export interface PlannedChange {
   readonly secrets: readonly SecretFieldStatus[];
   /** Addresses this resource depends on (desired, else as recorded in state): the reports' dependency picture. */
   readonly dependsOn?: readonly string[];
+  /**
+   * For a delete or replace: what else goes with the object on the service, counted from the live service
+   * (guardrails/consequences.ts). Absent when nothing does, or for other actions.
+   */
+  readonly consequences?: readonly Consequence[];
 }
 
 /** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */
@@ -108,6 +117,7 @@ export interface PlanSummary {
   update: number;
   replace: number;
   delete: number;
+  forget: number;
   no_op: number;
   drifted: number;
 }
@@ -122,6 +132,8 @@ export interface Plan {
   readonly drift: readonly DriftEntry[];
   /** Non-fatal notes (e.g. a secret fingerprint made with another state key). */
   readonly warnings: readonly string[];
+  /** The policy packs' results, when the run was given packs (`--policy`); absent otherwise. */
+  readonly policy?: PolicyEvaluation;
 }
 
 export function summarize(plan: Plan): PlanSummary {
@@ -131,6 +143,7 @@ export function summarize(plan: Plan): PlanSummary {
     update: count('update'),
     replace: count('replace'),
     delete: count('delete'),
+    forget: count('forget'),
     no_op: count('no-op'),
     drifted: plan.drift.length,
   };

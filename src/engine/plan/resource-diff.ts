@@ -12,6 +12,8 @@ import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlanAction } from './plan';
 import { keptAsIs, type ResourcePlan } from './resource-plan';
 import { compareSecrets, type SecretComparison } from './secret-comparison';
+import type { Guardrails } from '../guardrails/lifecycle';
+import { ignoredFields, keepLiveValues, withoutIgnored } from '../guardrails/ignored-fields';
 
 export interface ResourceDiffInput {
   address: string;
@@ -24,6 +26,8 @@ export interface ResourceDiffInput {
   secrets: Readonly<Record<string, string>>;
   fingerprintKey: FingerprintKey;
   refreshOnly: boolean;
+  /** The guardrails of the object (guardrails/lifecycle.ts): a retained object only in state is forgotten. */
+  guardrails?: Guardrails;
 }
 
 export interface ResourceDiff {
@@ -46,6 +50,8 @@ interface InCode {
   sameObject: boolean;
   /** State holds another object at this address: the identity changed in code. */
   identityChanged: boolean;
+  /** Fields `ignoreChanges` leaves alone once the object exists (guardrails/ignored-fields.ts). */
+  ignored: ReadonlySet<string>;
 }
 
 function diffInCode(input: ResourceDiffInput, desired: DesiredResource): ResourceDiff {
@@ -57,6 +63,7 @@ function diffInCode(input: ResourceDiffInput, desired: DesiredResource): Resourc
     canonical: input.resourceType.normaliseDesired(desired.spec),
     sameObject,
     identityChanged: stateEntry !== undefined && !sameObject,
+    ignored: ignoredFields(input.resourceType, desired.lifecycle),
   };
   if (live.attributes === null) return absentOnService(facts);
   return presentOnService(facts, live.attributes);
@@ -89,7 +96,8 @@ function presentOnService(facts: InCode, liveAttributes: Attributes): ResourceDi
   const { input, desired, canonical, sameObject, identityChanged } = facts;
   const { resourceType, stateEntry } = input;
   const lastApplied = sameObject ? stateEntry!.attributes : undefined;
-  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), diffTraits(resourceType));
+  const traits = diffTraits(resourceType).filter((trait) => !facts.ignored.has(trait.name));
+  const { changes, drift: fieldDrift } = threeWayDiff(canonical, lastApplied, comparableLive(resourceType, liveAttributes, lastApplied), traits);
   const fieldDriftEntry = sameObject && fieldDrift.length > 0
     ? driftEntry(input, desired.id, 'changed', stateEntry!.attributes, liveAttributes, fieldDrift)
     : undefined;
@@ -160,7 +168,9 @@ function updateInPlace(
   fieldDrift: FieldDrift[],
   fieldDriftEntry: DriftEntry | undefined,
 ): ResourceDiff {
-  const { input, desired, canonical, sameObject } = facts;
+  const { desired, canonical, sameObject, ignored } = facts;
+  // Ignored secrets are neither compared nor sent once the object exists.
+  const input = { ...facts.input, secrets: withoutIgnored(facts.input.secrets, ignored) };
   const { resourceType, stateEntry } = input;
   const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: false });
   const health = resourceType.health(liveAttributes);
@@ -177,10 +187,13 @@ function updateInPlace(
 
   let writeSecrets = secrets.changed;
   // A write that replaces the whole object must carry every secret, or the service clears the ones left out.
+  // Ignored secrets too: the service cannot be asked for their value, and leaving one out would clear it.
   if (resourceType.writeSemantics === 'replace' && (changes.length > 0 || writeSecrets.length > 0)) {
-    writeSecrets = Object.keys(input.secrets).filter((name) => isSensitive(resourceType, name));
+    writeSecrets = Object.keys(facts.input.secrets).filter((name) => isSensitive(resourceType, name));
   }
-  const { writeAttributes, clear } = attributesToWrite(resourceType, canonical, changes);
+  const toWrite = attributesToWrite(resourceType, canonical, changes);
+  const writeAttributes = keepLiveValues(toWrite.writeAttributes, liveAttributes, ignored);
+  const { clear } = toWrite;
   // Secrets the type writes with a call of their own are not part of the object's write on update.
   const ownCalls = resourceType.secretWriteCalls(canonical);
   const bodySecrets = writeSecrets.filter((name) => ownCalls[name] === undefined);
@@ -271,6 +284,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
     if (fieldDrift.length > 0) drift = driftEntry(input, stateEntry.id, 'changed', stateEntry.attributes, live.attributes, fieldDrift);
   }
   const gone = live.attributes === null;
+  const action = gone ? 'no-op' : input.guardrails?.retainOnDelete ? 'forget' : 'delete';
   return {
     plan: {
       address: input.address,
@@ -288,7 +302,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
         address: input.address,
         type: resourceType.type,
         id: stateEntry.id,
-        action: gone ? 'no-op' : 'delete',
+        action,
         reasons: gone ? [{ kind: 'forget_deleted' }] : [],
         before: live.attributes,
         after: null,

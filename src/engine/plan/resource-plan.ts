@@ -4,6 +4,7 @@ import type { DesiredResource } from '../setup/desired';
 import type { LiveObject } from '../refresh/refresh';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlannedChange } from './plan';
+import type { Guardrails } from '../guardrails/lifecycle';
 
 export interface ResourcePlan {
   readonly address: string;
@@ -36,6 +37,8 @@ export interface ResourcePlan {
    * state entry to this resource's address instead of deleting and re-creating the object.
    */
   readonly movedFrom?: string;
+  /** Whether the object is protected or retained (code first, else state; guardrails/lifecycle.ts). */
+  readonly guardrails?: Guardrails;
 }
 
 /**

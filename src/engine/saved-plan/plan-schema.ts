@@ -6,6 +6,8 @@
  * read back because the reader kept its own list).
  */
 import { z } from 'zod';
+import { POLICY_STATUSES, type PolicyEvaluation } from '../../policy/evaluation';
+import { POLICY_ENFORCEMENTS } from '../../policy/policy';
 import { DRIFT_KINDS, PLAN_ACTIONS, SECRET_STATUSES, type ActionReason, type DriftEntry, type Plan, type PlannedChange, type SecretFieldStatus } from '../plan/plan';
 
 const attributes = z.record(z.string(), z.unknown()).readonly();
@@ -34,6 +36,10 @@ export const ACTION_REASON_KINDS = actionReasonSchema.options.map((option) => op
 const fieldChangeSchema = z.object({ field: z.string(), from: z.unknown(), to: z.unknown(), forcesReplacement: z.boolean() });
 const fieldDriftSchema = z.object({ field: z.string(), applied: z.unknown(), live: z.unknown() });
 
+const consequenceSchema = z
+  .object({ what: z.string(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() })
+  .readonly();
+
 const plannedChangeSchema = z
   .object({
     address: z.string(),
@@ -49,6 +55,7 @@ const plannedChangeSchema = z
     fieldChanges: z.array(fieldChangeSchema).readonly(),
     secrets: z.array(secretFieldStatusSchema).readonly(),
     dependsOn: strings.optional(),
+    consequences: z.array(consequenceSchema).readonly().optional(),
   })
   .readonly();
 
@@ -66,6 +73,22 @@ const driftEntrySchema = z
   })
   .readonly();
 
+const policyEvaluationSchema = z
+  .object({
+    packs: strings,
+    rules: z.array(z.object({ id: z.string(), description: z.string(), enforcement: z.enum(POLICY_ENFORCEMENTS), pack: z.string() }).readonly()).readonly(),
+    results: z.array(z.object({
+      policy: z.string(),
+      enforcement: z.enum(POLICY_ENFORCEMENTS),
+      address: z.string(),
+      status: z.enum(POLICY_STATUSES),
+      message: z.string(),
+      fields: strings,
+      waiverReason: z.string().optional(),
+    }).readonly()).readonly(),
+  })
+  .readonly();
+
 export const planSchema = z
   .object({
     stack: z.string(),
@@ -73,6 +96,7 @@ export const planSchema = z
     changes: z.array(plannedChangeSchema).readonly(),
     drift: z.array(driftEntrySchema).readonly(),
     warnings: strings,
+    policy: policyEvaluationSchema.optional(),
   })
   .readonly();
 
@@ -85,5 +109,6 @@ export type PlanSchemaChecks = [
   Holds<Same<z.infer<typeof actionReasonSchema>, ActionReason>>,
   Holds<Same<z.infer<typeof plannedChangeSchema>, PlannedChange>>,
   Holds<Same<z.infer<typeof driftEntrySchema>, DriftEntry>>,
+  Holds<Same<z.infer<typeof policyEvaluationSchema>, PolicyEvaluation>>,
   Holds<Same<z.infer<typeof planSchema>, Plan>>,
 ];

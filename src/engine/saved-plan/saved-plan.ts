@@ -32,6 +32,11 @@ export interface SavedPlan {
   connection?: Record<string, unknown>;
   /** By address, the digest of every live object the plan read (`liveDigest`), null when it did not exist. */
   live_objects: Record<string, string | null>;
+  /**
+   * The policy packs the plan was made with (`recommended`, or module paths relative to the project directory):
+   * `apply PLANFILE` evaluates them again, with any given then. Absent in plans made without packs.
+   */
+  policy_packs?: string[];
   plan: Plan;
   /** The keyed MAC over the rest of the file, when the run that wrote it had a fingerprint key (plan-mac.ts). */
   mac?: SavedPlanMac;
@@ -48,6 +53,7 @@ const savedPlanSchema = z.object({
   desired: z.array(z.record(z.string(), z.unknown())),
   connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
+  policy_packs: z.array(z.string()).optional(),
   plan: planSchema,
   mac: z
     .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })

@@ -86,7 +86,9 @@ function describeLiveChange(before: string | null | undefined, after: string | n
 function differingAddresses(saved: Plan, now: Plan): string[] {
   const byAddress = (plan: Plan) => {
     const entries = new Map<string, string>();
-    for (const change of plan.changes) entries.set(change.address, canonicalJson(change));
+    // Consequences are counts of what else lives on the service: they inform the review, they do not change
+    // what apply does (the live object itself is compared by its digest above).
+    for (const { consequences: _counted, ...change } of plan.changes) entries.set(change.address, canonicalJson(change));
     for (const drift of plan.drift) entries.set(`${drift.address}#drift`, canonicalJson(drift));
     return entries;
   };

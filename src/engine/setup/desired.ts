@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import { findResourceType } from '../../resources/registry';
 import type { Attributes } from '../../resources/types';
 import { SecretValue } from '../../secret-value';
+import { unknownIgnoredFields } from '../guardrails/ignored-fields';
 import {
   parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,
-  type SynthesizedConnection, type SynthesizedSpec,
+  type ResourceLifecycle, type SynthesizedConnection, type SynthesizedSpec,
 } from '../../synthesized-spec';
 
 export interface DesiredResource {
@@ -28,6 +29,10 @@ export interface DesiredResource {
   readonly dependsOn: readonly string[];
   /** Digest of the canonical spec and the secret references (the bridge's trigger). */
   readonly digest: string;
+  /** The guardrails set in code (protect, retainOnDelete, ignoreChanges), when any. */
+  readonly lifecycle?: ResourceLifecycle;
+  /** Policies the construct waives, by policy id, with the reason. */
+  readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
 export interface DesiredStack {
@@ -133,9 +138,18 @@ function specsOrFail<T>(read: () => T): T {
 }
 
 function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource {
-  if (!findResourceType(entry.type)) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
+  const resourceType = findResourceType(entry.type);
+  if (!resourceType) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
+  const unknown = unknownIgnoredFields(resourceType, entry.lifecycle);
+  if (unknown.length > 0) {
+    throw new DesiredStateError(`${source}: ${entry.address}: lifecycle.ignoreChanges names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, not fields of ${entry.type}; "*" or its field names (synthesize again)`);
+  }
   const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
-  return { address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest };
+  return {
+    address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
+    ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
+    ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+  };
 }
 
 function checkDependencies(resources: readonly DesiredResource[], source: string): void {

@@ -1,5 +1,6 @@
 // The engine's public contract: what plan, apply, destroy, import and the state commands take and return.
 // The CLI is a thin layer over these; users can call them from code too (exported from the package root).
+import type { LoadedPolicies } from '../../policy/loaded-policies';
 import type { DesiredStack } from './desired';
 import type { Plan } from '../plan/plan';
 import type { FingerprintKeySource } from '../state/fingerprint-key-source';
@@ -46,6 +47,11 @@ export interface EngineOptions {
    * the service (see state/fingerprint-key-source.ts).
    */
   fingerprintKeySource?: FingerprintKeySource;
+  /**
+   * Policy packs to evaluate over the plan (`loadPolicyPacks`); results land on `Plan.policy`, and a failed
+   * mandatory policy makes apply refuse before any write.
+   */
+  policies?: LoadedPolicies;
 }
 
 export type ProgressEvent =
@@ -103,7 +109,10 @@ export interface ApplyResult {
 
 export interface StateOnlyChange {
   address: string;
-  /** `moved` (from `from`), `forgotten` (deleted outside and not in code), `refreshed` (the live state recorded). */
-  change: 'moved' | 'forgotten' | 'refreshed';
+  /**
+   * `moved` (from `from`), `forgotten` (deleted outside and not in code), `retained` (the plan's `forget`: left
+   * on the service by `retainOnDelete`, removed from state), `refreshed` (the live state recorded).
+   */
+  change: 'moved' | 'forgotten' | 'retained' | 'refreshed';
   from?: string;
 }

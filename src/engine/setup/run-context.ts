@@ -8,6 +8,8 @@ import { loadDesiredSource } from './desired-source';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { computePlan, type PlanComputation } from '../plan/compute-plan';
+import { withConsequences } from '../guardrails/consequences';
+import { protectionViolation } from '../guardrails/protection';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
 import { FingerprintKey, fingerprintKeyFromEnv } from '../state/fingerprint';
@@ -16,8 +18,10 @@ import { openStateBackend } from '../state/open-backend';
 import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
 import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
+import { unknownRecordedTypes } from '../state/recorded-types';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import { selectAddresses, type RunMode } from './targets';
+import { planWithPolicies } from '../policy/policy-stage';
 
 export const DEFAULT_PARALLELISM = 10;
 
@@ -152,6 +156,8 @@ export interface PlannedRun {
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode): Promise<Result<PlannedRun & { client: ServiceClient }>> {
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   if (!selection.ok) return selection;
+  const unknownType = unknownRecordedTypes(state, context.stateLocation, selection.value.addresses);
+  if (unknownType) return fail(unknownType);
   // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
   // check needs only the service address and token.
   const secrets = mode === 'destroy' || context.options.refreshOnly === true
@@ -182,10 +188,22 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await client.value.close();
     return computation;
   }
+  // A protected object is never deleted nor replaced: the whole run stops here, before any write.
+  const refused = protectionViolation(computation.value, mode);
+  if (refused) {
+    await client.value.close();
+    return fail(refused);
+  }
+  const counted = await withConsequences(computation.value, client.value, context.parallelism);
   const fingerprintKey = await fingerprintKeyRead;
   // The plan is a value: a note about it makes a new one.
   const hint = slowHashingHint(fingerprintKey);
-  const { plan } = computation.value;
-  const noted = hint ? { ...computation.value, plan: Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) } : computation.value;
-  return ok({ computation: noted, secrets: secrets.value, client: client.value, fingerprintKey });
+  const { plan } = counted;
+  const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
+  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
+  if (!checked.ok) {
+    await client.value.close();
+    return checked;
+  }
+  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey });
 }

@@ -19,8 +19,11 @@ import { readStackDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks, type StacksOptions } from './stack-preparation';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 
-/** A stack's failures that refuse a saved plan over several stacks as a whole: it was reviewed as one file. */
-const REFUSES_THE_SAVED_PLAN: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied']);
+/**
+ * A stack's failures that refuse a run over several stacks as a whole: a saved plan was reviewed as one file,
+ * and a failed mandatory policy anywhere stops apply before any write.
+ */
+const REFUSES_THE_SAVED_PLAN: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed']);
 
 /** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
 export type StackPreview = StackOutcome<Plan>;

@@ -22,6 +22,10 @@ export const resourceStateSchema = z.object({
   rotated_by_service: z.record(z.string(), z.string()).optional(),
   dependencies: z.array(z.string()),
   applied_at: z.string(),
+  /** The construct's `protect`, as last applied: a plan deleting the object fails, even once the construct is gone. */
+  protect: z.boolean().optional(),
+  /** The construct's `retainOnDelete`, as last applied: removing the construct forgets the object, never deletes it. */
+  retain_on_delete: z.boolean().optional(),
 });
 
 export const stateFileSchema = z.object({

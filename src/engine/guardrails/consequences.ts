@@ -1,0 +1,63 @@
+/**
+ * The consequences of the deletes and replacements of a plan: for each such object, its type's
+ * `consequences` hook counts on the live service what goes with it (a KV mount's secrets, an auth mount's
+ * users ...). Only those objects are asked, so a plan without a delete or replace sends no extra request. A
+ * count that cannot be made (no permission, say) becomes a warning: it never fails the plan.
+ */
+import pLimit from 'p-limit';
+import type { ServiceClient } from '../../client';
+import type { ApiCall, Attributes, Consequence } from '../../resources/types';
+import type { PlanComputation } from '../plan/compute-plan';
+import type { Plan, PlannedChange } from '../plan/plan';
+import type { ResourcePlan } from '../plan/resource-plan';
+
+/** The computation with `consequences` on each delete and replace that takes something with it. */
+export async function withConsequences(computation: PlanComputation, client: ServiceClient, parallelism: number): Promise<PlanComputation> {
+  const removed = [...computation.resources.values()].filter(
+    (resource) => (resource.change.action === 'delete' || resource.change.action === 'replace') && removedAttributes(resource) !== undefined,
+  );
+  if (removed.length === 0) return computation;
+  const limit = pLimit(Math.max(1, parallelism));
+  const read = async (call: ApiCall): Promise<unknown> => limit(async () => {
+    const answer = await client.request(call.method, call.path, { query: call.query });
+    if (answer.ok) return answer.raw;
+    if (answer.error.status === 404) return undefined;
+    throw new Error(`${call.method} ${call.path}: ${answer.error.message}`);
+  });
+  const warnings: string[] = [];
+  const found = new Map<string, readonly Consequence[]>();
+  await Promise.all(removed.map(async (resource) => {
+    try {
+      const consequences = await consequencesOf(resource, read);
+      if (consequences.length > 0) found.set(resource.address, consequences);
+    } catch (error) {
+      warnings.push(`${resource.address}: could not count what its ${resource.change.action} takes with it on the service (${(error as Error).message}); review it by hand`);
+    }
+  }));
+  if (found.size === 0 && warnings.length === 0) return computation;
+  const withFound = (change: PlannedChange): PlannedChange => {
+    const consequences = found.get(change.address);
+    return consequences ? { ...change, consequences } : change;
+  };
+  const resources = new Map([...computation.resources].map(([address, resource]): [string, ResourcePlan] => [address, { ...resource, change: withFound(resource.change) }]));
+  // The plan is a value: the counts make a new one.
+  const plan: Plan = Object.freeze({
+    ...computation.plan,
+    changes: Object.freeze(computation.plan.changes.map(withFound)),
+    warnings: Object.freeze([...computation.plan.warnings, ...warnings.sort()]),
+  });
+  return { plan, resources };
+}
+
+function consequencesOf(resource: ResourcePlan, read: (call: ApiCall) => Promise<unknown>): Promise<readonly Consequence[]> {
+  // The object that goes is the one recorded in state (a replace with a new identity deletes the old one).
+  return resource.resourceType.consequences(resource.deleteIdentity, removedAttributes(resource)!, read);
+}
+
+/**
+ * The attributes of the object a delete removes: as read, or, when the read was of the new identity of a
+ * replaced object, as last applied (its hook then reads the old object's contents).
+ */
+function removedAttributes(resource: ResourcePlan): Attributes | undefined {
+  return resource.live.attributes ?? resource.stateEntry?.attributes;
+}

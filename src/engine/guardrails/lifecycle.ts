@@ -1,0 +1,33 @@
+/**
+ * Which guardrails apply to an object. The code decides while the construct is in it; once the construct is
+ * gone, what the last apply recorded in state decides (so `protect` and `retainOnDelete` still hold for an
+ * object whose construct was removed by mistake, as Pulumi's do). `destroy` honours either.
+ */
+import type { ResourceLifecycle } from '../../synthesized-spec';
+import type { DesiredResource } from '../setup/desired';
+import type { ResourceState } from '../state/state-file';
+
+export interface Guardrails {
+  readonly protect: boolean;
+  readonly retainOnDelete: boolean;
+}
+
+/**
+ * The guardrails of one object: from its construct when it is in code, else from its state entry. With
+ * `destroy`, the construct is still in code but on its way out: either source protects or retains.
+ */
+export function guardrailsOf(desired: DesiredResource | undefined, stateEntry: ResourceState | undefined, destroying: boolean): Guardrails {
+  const recorded = { protect: stateEntry?.protect === true, retainOnDelete: stateEntry?.retain_on_delete === true };
+  if (!desired) return recorded;
+  const inCode = { protect: desired.lifecycle?.protect === true, retainOnDelete: desired.lifecycle?.retainOnDelete === true };
+  if (!destroying) return inCode;
+  return { protect: inCode.protect || recorded.protect, retainOnDelete: inCode.retainOnDelete || recorded.retainOnDelete };
+}
+
+/** The state entry's record of the guardrails that outlive the construct (only those that are on). */
+export function recordedGuardrails(lifecycle: ResourceLifecycle | undefined): { protect?: true; retain_on_delete?: true } {
+  return {
+    ...(lifecycle?.protect ? { protect: true as const } : {}),
+    ...(lifecycle?.retainOnDelete ? { retain_on_delete: true as const } : {}),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `protect`: a plan that would delete or replace a protected object is refused as a whole, before any write,
+ * naming every such object, why the plan would remove it, and how to let it go (terraform's `prevent_destroy`
+ * fails the plan the same way; Pulumi's `protect` fails the update).
+ */
+import { EngineError } from '../errors';
+import type { PlanComputation } from '../plan/compute-plan';
+import type { ActionReason } from '../plan/plan';
+import type { ResourcePlan } from '../plan/resource-plan';
+import type { RunMode } from '../setup/targets';
+
+/** The refusal of a plan that deletes or replaces protected objects, or undefined when it does not. */
+export function protectionViolation(computation: PlanComputation, mode: RunMode): EngineError | undefined {
+  const lines = [...computation.resources.values()]
+    .filter((resource) => resource.guardrails?.protect === true && (resource.change.action === 'delete' || resource.change.action === 'replace'))
+    .map((resource) => `${resource.address} (${resource.change.id}): ${whyRemoved(resource, mode)}`);
+  if (lines.length === 0) return undefined;
+  const noun = lines.length === 1 ? 'a protected object' : `${lines.length} protected objects`;
+  return new EngineError(
+    'protected',
+    `the plan would delete or replace ${noun}, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
+      'A protected object stays on the service until `protect` is removed from its construct and that is applied; ' +
+      'to let secretform forget it instead, set `retainOnDelete: true` (docs/guardrails.md).',
+  );
+}
+
+function whyRemoved(resource: ResourcePlan, mode: RunMode): string {
+  if (resource.change.action === 'replace') {
+    return `would be replaced because ${replaceCause(resource.change.reasons)}; it is protected in code (\`protect: true\`). ` +
+      'Keep the field as it is, or remove `protect`, apply, then make the change';
+  }
+  if (mode === 'destroy') {
+    return '`secretform destroy` would delete it; it is protected (`protect: true`). Remove `protect`, apply, then destroy, or leave it out with --target';
+  }
+  return 'its construct was removed from the code, and the last apply recorded `protect: true`. ' +
+    'Put the construct back without `protect` and apply, then remove it; or `secretform state rm` it to stop managing it';
+}
+
+function replaceCause(reasons: readonly ActionReason[]): string {
+  for (const reason of reasons) {
+    if (reason.kind === 'immutable_fields') return `${reason.fields.join(', ')} cannot change on an existing object`;
+    if (reason.kind === 'identity_changed') return `its identity changed from ${reason.from} to ${reason.to}`;
+    if (reason.kind === 'container_replaced') return `${reason.replaced.join(', ')} ${reason.replaced.length === 1 ? 'is' : 'are'} replaced and it goes with it`;
+  }
+  return 'the plan replaces it';
+}

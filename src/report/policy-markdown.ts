@@ -1,0 +1,24 @@
+/** The policy section of the pull-request comment: a heading with the status, a table of failed and waived results. */
+import type { Plan } from '../engine/plan/plan';
+import { escapeInline, tableCode } from './markdown-escape';
+import type { MarkdownSection } from './markdown-split';
+import { policyOutcome, policyResultText, policyTotalsPhrase, POLICY_OUTCOME_LOOK, POLICY_STATUS_WORD, reportedResults } from './policy-view';
+
+export function policyMarkdownSections(plan: Plan): MarkdownSection[] {
+  const outcome = policyOutcome(plan);
+  if (outcome === undefined) return [];
+  const look = POLICY_OUTCOME_LOOK[outcome];
+  const packs = plan.policy!.packs.map((pack) => tableCode(pack)).join(', ');
+  const heading = `### Policies: ${look.icon} ${look.word}\n\n${escapeInline(policyTotalsPhrase(plan))} (packs: ${packs}).`;
+  const results = reportedResults(plan);
+  if (results.length === 0) return [{ head: heading, lines: [], tail: '' }];
+  return [
+    { head: heading, lines: [], tail: '', keepWithNext: true },
+    {
+      head: '| Status | Policy | Enforcement | Address | Message |\n| --- | --- | --- | --- | --- |',
+      lines: results.map((result) =>
+        `| ${POLICY_STATUS_WORD[result.status]} | ${tableCode(result.policy)} | ${result.enforcement} | ${tableCode(result.address)} | ${escapeInline(policyResultText(result))} |`),
+      tail: '',
+    },
+  ];
+}

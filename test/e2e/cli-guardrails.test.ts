@@ -1,0 +1,205 @@
+/**
+ * The guardrails end to end (docs/guardrails.md): the real binary against a dev server, from a project whose
+ * app is rewritten between steps as a user edits code. The tests run in order over one server and one project:
+ * protect (removed from code, needing replacement, destroy), ignoreChanges, the consequences of a delete in
+ * every format, retainOnDelete (removed from code, destroy). The dev server's request log proves what was sent.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { call } from '../devserver/http';
+import { ALICE_PASSWORD, ROOT, cliEnv, runCli, transcript } from './cli-harness';
+
+jest.setTimeout(120_000);
+
+let server: DevServer;
+let project: string;
+let env: NodeJS.ProcessEnv;
+const writes = (from: number) => server.requestLog.slice(from).filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
+const state = () => JSON.parse(readFileSync(join(project, '.secretform', 'guard.state.json'), 'utf8')) as { resources: Record<string, { protect?: boolean; retain_on_delete?: boolean }> };
+
+/** KV secret values written by "applications"; no report may show them. */
+const APP_SECRET = 'kv-application-secret-value-77aa';
+
+interface AppOptions {
+  /** The protected KV mount `apps`: in code, protected, and its KV version. */
+  apps?: { protect?: boolean; version?: '1' | '2' } | null;
+  /** The unprotected KV mount `scratch`, in code or not. */
+  scratch?: boolean;
+  /** alice: in code or not; its token TTL in code. */
+  alice?: { tokenTtl: string } | null;
+}
+
+/** Writes the app: a userpass mount (retained), alice (retained, tokenTtl and tokenPolicies ignored), KV mounts. */
+function writeApp(options: AppOptions): void {
+  const apps = options.apps === undefined ? { protect: true, version: '2' } : options.apps;
+  const alice = options.alice === undefined ? { tokenTtl: '1h' } : options.alice;
+  const lines = [
+    `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
+    `const sf = require(${JSON.stringify(join(ROOT, 'dist'))});`,
+    'const app = new App();',
+    "const stack = new TerraformStack(app, 'guard');",
+    "const userpass = new sf.AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass', retainOnDelete: true });",
+  ];
+  if (alice) {
+    lines.push(`new sf.UserpassUser(stack, 'alice', { mount: userpass, username: 'alice', password: sf.SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD'), tokenTtl: ${JSON.stringify(alice.tokenTtl)}, tokenPolicies: ['default'], retainOnDelete: true, ignoreChanges: ['tokenTtl', 'tokenPolicies'] });`);
+  }
+  if (apps) {
+    lines.push(`new sf.SecretsMount(stack, 'apps', { path: 'apps', type: 'kv', options: { version: ${JSON.stringify(apps.version ?? '2')} }, protect: ${apps.protect === true} });`);
+  }
+  if (options.scratch !== false) lines.push("new sf.SecretsMount(stack, 'scratch', { path: 'scratch', type: 'kv', options: { version: '2' } });");
+  lines.push('app.synth();');
+  writeFileSync(join(project, 'main.js'), `${lines.join('\n')}\n`);
+}
+
+beforeAll(async () => {
+  server = await startDevServer({ port: 0, rootToken: 'guard-e2e-root' });
+  project = mkdtempSync(join(tmpdir(), 'secretform-guard-e2e-'));
+  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  env = cliEnv(server);
+  writeApp({});
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('guardrails through the CLI', () => {
+  test('apply records protect and retainOnDelete in state', async () => {
+    const applied = await runCli(['apply', '--auto-approve'], project, env);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const resources = state().resources;
+    expect(resources['guard/apps'].protect).toBe(true);
+    expect(resources['guard/userpass'].retain_on_delete).toBe(true);
+    expect(resources['guard/alice'].retain_on_delete).toBe(true);
+    expect(resources['guard/scratch'].protect).toBeUndefined();
+    for (const [mount, name] of [['apps', 'team/db'], ['apps', 'team/api'], ['apps', 'web'], ['scratch', 'one'], ['scratch', 'nested/two']]) {
+      expect((await call(server, 'POST', `${mount}/data/${name}`, { data: { value: APP_SECRET } })).status).toBe(200);
+    }
+  });
+
+  test('a plan with no delete sends no request besides the refresh reads', async () => {
+    const from = server.requestLog.length;
+    const plan = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env);
+    expect(plan.code).toBe(0);
+    const sent = server.requestLog.slice(from);
+    expect(sent.filter((entry) => entry.method === 'LIST' || entry.path.includes('metadata'))).toEqual([]);
+    // One read per object (the mounts from their listings, each sent once).
+    expect(sent.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(
+      ['GET auth/userpass/users/alice', 'GET sys/auth', 'GET sys/mounts'].sort(),
+    );
+  });
+
+  test('a protected object removed from code: plan and apply exit 1, name it, and send nothing', async () => {
+    writeApp({ apps: null });
+    const from = server.requestLog.length;
+    const plan = await runCli(['plan'], project, env);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('guard/apps (sys/mounts/apps): its construct was removed from the code');
+    expect(plan.stderr).toContain('protect: true');
+    const apply = await runCli(['apply', '--auto-approve', '--no-synth'], project, env);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('guard/apps (sys/mounts/apps)');
+    expect(apply.stderr).toContain('nothing was changed');
+    expect(writes(from)).toEqual([]);
+    expect((await call(server, 'GET', 'apps/data/team/db')).status).toBe(200);
+  });
+
+  test('a protected object needing replacement: plan and apply exit 1 naming the field, nothing sent', async () => {
+    writeApp({ apps: { protect: true, version: '1' } });
+    const from = server.requestLog.length;
+    const plan = await runCli(['plan', '--format', 'json'], project, env);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('guard/apps (sys/mounts/apps): would be replaced because options cannot change on an existing object');
+    const apply = await runCli(['apply', '--auto-approve', '--no-synth'], project, env);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('would be replaced');
+    expect(writes(from)).toEqual([]);
+  });
+
+  test('ignored fields changed on the service and in code: no diff and no drift', async () => {
+    writeApp({ alice: { tokenTtl: '2h' } });
+    expect((await call(server, 'POST', 'auth/userpass/users/alice', { token_ttl: 300, token_policies: ['ops'] })).status).toBe(204);
+    const plan = await runCli(['plan', '--detailed-exitcode', '--format', 'json'], project, env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    const json = JSON.parse(plan.stdout);
+    expect(json.resource_drift).toEqual([]);
+    expect(json.resource_changes.find((change: { address: string }) => change.address === 'guard/alice').actions).toEqual(['no-op']);
+    const from = server.requestLog.length;
+    const apply = await runCli(['apply', '--auto-approve', '--no-synth'], project, env);
+    expect(apply.code).toBe(0);
+    expect(writes(from)).toEqual([]);
+    const live = await call(server, 'GET', 'auth/userpass/users/alice');
+    expect(live.body.data.token_ttl).toBe(300);
+    expect(live.body.data.token_policies).toEqual(['ops']);
+  });
+
+  test('a KV mount with secrets planned for deletion: the count in text, markdown and JSON', async () => {
+    writeApp({ alice: { tokenTtl: '2h' }, scratch: false });
+    const text = await runCli(['plan'], project, env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('guard/scratch will be destroyed');
+    expect(text.stdout).toContain('# ! 2 secrets go with it: the secrets stored in kv mount "scratch" are deleted with it');
+    const markdown = await runCli(['plan', '--no-synth', '--format', 'markdown'], project, env);
+    expect(markdown.code).toBe(0);
+    const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!WARNING]'));
+    expect(warning).toContain('guard/scratch');
+    expect(warning).toContain('2 secrets go with it');
+    const json = await runCli(['plan', '--no-synth', '--format', 'json'], project, env);
+    const change = JSON.parse(json.stdout).resource_changes.find((entry: { address: string }) => entry.address === 'guard/scratch');
+    expect(change.actions).toEqual(['delete']);
+    expect(change.consequences).toEqual([{ what: 'secrets', count: 2, detail: 'the secrets stored in kv mount "scratch" are deleted with it (and its leases revoked)' }]);
+    const apply = await runCli(['apply', '--auto-approve', '--no-synth'], project, env);
+    expect(apply.code).toBe(0);
+    expect((await call(server, 'GET', 'scratch/data/one')).status).not.toBe(200);
+  });
+
+  test('a retained object removed from code is forgotten: still on the service, gone from state, no request', async () => {
+    writeApp({ alice: null, scratch: false });
+    const plan = await runCli(['plan', '--format', 'json'], project, env);
+    expect(plan.code).toBe(0);
+    const json = JSON.parse(plan.stdout);
+    expect(json.resource_changes.find((entry: { address: string }) => entry.address === 'guard/alice').actions).toEqual(['forget']);
+    expect(json.summary).toMatchObject({ forget: 1, delete: 0 });
+    const text = await runCli(['plan', '--no-synth'], project, env);
+    expect(text.stdout).toContain('guard/alice will no longer be managed by secretform');
+    expect(text.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy, 1 to forget.');
+    const from = server.requestLog.length;
+    const apply = await runCli(['apply', '--auto-approve', '--no-synth'], project, env);
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('guard/alice: forgotten: removed from state, left on the service (retainOnDelete)');
+    expect(writes(from)).toEqual([]);
+    expect(state().resources['guard/alice']).toBeUndefined();
+    expect((await call(server, 'GET', 'auth/userpass/users/alice')).status).toBe(200);
+  });
+
+  test('destroy refuses while an object is protected, then forgets retained objects and deletes the rest', async () => {
+    const from = server.requestLog.length;
+    const refused = await runCli(['destroy', '--auto-approve'], project, env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('guard/apps (sys/mounts/apps): `secretform destroy` would delete it');
+    expect(writes(from)).toEqual([]);
+
+    writeApp({ apps: { protect: false }, alice: null, scratch: false });
+    const unprotect = await runCli(['apply', '--auto-approve'], project, env);
+    expect(unprotect.code).toBe(0);
+    expect(state().resources['guard/apps'].protect).toBeUndefined();
+    const destroyed = await runCli(['destroy', '--auto-approve'], project, env);
+    expect(destroyed.stderr).toBe('');
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toContain('guard/userpass: forgotten: removed from state, left on the service (retainOnDelete)');
+    expect(state().resources).toEqual({});
+    const auth = await call(server, 'GET', 'sys/auth');
+    expect(Object.keys(auth.body.data ?? auth.body)).toContain('userpass/');
+    expect((await call(server, 'GET', 'apps/data/team/db')).status).not.toBe(200);
+  });
+
+  test('no output shows a secret value', () => {
+    const everything = transcript.join('\n') + readFileSync(join(project, '.secretform', 'guard.state.json'), 'utf8');
+    expect(everything).not.toContain(ALICE_PASSWORD);
+    expect(everything).not.toContain(APP_SECRET);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Evaluating packs over a plan: one result per policy and resource (no-ops included, resourceTypes honoured),
+ * waivers reported with their reason, a throwing or misbehaving check named as an error, an unknown waiver warned.
+ */
+import type { Plan, PlannedChange } from '../../../src/engine/plan/plan';
+import { evaluatePolicies } from '../../../src/policy/evaluate';
+import { definePolicy, PolicyDefinitionError, type PolicyResource } from '../../../src/policy/policy';
+import type { PolicyDesiredInput } from '../../../src/policy/resource-view';
+
+const change = (address: string, action: PlannedChange['action']): PlannedChange => ({
+  address, type: 'userpass_user', id: `auth/userpass/users/${address}`, action, reasons: [], before: action === 'create' ? null : { username: address },
+  after: { username: address }, sensitive: [], replacePaths: [], fieldChanges: [], secrets: [],
+});
+const plan: Plan = { stack: 'prod', refreshOnly: false, changes: [change('prod/a', 'create'), change('prod/b', 'no-op')], drift: [], warnings: [] };
+const desired = (waivers?: Record<string, string>): PolicyDesiredInput[] => [
+  { address: 'prod/a', type: 'userpass_user', spec: { username: 'a' }, secretFields: ['password'], policyWaivers: waivers },
+  { address: 'prod/b', type: 'userpass_user', spec: { username: 'b' }, secretFields: [] },
+];
+const loaded = (...policies: ReturnType<typeof definePolicy>[]) => ({ packs: ['test-pack'], policies: policies.map((policy) => ({ policy, pack: 'test-pack' })) });
+
+const noA = definePolicy({
+  id: 'no-a', description: 'no user a', enforcement: 'mandatory', resourceTypes: ['userpass_user'],
+  check: (resource: PolicyResource) => (resource.address === 'prod/a' ? [{ message: 'a is not allowed', field: 'username' }] : []),
+});
+
+test('every resource of the plan, no-ops included, gets one result per policy', async () => {
+  const run = await evaluatePolicies(plan, desired(), loaded(noA));
+  if (!run.ok) throw run.error;
+  expect(run.evaluation.results).toEqual([
+    { policy: 'no-a', enforcement: 'mandatory', address: 'prod/a', status: 'failed', message: 'username: a is not allowed', fields: ['username'] },
+    { policy: 'no-a', enforcement: 'mandatory', address: 'prod/b', status: 'passed', message: '', fields: [] },
+  ]);
+  expect(run.evaluation.rules).toEqual([{ id: 'no-a', description: 'no user a', enforcement: 'mandatory', pack: 'test-pack' }]);
+});
+
+test('a waiver turns a failure into waived, with its reason', async () => {
+  const run = await evaluatePolicies(plan, desired({ 'no-a': 'a is the break-glass account' }), loaded(noA));
+  if (!run.ok) throw run.error;
+  expect(run.evaluation.results[0]).toMatchObject({ status: 'waived', waiverReason: 'a is the break-glass account' });
+  expect(run.warnings).toEqual([]);
+});
+
+test('a waiver naming no known policy is warned about', async () => {
+  const run = await evaluatePolicies(plan, desired({ 'no-aa': 'typo' }), loaded(noA));
+  if (!run.ok) throw run.error;
+  expect(run.warnings.join('\n')).toContain('prod/a: policyWaivers names "no-aa"');
+});
+
+test('resourceTypes limits what a policy sees', async () => {
+  const other = definePolicy({ id: 'mounts-only', description: 'x', enforcement: 'advisory', resourceTypes: ['secrets_mount'], check: () => [{ message: 'never' }] });
+  const run = await evaluatePolicies(plan, desired(), loaded(other));
+  if (!run.ok) throw run.error;
+  expect(run.evaluation.results).toEqual([]);
+});
+
+test('a check that throws is an error naming the policy and the address', async () => {
+  const throwing = definePolicy({ id: 'broken', description: 'x', enforcement: 'advisory', check: () => { throw new Error('boom'); } });
+  const run = await evaluatePolicies(plan, desired(), loaded(throwing));
+  expect(run.ok).toBe(false);
+  if (!run.ok) expect(run.error.message).toMatch(/^policy "broken" on prod\/a: check threw: boom/);
+});
+
+test('a check that returns something other than violations is an error', async () => {
+  const wrong = definePolicy({ id: 'wrong', description: 'x', enforcement: 'advisory', check: () => 'bad' as never });
+  const run = await evaluatePolicies(plan, desired(), loaded(wrong));
+  expect(run.ok).toBe(false);
+  if (!run.ok) expect(run.error.message).toContain('policy "wrong" on prod/a: check returned "bad"');
+});
+
+test('definePolicy refuses a malformed definition, naming the property', () => {
+  expect(() => definePolicy({ id: 'x y', description: '', enforcement: 'strict' as never, check: undefined as never }))
+    .toThrow(PolicyDefinitionError);
+  expect(() => definePolicy({ id: 'ok', description: 'd', enforcement: 'strict' as never, check: () => [] })).toThrow(/enforcement: received "strict"/);
+});
