@@ -1,3 +1,6 @@
+// The declarations use Node's types (Buffer, node:net, NodeJS.ProcessEnv): this reference makes a user's
+// compiler load them from our @types/node dependency even when its `types` list is empty (TypeScript 7's default).
+/// <reference types="node" preserve="true" />
 /**
  * The public API of the `secretform` package: the constructs, `SecretValue`, the resource model, the desired
  * state loader, the engine API and the dev server.

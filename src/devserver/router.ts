@@ -1,5 +1,5 @@
 import { ClientGoneError, HttpProtocolError } from './http/request';
-import type { HttpRequestHead, HttpResponse } from './http/server';
+import type { BodyAccess, HttpRequestHead, HttpResponse } from './http/server';
 import { parseJsonBody } from './json-body';
 import type { FaultInjector } from './faults';
 import type { MountRegistry } from './mounts';
@@ -42,7 +42,7 @@ export class Router {
   constructor(private readonly deps: RouterDeps) {}
 
   /** Answers one request; `readBody` is called only once the caller is authenticated (or logging in). */
-  async handle(http: HttpRequestHead, readBody: () => Promise<Buffer>): Promise<HttpResponse> {
+  async handle(http: HttpRequestHead, readBody: (access?: BodyAccess) => Promise<Buffer>): Promise<HttpResponse> {
     const arrivedAt = performance.now();
     const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, fields: [] };
     let response: DevResponse;
@@ -59,7 +59,7 @@ export class Router {
     return response;
   }
 
-  private async route(http: HttpRequestHead, readBody: () => Promise<Buffer>, entry: RequestLogEntry): Promise<DevResponse> {
+  private async route(http: HttpRequestHead, readBody: (access?: BodyAccess) => Promise<Buffer>, entry: RequestLogEntry): Promise<DevResponse> {
     const target = splitTarget(http.target);
     entry.path = target.path;
     entry.query = target.query;
@@ -90,7 +90,8 @@ export class Router {
     // The token is checked on the head alone: an unauthenticated request never has its body read.
     const loginPath = this.isLogin(method, path.path);
     const token = loginPath ? undefined : this.authenticate(http);
-    const body = parseJsonBody(await readBody());
+    // A login's sender is not known yet: its body is read under the small unauthenticated limit and budget.
+    const body = parseJsonBody(await readBody(loginPath ? 'unauthenticated' : 'authenticated'));
     entry.fields = Object.keys(body).sort();
 
     const now = this.deps.now();

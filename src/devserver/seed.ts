@@ -38,6 +38,11 @@ const passwordPolicySchema = z
 
 export const seedSchema = z
   .object({
+    /**
+     * Where the seed adds to the defaults (the dev-server command's `--seed`), true starts from this seed alone:
+     * no `secret` mount, no directory.
+     */
+    replaceDefaults: z.boolean().optional(),
     mounts: z.array(mountSchema).optional(),
     kv: z.array(kvSecretSchema).optional(),
     directory: z.array(directoryEntrySchema).optional(),
@@ -53,12 +58,61 @@ export const DEFAULT_POLICY_CHARSET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO
 
 export class SeedError extends Error {}
 
-/** Validates a seed; the error names each bad field (`mounts[0].type: ...`). */
+/**
+ * Validates a seed; the error names the source, each bad entry by its index and identity, and the field
+ * (`invalid seed file s.json: mounts[1] (path "kv"): type: Invalid option: ...`).
+ */
 export function parseSeed(input: unknown, source = 'seed'): z.infer<typeof seedSchema> {
   const result = seedSchema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const problems = result.error.issues.map((issue) => describeIssue(input, issue.path, issue.message));
   throw new SeedError(`invalid ${source}: ${problems.join('; ')}`);
+}
+
+/** `<entry> (<its identity>): <field>: <message>`, the entry located in the raw input. */
+function describeIssue(input: unknown, path: PropertyKey[], message: string): string {
+  const [section, index, ...field] = path;
+  if (typeof section !== 'string' || index === undefined) return `${formatPath(path)}: ${message}`;
+  const entry = entryOf(input, section, index);
+  const identity = entry === undefined ? '' : entryIdentity(section, entry);
+  const where = `${section}${typeof index === 'number' ? `[${index}]` : `.${String(index)}`}${identity ? ` (${identity})` : ''}`;
+  return field.length === 0 ? `${where}: ${message}` : `${where}: ${formatPath(field)}: ${message}`;
+}
+
+function entryOf(input: unknown, section: string, index: PropertyKey): unknown {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const list = (input as Record<string, unknown>)[section];
+  if (typeof list !== 'object' || list === null) return undefined;
+  return (list as Record<PropertyKey, unknown>)[index];
+}
+
+/** What names an entry for a reader: a mount's path, a secret's mount/path, an entry's dn. */
+function entryIdentity(section: string, entry: unknown): string {
+  const field = (name: string): unknown => (typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[name] : undefined);
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? JSON.stringify(value) : undefined);
+  if (section === 'mounts' && text(field('path'))) return `path ${text(field('path'))}`;
+  if (section === 'kv' && text(field('mount')) && text(field('path'))) return `${String(field('mount'))}/${String(field('path'))}`;
+  if (section === 'directory' && text(field('dn'))) return `dn ${text(field('dn'))}`;
+  return '';
+}
+
+/**
+ * The defaults a seed is added to: DEFAULT_SEED without the mounts and directory entries the seed declares
+ * itself (same path, same dn: the seed's own wins), or nothing when the seed says `replaceDefaults`.
+ */
+export function defaultsBeneath(seed: z.infer<typeof seedSchema>): Seed {
+  if (seed.replaceDefaults) return {};
+  const paths = new Set((seed.mounts ?? []).map((mount) => normalizeMountPath(mount.path)));
+  const dns = new Set((seed.directory ?? []).map((entry) => entry.dn.toLowerCase().replace(/\s+/g, '')));
+  return {
+    ...DEFAULT_SEED,
+    mounts: (DEFAULT_SEED.mounts ?? []).filter((mount) => !paths.has(normalizeMountPath(mount.path))),
+    directory: (DEFAULT_SEED.directory ?? []).filter((entry) => !dns.has(entry.dn.toLowerCase().replace(/\s+/g, ''))),
+  };
+}
+
+function normalizeMountPath(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
 }
 
 /** Reads and validates a seed JSON file. */

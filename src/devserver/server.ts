@@ -8,7 +8,7 @@ import { createLdapArea } from './ldap';
 import { MountRegistry } from './mounts';
 import { ServiceError } from './respond';
 import { Router, type RequestLogEntry } from './router';
-import { DEFAULT_SEED, parseSeed, seedDirectoryEntries, seedPasswordPolicies, SeedError, type Seed } from './seed';
+import { DEFAULT_SEED, defaultsBeneath, parseSeed, seedDirectoryEntries, seedPasswordPolicies, SeedError, type Seed } from './seed';
 import { createSyncArea } from './sync';
 import { InMemoryTokenStore } from './tokens';
 import { createUserpassArea } from './userpass';
@@ -23,6 +23,14 @@ export interface DevServerOptions {
   rootToken?: string;
   /** Default DEFAULT_SEED (a KV v2 mount at `secret` and a directory under dc=example,dc=org). */
   seed?: Seed;
+  /**
+   * true: `seed` is added to DEFAULT_SEED (its own mounts and directory entries win over defaults with the same
+   * path or dn) unless it says `replaceDefaults: true`; what the dev-server command's `--seed` does. Default
+   * false: `seed` replaces the defaults.
+   */
+  seedAddsToDefaults?: boolean;
+  /** Names the seed in errors, e.g. `seed file ./seed.json`. Default `seed`. */
+  seedSource?: string;
   /** Default: the system clock. Use a ManualClock to move time in tests. */
   clock?: Clock;
   latencyMs?: number;
@@ -32,6 +40,12 @@ export interface DevServerOptions {
   maxRequestBytes?: number;
   /** The request line and headers must arrive within this many ms, or 408 and the connection closes. Default 10 s. */
   headersTimeoutMs?: number;
+  /** A request body must arrive within this many ms once it is read, or 408 and the connection closes. Default 30 s. */
+  bodyTimeoutMs?: number;
+  /** Largest login body (read before any token is known); default 64 KiB. Larger bodies get 413. */
+  maxUnauthenticatedBodyBytes?: number;
+  /** Bytes all login bodies being read at once may hold together; default 16 MiB. Over it: 503. */
+  unauthenticatedBodyBudgetBytes?: number;
 }
 
 export interface DevServer {
@@ -64,19 +78,26 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
     throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
   }
-  if (options.headersTimeoutMs !== undefined && (!Number.isInteger(options.headersTimeoutMs) || options.headersTimeoutMs <= 0)) {
-    throw new Error(`headersTimeoutMs must be an integer > 0, got ${options.headersTimeoutMs}`);
+  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new Error(`${name} must be an integer > 0, got ${value}`);
   }
   validateFaultOptions(options);
-  const seed = parseSeed(options.seed ?? DEFAULT_SEED);
+  const seedSource = options.seedSource ?? 'seed';
+  const seed = parseSeed(options.seed ?? DEFAULT_SEED, seedSource);
+  // Applied in order, each naming itself in errors: the defaults beneath (when the seed adds to them), the seed.
+  const layers = [
+    ...(options.seedAddsToDefaults && options.seed !== undefined ? [{ seed: parseSeed(defaultsBeneath(seed), 'default seed'), source: 'default seed' }] : []),
+    { seed, source: seedSource },
+  ];
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
 
   let directory: Directory;
   try {
-    directory = new Directory(seedDirectoryEntries(seed));
+    directory = new Directory(layers.flatMap((layer) => seedDirectoryEntries(layer.seed)));
   } catch (error) {
-    throw new SeedError(`invalid seed directory: ${(error as Error).message}`);
+    throw new SeedError(`invalid ${seedSource}: directory: ${(error as Error).message}`);
   }
 
   const kv = new KvStore();
@@ -97,10 +118,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     kv,
     kvEvents: kv,
     directory,
-    passwordPolicies: seedPasswordPolicies(seed),
+    passwordPolicies: new Map(layers.flatMap((layer) => [...seedPasswordPolicies(layer.seed)])),
   };
   const sync = createSyncArea(context);
-  await applySeedContent(seed, mounts, context);
+  for (const layer of layers) await applySeedContent(layer.seed, layer.source, mounts, context);
 
   const requestLog: RequestLogEntry[] = [];
   let requestCount = 0;
@@ -124,6 +145,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const http = new HttpServer((head, readBody) => router.handle(head, readBody), {
     maxRequestBytes: options.maxRequestBytes,
     headersTimeoutMs: options.headersTimeoutMs,
+    bodyTimeoutMs: options.bodyTimeoutMs,
+    maxUnauthenticatedBodyBytes: options.maxUnauthenticatedBodyBytes,
+    unauthenticatedBodyBudgetBytes: options.unauthenticatedBodyBudgetBytes,
   });
   const address = await http.listen(port, host);
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -153,20 +177,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   };
 }
 
-/** Enables the seed's mounts and writes its KV secrets. Errors name the seed entry. */
-async function applySeedContent(seed: ReturnType<typeof parseSeed>, mounts: MountRegistry, ctx: ServerContext): Promise<void> {
+/** Enables the seed's mounts and writes its KV secrets. Errors name the seed (`source`) and the entry. */
+async function applySeedContent(seed: ReturnType<typeof parseSeed>, source: string, mounts: MountRegistry, ctx: ServerContext): Promise<void> {
   for (const [index, mount] of (seed.mounts ?? []).entries()) {
     const auth = mount.auth ?? mount.type === 'userpass';
     try {
       mounts.enable({ path: mount.path, type: mount.type, description: mount.description, options: mount.options, auth });
     } catch (error) {
-      throw new SeedError(`invalid seed mounts[${index}] (${mount.path}): ${describe(error)}`);
+      throw new SeedError(`invalid ${source}: mounts[${index}] (path ${JSON.stringify(mount.path)}): ${describe(error)}`);
     }
   }
   for (const [index, secret] of (seed.kv ?? []).entries()) {
     const entry = ctx.mounts.secretsMount(secret.mount);
     if (!entry || entry.type !== 'kv' || entry.options.version !== '2') {
-      throw new SeedError(`invalid seed kv[${index}]: "${secret.mount}" is not a KV version 2 mount of the seed`);
+      throw new SeedError(`invalid ${source}: kv[${index}] (${secret.mount}/${secret.path}): mount: "${secret.mount}" is not a KV version 2 mount of the seed or the defaults`);
     }
     const area = mounts.area(entry.path, false)!;
     const path = secret.path.replace(/^\/+|\/+$/g, '');
@@ -184,7 +208,7 @@ async function applySeedContent(seed: ReturnType<typeof parseSeed>, mounts: Moun
         `data/${path}`,
       );
     } catch (error) {
-      throw new SeedError(`invalid seed kv[${index}] (${secret.mount}/${secret.path}): ${describe(error)}`);
+      throw new SeedError(`invalid ${source}: kv[${index}] (${secret.mount}/${secret.path}): ${describe(error)}`);
     }
   }
 }

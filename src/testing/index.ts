@@ -1,3 +1,6 @@
+// The declarations use Node's types (Buffer, node:net, NodeJS.ProcessEnv): this reference makes a user's
+// compiler load them from our @types/node dependency even when its `types` list is empty (TypeScript 7's default).
+/// <reference types="node" preserve="true" />
 /**
  * `secretform/testing`: unit-test helpers for stacks that use secretform constructs. The framework's
  * `Testing.synth(stack)` drops the `"//"` comment that carries each construct's spec and skips validations, so

@@ -402,15 +402,45 @@ describe('dev server seed', () => {
 
   test('an invalid seed is refused with an error naming the field', async () => {
     await expect(startTestServer({ seed: { mounts: [{ path: 'x', type: 'nosuch' as 'kv' }] } })).rejects.toThrow(
-      /invalid seed: mounts\[0\]\.type: /,
+      /invalid seed: mounts\[0\] \(path "x"\): type: /,
     );
-    expect(() => parseSeed({ passwordPolicies: { p: { length: 'ten' } } })).toThrow(/passwordPolicies\.p\.length/);
+    expect(() => parseSeed({ passwordPolicies: { p: { length: 'ten' } } })).toThrow(/passwordPolicies\.p: length: /);
     expect(() => parseSeed({ mounts: [], extra: 1 })).toThrow(/invalid seed: .*extra/);
+  });
+
+  test('a seed that adds to the defaults keeps them, and its own mount or directory entry wins over the default one', async () => {
+    const server = await startTestServer({
+      seedAddsToDefaults: true,
+      seedSource: 'seed file extra.json',
+      seed: {
+        mounts: [{ path: 'secret', type: 'kv', options: { version: '1' } }, { path: 'team', type: 'kv', options: { version: '2' } }],
+        directory: [{ dn: 'cn=svc-app-1,ou=service-accounts,dc=example,dc=org', attributes: { cn: 'svc-app-1', userPassword: 'own' } }],
+        passwordPolicies: { short: { length: 8 } },
+      },
+    });
+    try {
+      const mounts = (await call(server, 'GET', 'sys/mounts')).body.data as Record<string, { options?: Record<string, string> }>;
+      expect(mounts['secret/'].options).toEqual({ version: '1' });
+      expect(mounts['team/']).toBeDefined();
+      expect(server.directory.get('cn=svc-app-1,ou=service-accounts,dc=example,dc=org')?.attributes.userPassword).toEqual(['own']);
+      expect(server.directory.has('cn=alice,ou=users,dc=example,dc=org')).toBe(true);
+    } finally {
+      await server.close();
+    }
+    await expect(
+      startTestServer({ seedAddsToDefaults: true, seedSource: 'seed file extra.json', seed: { directory: [{ dn: 'cn=x,ou=nowhere,dc=example,dc=org', attributes: { cn: 'x' } }] } }),
+    ).rejects.toThrow(/invalid seed file extra\.json: directory: .*ou=nowhere/);
+    const alone = await startTestServer({ seedAddsToDefaults: true, seed: { replaceDefaults: true } });
+    try {
+      expect(alone.directory.has('dc=example,dc=org')).toBe(false);
+    } finally {
+      await alone.close();
+    }
   });
 
   test('a seed KV secret for a mount that is not KV v2 is refused naming the entry', async () => {
     await expect(startTestServer({ seed: { kv: [{ mount: 'nope', path: 'a', data: {} }] } })).rejects.toThrow(
-      'invalid seed kv[0]: "nope" is not a KV version 2 mount of the seed',
+      'invalid seed: kv[0] (nope/a): mount: "nope" is not a KV version 2 mount of the seed',
     );
   });
 
@@ -424,7 +454,7 @@ describe('dev server seed', () => {
     expect(() => loadSeedFile(notJson)).toThrow(`seed file ${notJson} is not valid JSON`);
     const wrongShape = join(dir, 'shape.json');
     writeFileSync(wrongShape, JSON.stringify({ kv: [{ mount: 'kv', path: 'a' }] }));
-    expect(() => loadSeedFile(wrongShape)).toThrow(`invalid seed file ${wrongShape}: kv[0].data:`);
+    expect(() => loadSeedFile(wrongShape)).toThrow(`invalid seed file ${wrongShape}: kv[0] (kv/a): data:`);
     expect(() => loadSeedFile(join(dir, 'missing.json'))).toThrow(/cannot read seed file/);
   });
 

@@ -345,3 +345,121 @@ function exchangeTwice(port: number, request: string, pauseMs: number): Promise<
     socket.write(request);
   });
 }
+
+// Issue 19 item 11: each of these failed on the server before: 30,000 segments cost 5.5 s of CPU before the
+// 403, a login body could trickle forever, 60 login bodies of 4 MiB held 307 MB, and 600 `%999999d` verbs
+// answered 500 ("Invalid string length").
+describe('unauthenticated requests cost little: linear paths, body deadlines, a memory budget', () => {
+  const loginHead = (length: number | 'chunked') =>
+    `POST /v1/auth/userpass/login/alice HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${length === 'chunked' ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`;
+
+  test('a POST under auth/ with 30,000 path segments and no token is refused quickly, and so is a LIST with the root token', async () => {
+    const server = await startTestServer();
+    try {
+      await enableAuth(server, 'userpass', 'userpass');
+      const path = `auth/${'a/'.repeat(30_000)}x`;
+      const started = performance.now();
+      const unauthenticated = await exchange(server.port, [head('POST', path, { 'Content-Length': 2 }), '{}'], { expectResponses: 1 });
+      const refusedMs = performance.now() - started;
+      expect(unauthenticated.responses.map((r) => r.status)).toEqual([403]);
+      const rooted = await exchange(server.port, [head('GET', `${path}?list=true`, { 'X-Service-Token': TEST_ROOT_TOKEN })], { expectResponses: 1 });
+      expect(rooted.responses.map((r) => r.status)).toEqual([404]);
+      // Linear work is a few ms; the quadratic prefix search took seconds. Generous for a loaded machine.
+      expect(refusedMs).toBeLessThan(1000);
+      expect(performance.now() - started).toBeLessThan(2000);
+      // Longest-prefix matching still works for nested mounts.
+      await enableAuth(server, 'team/userpass', 'userpass');
+      expect((await call(server, 'POST', 'auth/team/userpass/users/bob', { password: 'bob-password-1' })).status).toBe(204);
+      expect((await call(server, 'GET', 'auth/team/userpass/users/bob')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a login body trickled one byte at a time is cut off with 408 at the body deadline (slowloris), an authenticated one too', async () => {
+    const server = await startTestServer({ bodyTimeoutMs: 400 });
+    try {
+      await enableAuth(server, 'userpass', 'userpass');
+      const body = JSON.stringify({ password: 'p'.repeat(100) });
+      for (const request of [
+        loginHead(body.length) + body,
+        `${head('POST', 'secret/data/x', { 'Content-Length': body.length, 'X-Service-Token': TEST_ROOT_TOKEN, 'Content-Type': 'application/json' })}${body}`,
+      ]) {
+        const headLength = request.indexOf('\r\n\r\n') + 4;
+        const socket = net.connect(server.port, '127.0.0.1');
+        const started = Date.now();
+        const answer = new Promise<{ status: number; ms: number }>((resolve) => {
+          let received = '';
+          socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve({ status: Number(received.split(' ')[1]), ms: Date.now() - started }));
+        });
+        socket.write(request.slice(0, headLength));
+        let index = headLength;
+        const timer = setInterval(() => (index < request.length && !socket.destroyed ? socket.write(request[index++]) : undefined), 50);
+        const giveUp = setTimeout(() => socket.destroy(), 5000);
+        const result = await answer;
+        clearInterval(timer);
+        clearTimeout(giveUp);
+        expect(result.status).toBe(408);
+        expect(result.ms).toBeLessThan(3000);
+        expect(index).toBeLessThan(request.length);
+      }
+      expect((await call(server, 'GET', 'sys/mounts')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('login bodies have a small limit, and those being read share a budget: 60 connections cannot hold 4 MiB each', async () => {
+    const server = await startTestServer({ unauthenticatedBodyBudgetBytes: 100 * 1024 });
+    try {
+      await enableAuth(server, 'userpass', 'userpass');
+      // 4 MiB announced, 1 MiB sent: refused before the body is read (the limit for logins is 64 KiB).
+      const big = await Promise.all(
+        Array.from({ length: 60 }, () => exchange(server.port, [loginHead(4 * 1024 * 1024), Buffer.alloc(1024 * 1024, 0x61)], { expectResponses: 1, waitMs: 5000 })),
+      );
+      expect(big.map((r) => r.responses[0]?.status)).toEqual(Array(60).fill(413));
+
+      // Two logins of 60 KiB each, half sent and held open, reserve 120 KiB of the 100 KiB budget: the second waits for none of it.
+      const held = [net.connect(server.port, '127.0.0.1'), net.connect(server.port, '127.0.0.1')];
+      const answers = held.map(
+        (socket) =>
+          new Promise<number>((resolve) => {
+            let received = '';
+            socket.on('data', (chunk) => {
+              received += chunk.toString('latin1');
+              if (received.includes('\r\n\r\n')) resolve(Number(received.split(' ')[1]));
+            });
+            socket.on('error', () => undefined);
+            socket.on('close', () => resolve(Number(received.split(' ')[1]) || 0));
+          }),
+      );
+      held[0].write(loginHead(60 * 1024) + 'x'.repeat(30 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      held[1].write(loginHead(60 * 1024) + 'x'.repeat(30 * 1024));
+      expect(await answers[1]).toBe(503);
+      held.forEach((socket) => socket.destroy());
+      await answers[0];
+      // Once the held one is gone its reservation is returned: a normal login is served.
+      expect((await call(server, 'POST', 'auth/userpass/login/nobody', { password: 'x' }, null)).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('600 %999999d verbs in a template are the documented 400 output limit, not a 500', async () => {
+    const source = `{{printf "${'%999999d'.repeat(600)}" ${'1 '.repeat(600)}}}`;
+    expect(() => renderTemplate(source, {})).toThrow(TemplateLimitError);
+    const server = await startTestServer();
+    try {
+      const started = Date.now();
+      const result = await call(server, 'POST', 'sys/sync/destinations/cloud1-sm/d', { secret_name_template: source });
+      expect(result.status).toBe(400);
+      expect(result.body.errors[0]).toMatch(/output larger than 262144 characters/);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -81,11 +81,42 @@ describe('secretform dev-server', () => {
     writeFileSync(seed, JSON.stringify({ mounts: [{ path: 'x', type: 'nosuch' }] }));
     const badSeed = run(['dev-server', '--port', '0', '--seed', seed]);
     expect(await badSeed.exited).toBe(1);
-    expect(badSeed.stderr()).toContain(`invalid seed file ${seed}: mounts[0].type:`);
+    expect(badSeed.stderr()).toContain(`invalid seed file ${seed}: mounts[0] (path "x"): type:`);
 
     const unknownFlag = run(['dev-server', '--nope']);
     expect(await unknownFlag.exited).toBe(1);
     expect(unknownFlag.stderr()).toContain("unknown option '--nope'");
+  });
+
+  test('--seed adds to the defaults; replaceDefaults in the file or --no-defaults starts from the seed alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-seed-'));
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ kv: [{ mount: 'secret', path: 'team/db', data: { user: 'app' } }] }));
+    const alone = join(dir, 'alone.json');
+    writeFileSync(alone, JSON.stringify({ replaceDefaults: true, mounts: [{ path: 'kv', type: 'kv', options: { version: '2' } }] }));
+    const mountsOf = async (args: string[]): Promise<string[]> => {
+      const running = run(['dev-server', '--port', '0', ...args]);
+      try {
+        const url = await waitForListening(running);
+        const body = (await (await fetch(`${url}/v1/sys/mounts`, { headers: { 'X-Service-Token': 'root' } })).json()) as { data: Record<string, unknown> };
+        if (args.includes(seed)) {
+          // The seed's secret sits in the default `secret/` mount, and the default directory is there for an LDAP config.
+          const read = await fetch(`${url}/v1/secret/data/team/db`, { headers: { 'X-Service-Token': 'root' } });
+          expect(((await read.json()) as { data: { data: unknown } }).data.data).toEqual({ user: 'app' });
+        }
+        return Object.keys(body.data).filter((path) => !['sys/', 'cubbyhole/', 'identity/'].includes(path)).sort();
+      } finally {
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+    };
+    expect(await mountsOf(['--seed', seed])).toEqual(['secret/']);
+    expect(await mountsOf(['--seed', alone])).toEqual(['kv/']);
+    expect(await mountsOf(['--no-defaults'])).toEqual([]);
+    // Without the defaults the seed's secret has no mount: the error names the file, the entry and the field.
+    const missing = run(['dev-server', '--port', '0', '--no-defaults', '--seed', seed]);
+    expect(await missing.exited).toBe(1);
+    expect(missing.stderr()).toContain(`invalid seed file ${seed}: kv[0] (secret/team/db): mount: "secret" is not a KV version 2 mount`);
   });
 
   test('injects faults given on the command line', async () => {

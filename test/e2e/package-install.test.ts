@@ -4,30 +4,12 @@
  * one on cdktn 0.24 with constructs 10.7.x, each synthesized with `npx secretform synth`. The tarball is packed
  * once and both installs run at the same time.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT } from './cli-harness';
+import { ok, packRepository, ROOT } from '../support/package-tarball';
 
 jest.setTimeout(400_000);
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
-async function ok(command: string, args: string[], cwd: string): Promise<string> {
-  const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} failed (${result.code}):\n${result.output}`);
-  return result.output;
-}
 
 const CDKTF_APP = `
 const { App, TerraformStack } = require('cdktf');
@@ -71,9 +53,7 @@ let tarball: string;
 beforeAll(async () => {
   workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-pack-'));
   // dist/ is built by jest's global setup; packing must not build again.
-  const packed = await ok('npm', ['pack', '--ignore-scripts', '--pack-destination', workdir, '--json'], ROOT);
-  const jsonStart = packed.indexOf('[');
-  tarball = path.join(workdir, (JSON.parse(packed.slice(jsonStart)) as Array<{ filename: string }>)[0].filename);
+  tarball = await packRepository(workdir);
 });
 
 afterAll(() => {
@@ -93,12 +73,30 @@ test('the packed tarball ships LICENSE, docs, examples, an exports map, sources 
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
   expect(manifest.exports['./testing']).toEqual({ types: './dist/testing/index.d.ts', default: './dist/testing/index.js' });
-  expect(manifest.engines.node).toBe('>=20.18.1');
+  // The Node versions CI runs (.ci/run: the suite on 20, an end-to-end subset on 22 and 24).
+  expect(manifest.engines.node).toBe('^20.18.1 || ^22.0.0 || >=24.0.0');
   expect(manifest.dependencies.cdktf).toBeUndefined();
   expect(manifest.dependencies.constructs).toBeUndefined();
   expect(manifest.peerDependenciesMeta).toEqual(expect.objectContaining({ cdktf: { optional: true }, cdktn: { optional: true } }));
   expect(manifest.peerDependencies.constructs).toBeDefined();
   expect(fs.statSync(tarball).size).toBeGreaterThan(10_000);
+});
+
+test('installing the tarball runs no lifecycle script: none declared, and npm names no secretform script to approve', async () => {
+  const packed = path.join(workdir, 'unpacked');
+  fs.mkdirSync(packed);
+  await ok('tar', ['xzf', tarball, '-C', packed], workdir);
+  const manifest = JSON.parse(fs.readFileSync(path.join(packed, 'package', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[script]).toBeUndefined();
+  expect(fs.existsSync(path.join(packed, 'package', 'dist', 'index.js'))).toBe(true);
+
+  // A plain install, scripts allowed, as a user runs it: npm 11 lists packages whose install scripts it would run.
+  const dir = path.join(workdir, 'plain-install');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'plain-install', private: true }));
+  const output = await ok('npm', ['install', '--no-audit', '--no-fund', tarball], dir);
+  expect(output).not.toMatch(/secretform@[^\s]* \((preinstall|install|postinstall|prepare)/);
+  expect(fs.existsSync(path.join(dir, 'node_modules', 'secretform', 'dist', 'index.js'))).toBe(true);
 });
 
 test('installs into a cdktf 0.21 + constructs 10.4.2 app and a cdktn 0.24 app, and both synthesize with npx secretform synth', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_PORT, startDevServer } from '../../devserver/server';
+import { DEFAULT_PORT, startDevServer, type DevServerOptions } from '../../devserver/server';
 import { loadSeedFile } from '../../devserver/seed';
 import type { CommandOutcome } from '../main';
 
@@ -8,6 +8,8 @@ interface DevServerFlags {
   port: string;
   rootToken?: string;
   seed?: string;
+  /** false with `--no-defaults`: start from the seed file alone (or empty). */
+  defaults: boolean;
   latencyMs?: string;
   failureRate?: string;
   failureStatus?: string;
@@ -21,7 +23,8 @@ export function registerDevServerCommand(program: Command, outcome: CommandOutco
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', String(DEFAULT_PORT))
     .option('--root-token <token>', 'root token (default: $SECRETFORM_DEV_ROOT_TOKEN or "root")')
-    .option('--seed <file>', 'JSON seed file (mounts, kv secrets, directory entries, password policies)')
+    .option('--seed <file>', 'JSON seed file (mounts, kv secrets, directory entries, password policies), added to the defaults')
+    .option('--no-defaults', 'start without the default `secret` mount and directory (only what --seed gives)')
     .option('--latency-ms <ms>', 'latency added before every response')
     .option('--failure-rate <rate>', 'share of requests (0..1) answered with an injected failure')
     .option('--failure-status <status>', 'HTTP status of injected failures (default 503)')
@@ -37,7 +40,7 @@ async function runDevServer(flags: DevServerFlags): Promise<number> {
       host: flags.host,
       port: integerFlag('--port', flags.port, 0, 65535)!,
       rootToken: rootToken(flags.rootToken),
-      seed: flags.seed === undefined ? undefined : loadSeedFile(flags.seed),
+      ...seedSettings(flags),
       latencyMs: integerFlag('--latency-ms', flags.latencyMs, 0, 600_000),
       failureRate: rateFlag(flags.failureRate),
       failureStatus: integerFlag('--failure-status', flags.failureStatus, 400, 599),
@@ -68,6 +71,12 @@ async function runDevServer(flags: DevServerFlags): Promise<number> {
   await server.close();
   process.stdout.write('dev server stopped\n');
   return 0;
+}
+
+/** The seed file on top of the defaults; `--no-defaults` alone starts empty. */
+function seedSettings(flags: DevServerFlags): Pick<DevServerOptions, 'seed' | 'seedAddsToDefaults' | 'seedSource'> {
+  if (flags.seed === undefined) return flags.defaults ? {} : { seed: {} };
+  return { seed: loadSeedFile(flags.seed), seedAddsToDefaults: flags.defaults, seedSource: `seed file ${flags.seed}` };
 }
 
 function rootToken(flag: string | undefined): string {

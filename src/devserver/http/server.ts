@@ -1,4 +1,4 @@
-import net from 'node:net';
+import * as net from 'node:net';
 import { SocketReader } from './socket-reader';
 import { ClientGoneError, HttpProtocolError, readRequestBody, readRequestHead, type HttpRequestHead } from './request';
 import { serializeResponse, type HttpResponse } from './response';
@@ -13,7 +13,13 @@ export type { HttpResponse } from './response';
  * connection. `readBody` throws HttpProtocolError (413 for a body over the limit, 400 for bad framing): the
  * handler may turn it into a response, and the connection is closed after that response.
  */
-export type HttpHandler = (head: HttpRequestHead, readBody: () => Promise<Buffer>) => Promise<HttpResponse>;
+export type HttpHandler = (head: HttpRequestHead, readBody: (access?: BodyAccess) => Promise<Buffer>) => Promise<HttpResponse>;
+
+/**
+ * Who the handler knows it is reading for: `authenticated` (a valid token) or `unauthenticated` (a login, whose
+ * sender is not known yet): unauthenticated bodies get a small size limit and share a memory budget.
+ */
+export type BodyAccess = 'authenticated' | 'unauthenticated';
 
 export interface HttpServerOptions {
   /** Largest accepted request body (default DEFAULT_MAX_REQUEST_BYTES); larger -> 413. */
@@ -27,11 +33,24 @@ export interface HttpServerOptions {
    * for its first request and from the first byte for later ones; otherwise 408 and the connection is closed.
    */
   headersTimeoutMs?: number;
+  /** The whole body must arrive within this long from when the handler asks for it (default 30 s); else 408. */
+  bodyTimeoutMs?: number;
+  /** Largest body read for an unauthenticated request, a login (default 64 KiB); larger -> 413. */
+  maxUnauthenticatedBodyBytes?: number;
+  /**
+   * Bytes all unauthenticated bodies being read at once may hold together (default 16 MiB; each reserves its
+   * announced length, or the per-request limit when chunked); a body that would go over -> 503.
+   */
+  unauthenticatedBodyBudgetBytes?: number;
 }
 
 /** 4 MiB: far above any configuration object of the service, small enough that a body never matters. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** A login body is `{"password": ...}`: 64 KiB is far above any. */
+export const DEFAULT_MAX_UNAUTHENTICATED_BODY_BYTES = 64 * 1024;
+export const DEFAULT_UNAUTHENTICATED_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** After an error response that ends the connection, keep draining the client's upload this long. */
@@ -50,6 +69,11 @@ export class HttpServer {
   private readonly maxHeaderBytes: number;
   private readonly idleTimeoutMs: number;
   private readonly headersTimeoutMs: number;
+  private readonly bodyTimeoutMs: number;
+  private readonly maxUnauthenticatedBodyBytes: number;
+  private readonly unauthenticatedBodyBudgetBytes: number;
+  /** Bytes reserved by unauthenticated bodies being read now (see unauthenticatedBodyBudgetBytes). */
+  private unauthenticatedBodyBytesInFlight = 0;
 
   constructor(
     private readonly handler: HttpHandler,
@@ -59,6 +83,9 @@ export class HttpServer {
     this.maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    this.maxUnauthenticatedBodyBytes = options.maxUnauthenticatedBodyBytes ?? DEFAULT_MAX_UNAUTHENTICATED_BODY_BYTES;
+    this.unauthenticatedBodyBudgetBytes = options.unauthenticatedBodyBudgetBytes ?? DEFAULT_UNAUTHENTICATED_BODY_BUDGET_BYTES;
     this.server = net.createServer((socket) => this.serve(socket));
   }
 
@@ -132,13 +159,13 @@ export class HttpServer {
       const request = head;
       let body: 'unread' | 'read' | 'failed' = request.framing.kind === 'none' ? 'read' : 'unread';
       let clientGone = false;
-      const readBody = async (): Promise<Buffer> => {
+      const readBody = async (access: BodyAccess = 'authenticated'): Promise<Buffer> => {
         if (body !== 'unread') {
           if (body === 'read' && request.framing.kind === 'none') return Buffer.alloc(0);
           throw new Error('HttpServer: the request body can be read once');
         }
         try {
-          const bytes = await readRequestBody(reader, request, limits, () => socket.write('HTTP/1.1 100 Continue\r\n\r\n'));
+          const bytes = await this.readBodyInTime(reader, request, limits, access, () => socket.write('HTTP/1.1 100 Continue\r\n\r\n'));
           body = 'read';
           return bytes;
         } catch (error) {
@@ -174,6 +201,40 @@ export class HttpServer {
       }
     }
     if (!socket.destroyed && !socket.writableEnded) socket.end();
+  }
+
+  /**
+   * Reads a body within bodyTimeoutMs (a body trickled in one byte at a time gets 408); an unauthenticated one
+   * also within its own size limit and the shared budget, so many connections cannot hold much memory.
+   */
+  private async readBodyInTime(
+    reader: SocketReader,
+    request: HttpRequestHead,
+    limits: { maxRequestBytes: number; maxHeaderBytes: number },
+    access: BodyAccess,
+    onContinue: () => void,
+  ): Promise<Buffer> {
+    let reserved = 0;
+    let bodyLimits = limits;
+    if (access === 'unauthenticated') {
+      const max = Math.min(limits.maxRequestBytes, this.maxUnauthenticatedBodyBytes);
+      bodyLimits = { ...limits, maxRequestBytes: max };
+      reserved = request.framing.kind === 'length' ? Math.min(request.framing.length, max) : request.framing.kind === 'chunked' ? max : 0;
+      if (this.unauthenticatedBodyBytesInFlight + reserved > this.unauthenticatedBodyBudgetBytes) {
+        throw new HttpProtocolError(503, 'too many unauthenticated request bodies in progress: retry later');
+      }
+      this.unauthenticatedBodyBytesInFlight += reserved;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new HttpProtocolError(408, 'request body not received in time')), this.bodyTimeoutMs);
+    });
+    try {
+      return await Promise.race([readRequestBody(reader, request, bodyLimits, onContinue), timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.unauthenticatedBodyBytesInFlight -= reserved;
+    }
   }
 
   /** Sends an error response and closes, reading (and dropping) what the client still uploads meanwhile. */

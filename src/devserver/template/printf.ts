@@ -1,4 +1,4 @@
-import { TEMPLATE_LIMITS } from './limits';
+import { checkOutputSize, TEMPLATE_LIMITS } from './limits';
 import { formatNumber, formatValue, goTypeName, NO_VALUE, TemplateBytes, type TemplateValue } from './values';
 
 /** Go's fmt.Sprintf for the verbs templates use: %v %s %d %q %x %X %f %t %c and %%, with flags and width. */
@@ -47,7 +47,11 @@ export function goSprintf(format: string, args: TemplateValue[]): string {
       width,
       precision,
     };
+    // Each verb may pad to a million characters: check before padding and after, so 600 `%999999d` stop at
+    // the output limit (a 400) instead of building a 600 MB string (a 500, "Invalid string length").
+    checkOutputSize(out.length + width);
     out += formatVerb(verb, normalize(args[argIndex++]), options);
+    checkOutputSize(out.length);
   }
   if (argIndex < args.length) {
     const extra = args.slice(argIndex).map((a) => {
