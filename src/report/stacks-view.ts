@@ -30,7 +30,7 @@ export interface StacksTotals extends PlanTotals {
 
 /** Terraform's counting summed over the planned stacks, and how many stacks failed or were skipped. */
 export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
-  const totals: StacksTotals = { add: 0, change: 0, destroy: 0, drifted: 0, failed: 0, skipped: 0 };
+  const totals: StacksTotals = { add: 0, change: 0, destroy: 0, forget: 0, drifted: 0, failed: 0, skipped: 0 };
   for (const report of reports) {
     if (report.status === 'failed') totals.failed++;
     else if (report.status === 'skipped') totals.skipped++;
@@ -39,6 +39,7 @@ export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
       totals.add += stack.add;
       totals.change += stack.change;
       totals.destroy += stack.destroy;
+      totals.forget += stack.forget;
       totals.drifted += stack.drifted;
     }
   }
@@ -47,7 +48,7 @@ export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
 
 /** The JSON summary over the planned stacks: each PlanSummary count summed. */
 export function summedSummary(reports: readonly StackReport[]): PlanSummary {
-  const sum: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 };
+  const sum: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0, forget: 0, no_op: 0, drifted: 0 };
   for (const report of reports) {
     if (report.status !== 'done') continue;
     const summary = summarize(report.value);

@@ -137,7 +137,7 @@ test('plan covers every stack by default: a section per stack and a total line, 
   const document = JSON.parse(json.stdout);
   expect(document.format_version).toBe('1.0');
   expect(document.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['prod', 'staging']);
-  expect(document.summary).toEqual({ create: 6, update: 0, replace: 0, delete: 0, no_op: 0, drifted: 0 });
+  expect(document.summary).toEqual({ create: 6, update: 0, replace: 0, delete: 0, forget: 0, no_op: 0, drifted: 0 });
   expect(writes()).toEqual([]);
 });
 

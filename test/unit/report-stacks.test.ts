@@ -58,7 +58,7 @@ test('json: the per-stack objects, the summary summed, and the stacks without a 
   const json = JSON.parse(renderStacksJson(reports));
   expect(json.format_version).toBe('1.0');
   expect(json.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['base', 'prod']);
-  expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, no_op: 2, drifted: 3 });
+  expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, forget: 0, no_op: 2, drifted: 3 });
   expect(json.errors).toEqual([
     { stack: 'staging', status: 'failed', message: 'cannot reach https://staging.example:8200 (ECONNREFUSED)' },
     { stack: 'tools', status: 'skipped', message: 'not planned: stack staging, which it depends on, failed or was skipped' },
