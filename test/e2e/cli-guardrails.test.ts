@@ -145,7 +145,7 @@ describe('guardrails through the CLI', () => {
     expect(text.stdout).toContain('# ! 2 secrets go with it: the secrets stored in kv mount "scratch" are deleted with it');
     const markdown = await runCli(['plan', '--no-synth', '--format', 'markdown'], project, env);
     expect(markdown.code).toBe(0);
-    const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!WARNING]'));
+    const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!CAUTION]'));
     expect(warning).toContain('guard/scratch');
     expect(warning).toContain('2 secrets go with it');
     const json = await runCli(['plan', '--no-synth', '--format', 'json'], project, env);
