@@ -3,7 +3,7 @@
  * present (null when absent) and secret fields as `(sensitive)`. Built from values that hold no secret (the plan
  * and the synthesized specs keep secrets as references), so policy code cannot see one.
  */
-import type { DriftEntry, PlanAction, PlannedChange } from '../engine/plan/plan';
+import { PLAN_JSON_ACTIONS, type DriftEntry, type PlannedChange } from '../engine/plan/plan';
 import { findResourceType } from '../resources/registry';
 import type { Attributes, FieldSpec } from '../resources/types';
 import { SENSITIVE_PLACEHOLDER, type PolicyAttributes, type PolicyResource } from './policy';
@@ -18,15 +18,6 @@ export interface PolicyDesiredInput {
   readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
-/** The plan JSON's action lists: a replacement is a delete followed by a create. */
-const ACTIONS: Record<PlanAction, readonly string[]> = {
-  create: ['create'],
-  update: ['update'],
-  replace: ['delete', 'create'],
-  delete: ['delete'],
-  forget: ['forget'],
-  'no-op': ['no-op'],
-};
 
 export function policyResourceOf(
   stack: string,
@@ -41,7 +32,7 @@ export function policyResourceOf(
     address: change.address,
     stack,
     type: change.type,
-    action: [...(ACTIONS[change.action] ?? [change.action])],
+    action: [...PLAN_JSON_ACTIONS[change.action]],
     desired: desiredView,
     live: change.before === null ? null : withAllFields(fields, change.before, liveSecrets),
     drift: drift === undefined ? null : { kind: drift.kind, before: copy(drift.before), after: copy(drift.after) },

@@ -1,5 +1,5 @@
-import type { DriftEntry, Plan, PlanAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
-import { summarize } from '../engine/plan/plan';
+import type { DriftEntry, Plan, PlanJsonAction, PlannedChange, PlanSummary } from '../engine/plan/plan';
+import { PLAN_JSON_ACTIONS, summarize } from '../engine/plan/plan';
 import type { Consequence } from '../resources/types';
 import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
@@ -63,17 +63,7 @@ export interface ResourceDriftJson {
   after: Record<string, unknown> | null;
 }
 
-export type JsonAction = 'create' | 'update' | 'delete' | 'forget' | 'no-op';
-
-/** Terraform's action lists: a replacement is a delete followed by a create. */
-const JSON_ACTIONS: Record<PlanAction, JsonAction[]> = {
-  create: ['create'],
-  update: ['update'],
-  replace: ['delete', 'create'],
-  delete: ['delete'],
-  forget: ['forget'],
-  'no-op': ['no-op'],
-};
+export type JsonAction = PlanJsonAction;
 
 export function planToJson(plan: Plan): PlanJson {
   return {
@@ -111,7 +101,7 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     ...(change.previousAddress !== undefined ? { previous_address: change.previousAddress } : {}),
     type: change.type,
     id: change.id,
-    actions: [...JSON_ACTIONS[change.action]],
+    actions: [...PLAN_JSON_ACTIONS[change.action]],
     ...(change.reasons.length > 0 ? { action_reason: reasonsText(change.reasons) } : {}),
     before: change.before === null ? null : visibleAttributes(change.before, hidden),
     after: change.after === null ? null : visibleAttributes(change.after, hidden),

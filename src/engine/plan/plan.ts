@@ -9,6 +9,18 @@ import type { FieldChange, FieldDrift } from './diff/three-way';
 export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'forget', 'no-op'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
+/** An action as the plan JSON (and a policy's `action`) lists it: terraform's lists, a replacement being a delete and a create. */
+export type PlanJsonAction = 'create' | 'update' | 'delete' | 'forget' | 'no-op';
+
+export const PLAN_JSON_ACTIONS: Readonly<Record<PlanAction, readonly PlanJsonAction[]>> = {
+  create: ['create'],
+  update: ['update'],
+  replace: ['delete', 'create'],
+  delete: ['delete'],
+  forget: ['forget'],
+  'no-op': ['no-op'],
+};
+
 /**
  * Where a secret field stands: the engine compares the desired value with the fingerprint of the applied one.
  * The saved-plan reader accepts exactly these (saved-plan/plan-schema.ts), so every status written is readable.
