@@ -4,6 +4,7 @@
  * (test/e2e/comment-browser.test.ts). Each comes with the CI context of a GitHub Actions run at a fixed time.
  */
 import type { Plan } from '../../src/engine/plan/plan';
+import type { PolicyEvaluation } from '../../src/policy';
 import { EngineError } from '../../src/engine/errors';
 import { renderMarkdown, renderStacksMarkdown, type MarkdownOptions, type StackReport } from '../../src/report';
 import {
@@ -48,6 +49,29 @@ function destinationWithManyTags() {
   const base = cloud1DestinationCreate();
   const tags = Object.fromEntries(['payments', 'billing', 'ledger', 'invoicing', 'reporting'].map((team, i) => [`team_${i}`, `${team}-platform-owners`]));
   return { ...base, after: { ...base.after, custom_tags: tags }, dependsOn: ['prod/users/alice'] };
+}
+
+/**
+ * What the policy stage hands the reports for a plan of two users against two of the `recommended` rules and
+ * a team's own mandatory one: a mandatory failure, an advisory failure, a waiver with its reason, passes.
+ */
+function policyEvaluation(): PolicyEvaluation {
+  return {
+    packs: ['recommended', './policies/team.ts'],
+    rules: [
+      { id: 'userpass-token-ttl', description: 'Login tokens live at most a day.', enforcement: 'mandatory', pack: 'recommended' },
+      { id: 'userpass-token-bound-cidrs', description: 'Login tokens are bound to known networks.', enforcement: 'advisory', pack: 'recommended' },
+      { id: 'team-no-admin-policy', description: 'No login gets the admin policy.', enforcement: 'mandatory', pack: './policies/team.ts' },
+    ],
+    results: [
+      { policy: 'team-no-admin-policy', enforcement: 'mandatory', address: 'prod/users/alice', status: 'passed', message: '', fields: [] },
+      { policy: 'userpass-token-bound-cidrs', enforcement: 'advisory', address: 'prod/users/alice', status: 'failed', message: 'token_bound_cidrs is empty: tokens work from any network', fields: ['token_bound_cidrs'] },
+      { policy: 'userpass-token-ttl', enforcement: 'mandatory', address: 'prod/users/alice', status: 'failed', message: 'token_ttl is 172800 s (48h); at most 86400 s (24h)', fields: ['token_ttl'] },
+      { policy: 'team-no-admin-policy', enforcement: 'mandatory', address: 'prod/users/ci-bot', status: 'passed', message: '', fields: [] },
+      { policy: 'userpass-token-bound-cidrs', enforcement: 'advisory', address: 'prod/users/ci-bot', status: 'waived', message: 'token_bound_cidrs is empty: tokens work from any network', fields: ['token_bound_cidrs'], waiverReason: 'CI runners have no fixed addresses' },
+      { policy: 'userpass-token-ttl', enforcement: 'mandatory', address: 'prod/users/ci-bot', status: 'passed', message: '', fields: [] },
+    ],
+  };
 }
 
 export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
@@ -110,6 +134,21 @@ export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
     }),
     status: 'Drift',
     alerts: ['CAUTION', 'WARNING', 'NOTE'],
+    mermaid: false,
+  },
+  {
+    name: 'policy-failure',
+    plan: {
+      ...emptyPlan({
+        changes: [
+          { ...userpassUserCreate(), after: { token_policies: ['default', 'dev'], token_ttl: 172800 } },
+          change({ address: 'prod/users/ci-bot', type: 'userpass_user', id: 'auth/userpass/users/ci-bot', action: 'no-op', before: { token_ttl: 3600 }, after: { token_ttl: 3600 } }),
+        ],
+      }),
+      policy: policyEvaluation(),
+    },
+    status: 'Policy failed',
+    alerts: [],
     mermaid: false,
   },
   {

@@ -29,6 +29,12 @@ describe('planOutcome', () => {
     expect(planOutcome(plan([change('create'), change('replace')], true))).toBe('destroys');
     expect(planOutcome(plan([change('delete')]))).toBe('destroys');
   });
+  it('is policy_failed when a mandatory policy failed, before destroys; an advisory failure changes nothing', () => {
+    const result = (enforcement: 'mandatory' | 'advisory') => ({ policy: 'p', enforcement, address: 's/delete', status: 'failed' as const, message: 'm', fields: [] });
+    const withPolicy = (enforcement: 'mandatory' | 'advisory'): Plan => ({ ...plan([change('delete')]), policy: { packs: ['recommended'], rules: [], results: [result(enforcement)] } });
+    expect(planOutcome(withPolicy('mandatory'))).toBe('policy_failed');
+    expect(planOutcome(withPolicy('advisory'))).toBe('destroys');
+  });
   it('has a word and an icon for every outcome', () => {
     for (const look of Object.values(OUTCOME_LOOK)) {
       expect(look.word.length).toBeGreaterThan(0);
