@@ -55,7 +55,7 @@ interface BenchServer {
   close(): Promise<void>;
 }
 
-function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { secretMount?: boolean } = {}): Promise<BenchServer> {
+export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { secretMount?: boolean } = {}): Promise<BenchServer> {
   const worker = new Worker(join(__dirname, 'dev-server-worker.ts'), {
     workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seedFor(size, seed), latencyMs },
     execArgv: ['--require', require.resolve('tsx/cjs')],
@@ -111,7 +111,7 @@ interface CliRun {
   timedOut: boolean;
 }
 
-function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEnv, options: { timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
+export function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEnv, options: { timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
   return runNode([BIN, ...args], env, { ...options, cwd });
 }
 
@@ -164,7 +164,7 @@ function median(values: number[]): number {
  * A project directory whose cdktf app is the bench stack of `size` resources: bench/app.ts and bench/mix.ts
  * transpiled to plain JavaScript, as an app compiled before synth runs (no TypeScript loader in the timing).
  */
-function benchProject(size: number): string {
+export function benchProject(size: number): string {
   const dir = mkdtempSync(join(tmpdir(), `secretform-bench-${size}-`));
   for (const name of ['app', 'mix']) {
     const source = readFileSync(join(__dirname, `${name}.ts`), 'utf8');
@@ -177,7 +177,7 @@ function benchProject(size: number): string {
 }
 
 /** The environment of a user who configured nothing but the service (and the stack's secrets). */
-function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
+export function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), BENCH_ROOT: ROOT, SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
@@ -189,7 +189,7 @@ function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
 const PLAN_RUNS_SMALL = 3;
 
 /** Time of a run, the requests the server saw during it and how long the server thread was busy meanwhile. */
-async function measured(server: BenchServer, run: () => Promise<CliRun>): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
+export async function measured(server: BenchServer, run: () => Promise<CliRun>): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const before = await server.requestCount();
   const result = await run();
   const after = await server.requestCount();
@@ -293,7 +293,7 @@ async function measureSize(size: number, args: BenchArgs, rows: Row[], serverMem
  * The plan's reads sent again by bench/bare-client.js (a fresh node process doing nothing but those requests), timed
  * the same way: what any client pays on this machine against this server.
  */
-async function measureBareClient(server: BenchServer, requests: number, runs: number, cpuProfDir?: string): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
+export async function measureBareClient(server: BenchServer, requests: number, runs: number, cpuProfDir?: string): Promise<CliRun & { requests: number; serverBusySeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-reads-'));
   try {
     const readsFile = join(dir, 'reads.json');
