@@ -37,7 +37,11 @@ const MAX_VIEWS = 64;
 
 export class SecretScrubber {
   readonly #secrets = new Set<string>();
-  readonly #index = new Map<string, Set<string>>();
+  /**
+   * Forms by their first KEY_LENGTH folded characters, then by length: secrets that share a start (every user's
+   * password begins "password-of-") then cost one lookup per length at a position, not one comparison per form.
+   */
+  readonly #index = new Map<string, Map<number, Set<string>>>();
   readonly #short = new Set<string>();
   /** Every run of MIN_FRAGMENT_LENGTH characters of every secret (folded), armour lines of PEM keys excepted. */
   readonly #fragments = new Set<string>();
@@ -74,9 +78,11 @@ export class SecretScrubber {
           continue;
         }
         const key = folded.slice(0, KEY_LENGTH);
-        const bucket = this.#index.get(key) ?? new Set<string>();
-        bucket.add(folded);
-        this.#index.set(key, bucket);
+        let byLength = this.#index.get(key);
+        if (!byLength) this.#index.set(key, (byLength = new Map<number, Set<string>>()));
+        let forms = byLength.get(folded.length);
+        if (!forms) byLength.set(folded.length, (forms = new Set<string>()));
+        forms.add(folded);
       }
     }
     this.#pending = [];
@@ -141,9 +147,11 @@ export class SecretScrubber {
     const folded = fold(text);
     const ranges: Array<[number, number]> = [];
     for (let i = 0; i + KEY_LENGTH <= folded.length; i++) {
-      const candidates = this.#index.get(folded.slice(i, i + KEY_LENGTH));
-      if (!candidates) continue;
-      for (const form of candidates) if (folded.startsWith(form, i)) ranges.push([i, i + form.length]);
+      const byLength = this.#index.get(folded.slice(i, i + KEY_LENGTH));
+      if (!byLength) continue;
+      for (const [length, forms] of byLength) {
+        if (i + length <= folded.length && forms.has(folded.slice(i, i + length))) ranges.push([i, i + length]);
+      }
     }
     for (const form of this.#short) {
       for (let at = folded.indexOf(form); at >= 0; at = folded.indexOf(form, at + 1)) ranges.push([at, at + form.length]);
