@@ -116,6 +116,7 @@ export function runSecretform(args: string[], cwd: string, env: NodeJS.ProcessEn
 }
 
 /** A node process, timed from spawn to exit, with its own peak RSS and CPU time. */
+export { runNode as runNodeExport };
 function runNode(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string; timeoutS?: number; cpuProfDir?: string } = {}): Promise<CliRun> {
   const rssDir = mkdtempSync(join(tmpdir(), 'secretform-bench-rss-'));
   const rssFile = join(rssDir, 'rss');

@@ -8,8 +8,19 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Letters, digits, `-`, `_` and `/`, with no empty segment: nothing to refuse and nothing to encode. Almost every
+ * path of a run is one; the checks below run per request (10,000 per plan of 10,000 objects) only for the others.
+ */
+const PLAIN_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\/?$/;
+
 /** Why the path (relative to `/v1/`, unencoded, `/`-separated) must not be sent; undefined when it is fine. */
 export function pathProblem(path: string): string | undefined {
+  return PLAIN_PATH.test(path) ? undefined : checkedPathProblem(path);
+}
+
+/** Every check of `pathProblem`, without its shortcut for plain paths (which must agree with it). */
+export function checkedPathProblem(path: string): string | undefined {
   const relative = path.replace(/^\/+/, '');
   if (relative === '') return 'is empty';
   if (CONTROL.test(relative)) return 'contains a control character';
@@ -27,5 +38,10 @@ export function pathProblem(path: string): string | undefined {
 
 /** Each segment percent-encoded (so `?`, `#`, `%` and spaces in a name stay in its segment), `/` kept. */
 export function encodePath(path: string): string {
+  return PLAIN_PATH.test(path) ? path : encodeSegments(path);
+}
+
+/** Every segment percent-encoded, without `encodePath`'s shortcut for plain paths (which must agree with it). */
+export function encodeSegments(path: string): string {
   return path.replace(/^\/+/, '').split('/').map((segment) => encodeURIComponent(segment)).join('/');
 }

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Pool, poolRequest } from './undici-pool';
 import type { ClientConfig, ClientConfigError } from './config';
@@ -456,17 +456,21 @@ export class ServiceClient {
 
   /** Sends the request and follows the redirects redirects.ts allows; a refused one comes back as `redirect`. */
   async #follow(method: string, wirePath: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+    // The first attempt goes to SERVICE_ADDR's origin as is: a URL is parsed only when a redirect needs one.
+    let attempt = await this.#attempt(this.#url.origin, method, wirePath, headers, body);
+    if (!isRedirect(attempt)) return attempt;
     let url = new URL(wirePath, this.#url.origin);
     const visited = [url.href];
     for (;;) {
-      const attempt = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
-      if (attempt.kind === 'error' && url.origin !== this.#url.origin) return { ...attempt, redirectedTo: url.origin };
-      if (attempt.kind !== 'response' || attempt.status < 300 || attempt.status >= 400) return attempt;
       const location = attempt.location === undefined ? undefined : this.#scrubber.scrubServerText(attempt.location, 200);
       const decision = decideRedirect({ status: attempt.status, location: attempt.location, current: url, visited });
       if (!decision.follow) return { kind: 'redirect', status: attempt.status, location, reason: decision.reason };
       url = decision.url;
       visited.push(url.href);
+      const next = await this.#attempt(url.origin, method, `${url.pathname}${url.search}`, headers, body);
+      if (next.kind === 'error' && url.origin !== this.#url.origin) return { ...next, redirectedTo: url.origin };
+      if (!isRedirect(next)) return next;
+      attempt = next;
     }
   }
 
@@ -509,20 +513,27 @@ export class ServiceClient {
 
   #wirePath(path: string, query: Query | undefined): string {
     const encoded = encodePath(path);
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) params.set(name, String(value));
+    let search = '';
+    if (query !== undefined) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) {
+        if (value !== undefined) params.set(name, String(value));
+      }
+      search = params.toString();
     }
-    const search = params.toString();
     return `${this.#basePath}/v1/${encoded}${search === '' ? '' : `?${search}`}`;
   }
+}
+
+function isRedirect(attempt: Attempt): attempt is Extract<Attempt, { kind: 'response' }> {
+  return attempt.kind === 'response' && attempt.status >= 300 && attempt.status < 400;
 }
 
 /**
  * The body as text, or undefined when it is larger than `maxBytes` (declared so, or found so while reading): then
  * reading stops and the connection is closed, so memory holds at most `maxBytes` of it.
  */
-async function readBounded(body: Readable, maxBytes: number, declaredBytes: number): Promise<string | undefined> {
+async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number, declaredBytes: number): Promise<string | undefined> {
   const stop = (): undefined => {
     // The abort that closes the connection is reported on the stream: expected here, nothing to handle.
     body.on('error', () => undefined);
@@ -530,6 +541,9 @@ async function readBounded(body: Readable, maxBytes: number, declaredBytes: numb
     return undefined;
   };
   if (Number.isFinite(declaredBytes) && declaredBytes > maxBytes) return stop();
+  // A declared length frames the body (HTTP/1.1 reads no byte past it): within the limit, undici reads it whole,
+  // which costs less per response than iterating the stream.
+  if (Number.isFinite(declaredBytes)) return body.text();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

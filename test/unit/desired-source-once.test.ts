@@ -38,9 +38,10 @@ test('an in-memory desired state is checked again on every call (the caller may 
   const source: EngineOptions['desired'] = { kind: 'synth-output', outdir };
   const loaded = loadDesiredSource({ desired: source }, 'once');
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const inMemory: EngineOptions['desired'] = { kind: 'loaded', desired: { ...loaded.value, resources: [...loaded.value.resources] } };
+  const resources = [...loaded.value.resources];
+  const inMemory: EngineOptions['desired'] = { kind: 'loaded', desired: { ...loaded.value, resources } };
   expect(loadDesiredSource({ desired: inMemory }, 'once').ok).toBe(true);
-  inMemory.desired.resources.push({ ...inMemory.desired.resources[0] });
+  resources.push({ ...resources[0] });
   const again = loadDesiredSource({ desired: inMemory }, 'once');
   expect(again.ok).toBe(false);
   if (!again.ok) expect(again.error.message).toContain('the address appears twice');
