@@ -1,10 +1,36 @@
 // The bench's dev server, on its own thread (and so its own core), as a real service would be: the engine's
 // timings then measure the engine, not the emulator sharing its event loop.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startDevServer, type DevServerOptions } from '../src/devserver';
 
+interface WorkerData extends DevServerOptions {
+  /** `--cpu-prof`: this thread's CPU profile is written here when the server closes (what the service's side costs). */
+  cpuProfFile?: string;
+}
+
+/** A CPU profile of this thread, started now; `stop` writes it. */
+function startProfile(file: string): { stop(): Promise<void> } {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((done, reject) => session.post(method, params, (error, result) => (error ? reject(error) : done(result))));
+  const started = post('Profiler.enable').then(() => post('Profiler.start'));
+  return {
+    stop: async () => {
+      await started;
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 async function run(): Promise<void> {
-  const server = await startDevServer(workerData as DevServerOptions);
+  const { cpuProfFile, ...options } = workerData as WorkerData;
+  const profile = cpuProfFile ? startProfile(cpuProfFile) : undefined;
+  const server = await startDevServer(options);
   parentPort!.postMessage({ kind: 'ready', url: server.url });
   parentPort!.on('message', (message: { kind: string; last?: number }) => {
     // `busyMs`: how long this thread's event loop has been busy since it started (the server's own work).
@@ -15,10 +41,12 @@ async function run(): Promise<void> {
       parentPort!.postMessage({ kind: 'reads', reads: server.requestLog.slice(-last).map((entry) => [entry.method, entry.path, entry.query]) });
     }
     if (message.kind === 'close') {
-      void server.close().then(() => {
-        parentPort!.postMessage({ kind: 'closed' });
-        parentPort!.close();
-      });
+      void server.close()
+        .then(() => profile?.stop())
+        .then(() => {
+          parentPort!.postMessage({ kind: 'closed' });
+          parentPort!.close();
+        });
     }
   });
 }

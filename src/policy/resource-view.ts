@@ -7,6 +7,7 @@ import { PLAN_JSON_ACTIONS, type DriftEntry, type PlannedChange } from '../engin
 import { findResourceType } from '../resources/registry';
 import type { Attributes, FieldSpec } from '../resources/types';
 import { SENSITIVE_PLACEHOLDER, type PolicyAttributes, type PolicyResource } from './policy';
+import { deepFreeze } from '../deep-freeze';
 
 /** The desired side of a resource, as the policy stage needs it: attributes and which secret fields are set. */
 export interface PolicyDesiredInput {
@@ -63,10 +64,3 @@ function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
-}

@@ -2,6 +2,7 @@
  * Shared machinery of the resource types: canonical values by field kind, the default read normalisation and
  * request body, and `defineResourceType`, which fills in those defaults for a type module.
  */
+import { deepFreeze } from '../deep-freeze';
 import { parseDuration } from './duration';
 import { canonicalLdif } from './ldif';
 import type { ApiPaths, Attributes, Consequence, DiscoveryRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
@@ -188,33 +189,50 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
   return resourceType;
 }
 
+/**
+ * `compute` of a spec, computed once per frozen spec (desired specs are frozen when loaded, and validation,
+ * refresh, diff and apply each ask for the same canonical form and identity), else every time: a spec that is
+ * not frozen may change between calls. Results are frozen, as they are shared.
+ */
+function oncePerFrozenSpec(compute: (spec: Attributes) => Attributes): (spec: Attributes) => Attributes {
+  const results = new WeakMap<Attributes, Attributes>();
+  return (spec) => {
+    if (!Object.isFrozen(spec)) return compute(spec);
+    let result = results.get(spec);
+    if (result === undefined) results.set(spec, (result = deepFreeze(compute(spec))));
+    return result;
+  };
+}
+
 function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
   const readable = readableFields(fields).filter((field) => !field.identity);
   const answeredFields = answeredFieldNames(fields);
+  const canonicalOf = oncePerFrozenSpec((spec) => canonicalAttributes(fields, spec));
+  const identityFor = oncePerFrozenSpec((spec) => identityOf(fields, spec));
   return {
     type: definition.type,
     construct: definition.construct,
     doc: definition.doc,
     fields,
     writeSemantics: definition.writeSemantics,
-    id: (spec) => definition.id(identityOf(fields, spec)),
+    id: (spec) => definition.id(identityFor(spec)),
     parseImportId: (importId) => definition.parseImportId(importId),
-    api: (spec) => definition.api(identityOf(fields, spec)),
-    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityOf(fields, spec)) : { call: definition.api(identityOf(fields, spec)).delete }),
-    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(fields, spec)) : {}),
+    api: (spec) => definition.api(identityFor(spec)),
+    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityFor(spec)) : { call: definition.api(identityFor(spec)).delete }),
+    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityFor(spec)) : {}),
     verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
     health: (live) => definition.health?.(live),
-    consequences: async (spec, live, read) => (definition.consequences ? definition.consequences(identityOf(fields, spec), live, read) : []),
+    consequences: async (spec, live, read) => (definition.consequences ? definition.consequences(identityFor(spec), live, read) : []),
     holdsUnmanagedData: (live) => definition.holdsUnmanagedData?.(live) ?? false,
     operations: definition.operations ?? [],
     discover: definition.discover,
-    dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalAttributes(fields, spec)) : []),
-    normaliseDesired: (spec) => canonicalAttributes(fields, spec),
+    dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalOf(spec)) : []),
+    normaliseDesired: (spec) => canonicalOf(spec),
     normaliseRead(raw, identity, desired) {
       const data = unwrapData(raw);
       if (data === null) return null;
-      const canonicalIdentity = identityOf(fields, identity);
+      const canonicalIdentity = identityFor(identity);
       const mapped = definition.readAttributes ? definition.readAttributes(data, canonicalIdentity) : data;
       if (mapped === null) return null;
       let result: Attributes = { ...canonicalIdentity };
@@ -222,7 +240,7 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
         const value = mapped[field.api];
         if (value !== undefined && value !== null) result[field.api] = canonicalValue(field, value);
       }
-      if (desired && definition.alignWithDesired) result = definition.alignWithDesired(result, canonicalAttributes(fields, desired));
+      if (desired && definition.alignWithDesired) result = definition.alignWithDesired(result, canonicalOf(desired));
       return result;
     },
     writeBody: (desired, options) =>

@@ -13,6 +13,7 @@ import type { Plan } from './plan';
 import { guardrailsOf } from '../guardrails/lifecycle';
 import { diffResource, type ResourceDiff } from './resource-diff';
 import type { ResourcePlan } from './resource-plan';
+import { deepFreeze } from '../../deep-freeze';
 
 export interface ComputePlanInput {
   client: ServiceClient;
@@ -142,13 +143,6 @@ export function planComputation(stack: string, refreshOnly: boolean, resources: 
   return { plan, resources: new Map(ordered.map((r) => [r.address, r])) };
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 /**
  * Resources whose address changed in code: an address in state only, whose object (same type and id) a new
@@ -191,13 +185,22 @@ function* slowComparisons(
   }
 }
 
+/** Whether `slowComparisons` has any: asked for every object read, so without a generator's cost. */
 function needsSlowComparison(
   request: RefreshRequest,
   live: LiveObject,
   secrets: ResolvedSecrets,
   stateEntryOf: (address: string) => ResourceState | undefined,
 ): boolean {
-  return !slowComparisons(request, live, secrets, stateEntryOf).next().done;
+  if (!live.attributes) return false;
+  const recorded = stateEntryOf(request.address)?.secrets;
+  const desired = secrets.get(request.address);
+  if (!recorded || !desired) return false;
+  for (const field in desired) {
+    const fingerprint = recorded[field];
+    if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) return true;
+  }
+  return false;
 }
 
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */

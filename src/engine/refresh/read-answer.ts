@@ -22,10 +22,11 @@ export type ReadVerdict =
   | { kind: 'invalid'; problem: string };
 
 export function readVerdict(client: ServiceClient, request: RefreshRequest, call: ApiCall, result: ServiceResult): ReadVerdict {
-  const asked = `${call.method} ${client.displayPath(call.path)}`;
+  // Named only in what says "absent" or "invalid": not built for each of the objects read as present.
+  const asked = (): string => `${call.method} ${client.displayPath(call.path)}`;
   if (!result.ok) {
     const said = result.error.errors.filter((text) => text.trim() !== '');
-    return { kind: 'absent', object: { attributes: null, data: null, warnings: [] }, how: `${asked}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}` };
+    return { kind: 'absent', object: { attributes: null, data: null, warnings: [] }, how: `${asked()}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}` };
   }
   const found = request.resourceType.readAnswerProblem(result.raw);
   // The problem may name the answer's keys: text the server chose.
@@ -34,7 +35,7 @@ export function readVerdict(client: ServiceClient, request: RefreshRequest, call
     return {
       kind: 'invalid',
       problem:
-        `${asked} answered HTTP ${result.status} with ${problem}: not a ${request.resourceType.type} object, nor its absence, so ` +
+        `${asked()} answered HTTP ${result.status} with ${problem}: not a ${request.resourceType.type} object, nor its absence, so ` +
         'nothing is concluded about it. Check that SERVICE_ADDR points at the secrets service itself, not at a proxy or another server.',
     };
   }
@@ -42,8 +43,8 @@ export function readVerdict(client: ServiceClient, request: RefreshRequest, call
   try {
     attributes = request.resourceType.normaliseRead(result.raw, request.identity, request.desired);
   } catch (error) {
-    return { kind: 'invalid', problem: `cannot interpret the answer to ${asked}: ${client.scrub((error as Error).message)}` };
+    return { kind: 'invalid', problem: `cannot interpret the answer to ${asked()}: ${client.scrub((error as Error).message)}` };
   }
-  if (attributes === null) return { kind: 'absent', object: { attributes: null, data: null, warnings: result.warnings }, how: `${asked}: HTTP ${result.status} without it` };
+  if (attributes === null) return { kind: 'absent', object: { attributes: null, data: null, warnings: result.warnings }, how: `${asked()}: HTTP ${result.status} without it` };
   return { kind: 'present', object: { attributes, data: unwrapData(result.raw), warnings: result.warnings } };
 }

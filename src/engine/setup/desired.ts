@@ -9,6 +9,7 @@ import { findResourceType } from '../../resources/registry';
 import type { Attributes } from '../../resources/types';
 import { SecretValue } from '../../secret-value';
 import { unknownIgnoredFields } from '../guardrails/ignored-fields';
+import { deepFreeze } from '../../deep-freeze';
 import {
   parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,
   type ResourceLifecycle, type SynthesizedConnection, type SynthesizedSpec,
@@ -146,7 +147,8 @@ function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource 
   }
   const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
   return {
-    address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
+    // Frozen: a spec read from a file is a value for the run, so its canonical form is computed once (resources/define.ts).
+    address: entry.address, type: entry.type, id: entry.id, spec: deepFreeze(entry.spec), secrets, dependsOn: entry.dependsOn, digest: entry.digest,
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
     ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
   };

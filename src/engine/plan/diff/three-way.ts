@@ -45,7 +45,7 @@ export function threeWayDiff(
   desired: Record<string, unknown>,
   lastApplied: Record<string, unknown> | undefined,
   live: Record<string, unknown>,
-  traits: DiffFieldTraits[],
+  traits: readonly DiffFieldTraits[],
 ): ThreeWayResult {
   const changes: FieldChange[] = [];
   const drift: FieldDrift[] = [];
