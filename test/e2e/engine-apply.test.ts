@@ -141,6 +141,17 @@ test('an aborted apply starts nothing new, saves what finished and says it was i
 });
 
 test('rotate-root after creation is sent as soon as a slot frees, before the writes still waiting to start', async () => {
+  // Each request takes 25 ms on this server: longer than recording the config in state (an fsync), however
+  // loaded the machine, so the writes that can take the slot meanwhile are one or two, not all twelve.
+  const h = await startHarness({}, { latencyMs: 25 });
+  try {
+    await rotateRootBeforeQueuedWrites(h);
+  } finally {
+    await h.close();
+  }
+});
+
+async function rotateRootBeforeQueuedWrites(h: Harness): Promise<void> {
   expect((await h.call('POST', 'sys/mounts/ldap', { type: 'ldap' })).status).toBeLessThan(300);
   const stack = newStack();
   new LdapSecretBackend(stack, 'ldap', {
@@ -157,7 +168,7 @@ test('rotate-root after creation is sent as soon as a slot frees, before the wri
   // Until the rotation the value in code still works (and a crash would leave it so, with no plan showing it).
   // Only the writes that took the slot while the config was being recorded go before it, not every write queued.
   expect(writes.indexOf('ldap/rotate-root')).toBeLessThan(mountWrites[mountWrites.length - 1]);
-});
+}
 
 test('a run failure before a rotate-root after creation: the created object says rotate-root is left, the run failure keeps its own report', async () => {
   // The engine's mount exists: the ldap config is the first write, and the mounts are queued behind it.

@@ -34,10 +34,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: NodeJS.ProcessEnv = {}, options: { kvMount?: boolean } = {}): Promise<Harness> {
+export async function startHarness(env: NodeJS.ProcessEnv = {}, options: { kvMount?: boolean; latencyMs?: number } = {}): Promise<Harness> {
   const server = await startDevServer({
     port: 0,
     rootToken: ROOT_TOKEN,
+    latencyMs: options.latencyMs,
     seed: {
       mounts: options.kvMount === false ? [] : [{ path: 'secret', type: 'kv', options: { version: '2' } }],
       directory: [
