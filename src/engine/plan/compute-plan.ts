@@ -246,7 +246,8 @@ function goesWithReplaced(resource: ResourcePlan, replaced: string[]): ResourceP
 
 /** What the service warned about while reading a resource, once each, named by the resource. */
 export function serverWarnings(address: string, warnings: readonly string[] | undefined): string[] {
-  return [...new Set(warnings ?? [])].map((warning) => `${address}: the service warned: ${warning}`);
+  if (warnings === undefined || warnings.length === 0) return [];
+  return [...new Set(warnings)].map((warning) => `${address}: the service warned: ${warning}`);
 }
 
 function compare(a: string, b: string): number {
