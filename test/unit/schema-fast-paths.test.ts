@@ -5,7 +5,11 @@
  * `__proto__` and `constructor` keys) are drawn with fast-check (fixed seed); what the schema refuses still
  * reads as the schema's message.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import { isWellFormedState, readState, stateFileSchema } from '../../src/engine/state/state-file';
 import { isWellFormedSpec, parseSynthesizedSpec, specSchema } from '../../src/synthesized-spec';
 
 const SEED = 20261126;
@@ -42,6 +46,16 @@ const spec = shaped({
   version: mostly(fc.constant(1)), type: mostly(text), address: mostly(text), id: mostly(text), spec: mostly(jsonRecord),
   secrets: mostly(jsonRecord), dependsOn: mostly(strings), digest: mostly(text), lifecycle: mostly(lifecycle), policyWaivers: mostly(stringRecord),
 });
+const entry = shaped({
+  type: mostly(text), id: mostly(text), attributes: mostly(jsonRecord), secrets: mostly(stringRecord), digest: mostly(text),
+  rotated_by_service: mostly(stringRecord), dependencies: mostly(strings), applied_at: mostly(text), protect: mostly(fc.boolean()),
+  retain_on_delete: mostly(fc.boolean()),
+});
+const state = shaped({
+  version: mostly(fc.constant(1)), lineage: mostly(text), serial: mostly(fc.oneof(fc.nat(), fc.integer(), fc.double())), stack: mostly(text),
+  resources: mostly(fc.array(fc.tuple(key, entry), { maxLength: 3 }).map(object)),
+});
+
 /** Equal, and written the same (key order included). */
 function expectSame(actual: unknown, expected: unknown): void {
   expect(actual).toStrictEqual(expected);
@@ -81,5 +95,46 @@ describe('a synthesized spec', () => {
     expect(isWellFormedSpec({ ...good, dependsOn: ['a', , 'b'] })).toBe(false); // eslint-disable-line no-sparse-arrays
     expect(isWellFormedSpec(Object.assign([], good))).toBe(false);
     expect(isWellFormedSpec({ ...good, version: 2 })).toBe(false);
+  });
+});
+
+describe('a state file', () => {
+  test('the fast check takes only what the schema takes and returns unchanged', () => {
+    let taken = 0;
+    fc.assert(fc.property(state, (value) => {
+      const parsed = stateFileSchema.safeParse(value);
+      if (!isWellFormedState(value)) return;
+      taken++;
+      expect(parsed.success).toBe(true);
+      expectSame(value, parsed.data);
+    }), { seed: SEED, numRuns: RUNS });
+    expect(taken).toBeGreaterThan(RUNS / 10);
+  });
+
+  test('a damaged file reads as the schema says, as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secretform-fast-path-'));
+    try {
+      const path = join(dir, 'state.json');
+      const entry = { type: 'secrets_mount', id: 'kv', attributes: {}, secrets: {}, dependencies: [], applied_at: 'now' };
+      const cases: [unknown, string][] = [
+        [{ version: 1, lineage: 'l', serial: 1, stack: 'prod', resources: { 'prod/a': { ...entry, secrets: { password: 1 } } } },
+          'is damaged at resources.prod/a.secrets.password: Invalid input: expected string, received number'],
+        [{ version: 1, lineage: 'l', serial: -1, stack: 'prod', resources: {} }, 'is damaged at serial: Too small: expected number to be >=0'],
+        [{ version: 1, lineage: 'l', serial: 1, stack: 'prod', resources: { 'prod/a': { ...entry, id: '' } } },
+          'is damaged at resources.prod/a.id: Too small: expected string to have >=1 characters'],
+      ];
+      for (const [value, message] of cases) {
+        writeFileSync(path, JSON.stringify(value));
+        expect(isWellFormedState(value)).toBe(false);
+        const result = await readState(path, 'prod');
+        expect(!result.ok && result.error.message).toBe(`state file ${path} ${message}; \`secretform state history\` lists the kept versions and \`secretform state restore SERIAL\` brings one back`);
+      }
+      // Keys in another order, or one the schema strips: read through the schema, which puts them in its order.
+      writeFileSync(path, JSON.stringify({ resources: { 'prod/a': { ...entry, extra: 1 } }, stack: 'prod', serial: 1, lineage: 'l', version: 1 }));
+      const read = await readState(path, 'prod');
+      expect(read.ok && JSON.stringify(read.value)).toBe(JSON.stringify({ version: 1, lineage: 'l', serial: 1, stack: 'prod', resources: { 'prod/a': entry } }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
