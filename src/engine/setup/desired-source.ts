@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import { fieldValueProblems } from '../../resources/field-rules';
 import { findResourceType } from '../../resources/registry';
-import type { FieldSpec, ResourceType } from '../../resources/types';
+import { fieldIndex } from '../../resources/field-index';
+import type { ResourceType } from '../../resources/types';
 import { reservedReferenceProblem } from '../../secret-value';
 import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
@@ -68,7 +69,7 @@ function desiredProblems(desired: DesiredStack): string[] {
     if (owner) problems.push(`${resource.address}: manages ${id}, which ${owner} manages too`);
     owners.set(id, resource.address);
     for (const field of Object.keys(resource.secrets)) {
-      const spec = resourceType.fields.find((candidate) => candidate.api === field);
+      const spec = fieldIndex(resourceType.fields).byApi.get(field);
       if (!spec?.sensitive) problems.push(`${resource.address}: "${field}" is not a secret field of ${resource.type}`);
       const reserved = reservedReferenceProblem(resource.secrets[field].reference);
       if (reserved) problems.push(`${resource.address}: secret "${field}": ${reserved}`);
@@ -85,10 +86,12 @@ function desiredProblems(desired: DesiredStack): string[] {
 /** Every field of a spec against the resource model: known, settable in code, of its kind, range and length. */
 function specProblems(address: string, resourceType: ResourceType, spec: Readonly<Record<string, unknown>>): string[] {
   const problems: string[] = [];
-  for (const [name, value] of Object.entries(spec)) {
-    const field = resourceType.fields.find((candidate) => candidate.api === name);
+  const fields = fieldIndex(resourceType.fields);
+  for (const name of Object.keys(spec)) {
+    const value = spec[name];
+    const field = fields.byApi.get(name);
     if (!field) {
-      problems.push(`${address}: ${name}: not a field of ${resourceType.type}; fields: ${resourceType.fields.filter(settable).map((known) => known.api).join(', ')}`);
+      problems.push(`${address}: ${name}: not a field of ${resourceType.type}; fields: ${fields.settable.map((known) => known.api).join(', ')}`);
     } else if (field.sensitive) {
       problems.push(`${address}: ${name}: a secret field given as a plain value; only a {"$secret": {"env"|"file": ...}} reference may be given`);
     } else if (field.computed) {
@@ -97,14 +100,10 @@ function specProblems(address: string, resourceType: ResourceType, spec: Readonl
       for (const problem of fieldValueProblems(field, value)) problems.push(`${address}: ${name}: received ${shortValue(value)}; ${problem}`);
     }
   }
-  for (const field of resourceType.fields) {
-    if (field.required && !field.sensitive && !field.computed && spec[field.api] === undefined) problems.push(`${address}: ${field.api}: required`);
+  for (const field of fields.required) {
+    if (spec[field.api] === undefined) problems.push(`${address}: ${field.api}: required`);
   }
   return problems;
-}
-
-function settable(field: FieldSpec): boolean {
-  return !field.sensitive && !field.computed;
 }
 
 /** A value for a message: JSON, cut short (a 10 MB string is shown by its start and length only). */
