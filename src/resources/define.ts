@@ -3,6 +3,7 @@
  * request body, and `defineResourceType`, which fills in those defaults for a type module.
  */
 import { parseDuration } from './duration';
+import { fieldIndex } from './field-index';
 import { canonicalLdif } from './ldif';
 import type { ApiPaths, Attributes, Consequence, DiscoveryRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
@@ -136,6 +137,15 @@ export function defaultWriteBody(fields: readonly FieldSpec[], desired: Attribut
 /** Fields a read reports: everything except secrets and create-only fields. */
 export function readableFields(fields: readonly FieldSpec[]): FieldSpec[] {
   return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly && !field.local);
+}
+
+/**
+ * `resourceType.id(resourceType.normaliseDesired(spec))` with only the identity fields made canonical: an id
+ * reads nothing else (see `buildResourceType`), and canonicalising every LDIF text and list of 10,000 specs
+ * to check their ids was about 30 ms of a plan's start-up.
+ */
+export function desiredId(resourceType: ResourceType, spec: Attributes): string {
+  return resourceType.id(canonicalAttributes(fieldIndex(resourceType.fields).identity, spec));
 }
 
 /** Identity fields of a spec (what `parseImportId` returns and `normaliseRead` copies into its result). */

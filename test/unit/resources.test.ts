@@ -1,4 +1,6 @@
 import { allResourceTypes, getResourceType, ImportIdError, parseDuration, RESOURCE_TYPES, resourceTypeOfConstruct } from '../../src/resources';
+import fc from 'fast-check';
+import { desiredId } from '../../src/resources/define';
 import { field } from '../../src/resources/field';
 import { fieldIndex } from '../../src/resources/field-index';
 import type { Attributes, ResourceType } from '../../src/resources';
@@ -72,6 +74,23 @@ describe('ids and import ids', () => {
   test.each(cases)('%s: id and import id round-trip every identity field', (name, identity, id) => {
     expect(type(name).id(identity)).toBe(id);
     expect(type(name).parseImportId(id)).toEqual(identity);
+  });
+
+  test('desiredId is id(normaliseDesired(spec)) of any spec, its outcome or its error alike', () => {
+    const outcome = (compute: () => string) => {
+      try {
+        return compute();
+      } catch (error) {
+        return `threw: ${(error as Error).message}`;
+      }
+    };
+    const value = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('Team/SVC', 'a/b', ''), fc.integer(), fc.constant(null), fc.jsonValue({ maxDepth: 1 }));
+    for (const resourceType of RESOURCE_TYPES) {
+      const spec = fc.record(Object.fromEntries(resourceType.fields.map((known) => [known.api, value])), { requiredKeys: [] });
+      fc.assert(fc.property(spec, (drawn) => {
+        expect(outcome(() => desiredId(resourceType, drawn))).toBe(outcome(() => resourceType.id(resourceType.normaliseDesired(drawn))));
+      }), { seed: 20261126, numRuns: 60 });
+    }
   });
 
   test('names the server lower-cases are lower-cased in the id', () => {

@@ -1,5 +1,6 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import * as path from 'node:path';
+import { desiredId } from '../../resources/define';
 import { fieldValueProblems } from '../../resources/field-rules';
 import { findResourceType } from '../../resources/registry';
 import { fieldIndex } from '../../resources/field-index';
@@ -58,7 +59,9 @@ function desiredProblems(desired: DesiredStack): string[] {
     problems.push(...fieldProblems);
     let id: string;
     try {
-      id = resourceType.id(resourceType.normaliseDesired(resource.spec));
+      // A spec with problems is made canonical in full, as before: a wrong value in another field (one that is
+      // not JSON, in a stack given in memory) may make that fail, and then no id is checked.
+      id = fieldProblems.length === 0 ? desiredId(resourceType, resource.spec) : resourceType.id(resourceType.normaliseDesired(resource.spec));
     } catch (error) {
       // A spec with wrong values has no id to speak of: its field problems say what to fix.
       if (fieldProblems.length === 0) problems.push(`${resource.address}: cannot compute the object's id from its spec (${(error as Error).message})`);
