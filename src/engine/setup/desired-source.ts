@@ -120,7 +120,9 @@ function cycleProblems(desired: DesiredStack): string[] {
   const dependsOn = new Map(desired.resources.map((resource) => [resource.address, resource.dependsOn]));
   const state = new Map<string, 'visiting' | 'done'>();
   const cycles: string[] = [];
-  const visit = (address: string, path: string[]): void => {
+  // The addresses being visited, in order (one array for the whole walk, not a copy per step).
+  const path: string[] = [];
+  const visit = (address: string): void => {
     if (state.get(address) === 'done') return;
     if (state.get(address) === 'visiting') {
       const cycle = [...path.slice(path.indexOf(address)), address];
@@ -128,10 +130,12 @@ function cycleProblems(desired: DesiredStack): string[] {
       return;
     }
     state.set(address, 'visiting');
-    for (const dependency of dependsOn.get(address) ?? []) if (dependsOn.has(dependency)) visit(dependency, [...path, address]);
+    path.push(address);
+    for (const dependency of dependsOn.get(address) ?? []) if (dependsOn.has(dependency)) visit(dependency);
+    path.pop();
     state.set(address, 'done');
   };
-  for (const address of dependsOn.keys()) visit(address, []);
+  for (const address of dependsOn.keys()) visit(address);
   return cycles;
 }
 
