@@ -200,6 +200,8 @@ export function defineResourceType(definition: ResourceTypeDefinition): Resource
 
 function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
+  // identityOf reads only the identity fields: given just those, it skips a pass over every field per call.
+  const identityFields = fieldIndex(fields).identity;
   const readable = readableFields(fields).filter((field) => !field.identity);
   const answeredFields = answeredFieldNames(fields);
   return {
@@ -208,14 +210,14 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     doc: definition.doc,
     fields,
     writeSemantics: definition.writeSemantics,
-    id: (spec) => definition.id(identityOf(fields, spec)),
+    id: (spec) => definition.id(identityOf(identityFields, spec)),
     parseImportId: (importId) => definition.parseImportId(importId),
-    api: (spec) => definition.api(identityOf(fields, spec)),
-    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityOf(fields, spec)) : { call: definition.api(identityOf(fields, spec)).delete }),
-    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(fields, spec)) : {}),
+    api: (spec) => definition.api(identityOf(identityFields, spec)),
+    deleteSteps: (spec) => (definition.deleteSteps ? definition.deleteSteps(identityOf(identityFields, spec)) : { call: definition.api(identityOf(identityFields, spec)).delete }),
+    secretWriteCalls: (spec) => (definition.secretWriteCalls ? definition.secretWriteCalls(identityOf(identityFields, spec)) : {}),
     verifySecret: (field, value, liveData) => definition.verifySecret?.(field, value, liveData),
     health: (live) => definition.health?.(live),
-    consequences: async (spec, live, read) => (definition.consequences ? definition.consequences(identityOf(fields, spec), live, read) : []),
+    consequences: async (spec, live, read) => (definition.consequences ? definition.consequences(identityOf(identityFields, spec), live, read) : []),
     holdsUnmanagedData: (live) => definition.holdsUnmanagedData?.(live) ?? false,
     operations: definition.operations ?? [],
     discover: definition.discover,
@@ -224,7 +226,7 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     normaliseRead(raw, identity, desired) {
       const data = unwrapData(raw);
       if (data === null) return null;
-      const canonicalIdentity = identityOf(fields, identity);
+      const canonicalIdentity = identityOf(identityFields, identity);
       const mapped = definition.readAttributes ? definition.readAttributes(data, canonicalIdentity) : data;
       if (mapped === null) return null;
       let result: Attributes = { ...canonicalIdentity };
