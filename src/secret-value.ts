@@ -126,7 +126,8 @@ export const RESERVED_ENV_PREFIXES = ['SERVICE_', 'SECRETFORM_'] as const;
 /** Why a reference may not be used for a stack's secret, or undefined when it may. */
 export function reservedReferenceProblem(reference: SecretReference | undefined): string | undefined {
   if (reference === undefined || !('env' in reference)) return undefined;
-  const prefix = RESERVED_ENV_PREFIXES.find((candidate) => reference.env.toUpperCase().startsWith(candidate));
+  const name = reference.env.toUpperCase();
+  const prefix = RESERVED_ENV_PREFIXES.find((candidate) => name.startsWith(candidate));
   if (prefix === undefined) return undefined;
   return `${reference.env} is a variable of secretform's own (${RESERVED_ENV_PREFIXES.map((p) => `${p}*`).join(', ')}: the service address and token, the state key), never a stack's secret; give the secret a variable of its own`;
 }

@@ -4,6 +4,7 @@
  */
 import { deepFreeze } from '../deep-freeze';
 import { parseDuration } from './duration';
+import { fieldIndex } from './field-index';
 import { canonicalLdif } from './ldif';
 import type { ApiPaths, Attributes, Consequence, DiscoveryRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
@@ -139,6 +140,15 @@ export function readableFields(fields: readonly FieldSpec[]): FieldSpec[] {
   return fields.filter((field) => !field.sensitive && !field.createOnly && !field.writeOnly && !field.local);
 }
 
+/**
+ * `resourceType.id(resourceType.normaliseDesired(spec))` with only the identity fields made canonical: an id
+ * reads nothing else (see `buildResourceType`), and canonicalising every LDIF text and list of 10,000 specs
+ * to check their ids was about 30 ms of a plan's start-up.
+ */
+export function desiredId(resourceType: ResourceType, spec: Attributes): string {
+  return resourceType.id(canonicalAttributes(fieldIndex(resourceType.fields).identity, spec));
+}
+
 /** Identity fields of a spec (what `parseImportId` returns and `normaliseRead` copies into its result). */
 export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attributes {
   const identity: Attributes = {};
@@ -206,10 +216,12 @@ function oncePerFrozenSpec(compute: (spec: Attributes) => Attributes): (spec: At
 
 function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
   const { fields } = definition;
+  // identityOf reads only the identity fields: given just those, it skips a pass over every field per call.
+  const identityFields = fieldIndex(fields).identity;
   const readable = readableFields(fields).filter((field) => !field.identity);
   const answeredFields = answeredFieldNames(fields);
   const canonicalOf = oncePerFrozenSpec((spec) => canonicalAttributes(fields, spec));
-  const identityFor = oncePerFrozenSpec((spec) => identityOf(fields, spec));
+  const identityFor = oncePerFrozenSpec((spec) => identityOf(identityFields, spec));
   return {
     type: definition.type,
     construct: definition.construct,

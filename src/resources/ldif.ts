@@ -24,8 +24,26 @@ const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+)*)(;[A-Za-z0-9-]+)*$/;
 const CHANGE_TYPES = new Set(['add', 'delete', 'modify', 'modrdn', 'moddn']);
 const MODIFY_OPERATIONS = new Set(['add', 'delete', 'replace', 'increment']);
 
+/**
+ * The problems of the LDIF texts checked last, by text: the roles of a stack often share their LDIF (the 1,000
+ * dynamic roles of a 10,000-resource stack had two texts), and parsing it for each cost ~15 ms of a plan's
+ * start-up. Bounded, so a long-running process keeps no more than a few texts.
+ */
+const recentProblems = new Map<string, readonly string[]>();
+const RECENT_MAX = 32;
+
 /** The problems of a templated LDIF value, each a short sentence; empty when it parses. */
 export function ldifProblems(value: string): string[] {
+  let problems = recentProblems.get(value);
+  if (!problems) {
+    problems = parseProblems(value);
+    if (recentProblems.size >= RECENT_MAX) recentProblems.clear();
+    recentProblems.set(value, problems);
+  }
+  return [...problems];
+}
+
+function parseProblems(value: string): string[] {
   const text = decodeLdif(value).replace(/\r\n/g, '\n');
   const problems = templateProblems(text, LDIF_TEMPLATE);
   if (problems.length > 0) return problems;

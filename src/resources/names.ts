@@ -20,6 +20,8 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `.` and `..`, also percent-encoded (a proxy that decodes before normalising sees them the same). */
 function isDotSegment(segment: string): boolean {
+  // At most two dots of three characters each: a longer segment is a name, without a replace to find that out.
+  if (segment.length > 6) return false;
   const decoded = segment.replace(/%2e/gi, '.');
   return decoded === '.' || decoded === '..';
 }

@@ -1,4 +1,8 @@
 import { allResourceTypes, getResourceType, ImportIdError, parseDuration, RESOURCE_TYPES, resourceTypeOfConstruct } from '../../src/resources';
+import fc from 'fast-check';
+import { desiredId } from '../../src/resources/define';
+import { field } from '../../src/resources/field';
+import { fieldIndex } from '../../src/resources/field-index';
 import type { Attributes, ResourceType } from '../../src/resources';
 
 const type = (name: string): ResourceType => getResourceType(name);
@@ -70,6 +74,23 @@ describe('ids and import ids', () => {
   test.each(cases)('%s: id and import id round-trip every identity field', (name, identity, id) => {
     expect(type(name).id(identity)).toBe(id);
     expect(type(name).parseImportId(id)).toEqual(identity);
+  });
+
+  test('desiredId is id(normaliseDesired(spec)) of any spec, its outcome or its error alike', () => {
+    const outcome = (compute: () => string) => {
+      try {
+        return compute();
+      } catch (error) {
+        return `threw: ${(error as Error).message}`;
+      }
+    };
+    const value = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('Team/SVC', 'a/b', ''), fc.integer(), fc.constant(null), fc.jsonValue({ maxDepth: 1 }));
+    for (const resourceType of RESOURCE_TYPES) {
+      const spec = fc.record(Object.fromEntries(resourceType.fields.map((known) => [known.api, value])), { requiredKeys: [] });
+      fc.assert(fc.property(spec, (drawn) => {
+        expect(outcome(() => desiredId(resourceType, drawn))).toBe(outcome(() => resourceType.id(resourceType.normaliseDesired(drawn))));
+      }), { seed: 20261126, numRuns: 60 });
+    }
   });
 
   test('names the server lower-cases are lower-cased in the id', () => {
@@ -325,5 +346,22 @@ describe('what a read answer must hold, derived from the model', () => {
     expect(type('secrets_mount').readAnswerProblem({ 'kv/': { type: 'kv' }, request_id: 'r' })).toBeUndefined();
     expect(type('secrets_mount').readAnswerProblem({ 'kv/': 'x' })).toMatch(/entries "kv\/" have no "type"/);
     expect(type('secrets_mount').readAnswerProblem({ foo: 1 })).toMatch(/keys that are not mount paths/);
+  });
+});
+
+describe('field index (field-index.ts)', () => {
+  test.each(RESOURCE_TYPES.map((resourceType) => [resourceType.type, resourceType] as const))('%s: the lookups agree with its field list', (_, resourceType) => {
+    const index = fieldIndex(resourceType.fields);
+    expect(fieldIndex(resourceType.fields)).toBe(index);
+    for (const field of resourceType.fields) expect(index.byApi.get(field.api)).toBe(resourceType.fields.find((candidate) => candidate.api === field.api));
+    expect(index.byApi.size).toBe(new Set(resourceType.fields.map((field) => field.api)).size);
+    expect(index.settable).toEqual(resourceType.fields.filter((field) => !field.sensitive && !field.computed));
+    expect(index.required).toEqual(resourceType.fields.filter((field) => field.required && !field.sensitive && !field.computed));
+    expect(index.identity).toEqual(resourceType.fields.filter((field) => field.identity));
+  });
+
+  test('the first field of a name wins, as with fields.find', () => {
+    const fields = [field('name', 'string', 'first'), field('name', 'int', 'second')];
+    expect(fieldIndex(fields).byApi.get('name')?.doc).toBe('first');
   });
 });

@@ -51,4 +51,15 @@ describe('LDIF', () => {
     expect(ldifProblems('dn: cn=x\n')).toEqual(['entry 1 adds an entry without attributes']);
     expect(ldifProblems('dn: cn={{.Login}}\ncn: x')[0]).toContain('unknown field ".Login"');
   });
+
+  test('a text checked again gets the same problems, in a list of its own', () => {
+    const broken = 'dn: cn=x\nnot an attribute line\n';
+    const first = ldifProblems(broken);
+    first.push('changed by a caller');
+    expect(ldifProblems(broken)).toEqual(['entry 1: line "not an attribute line" is not "attribute: value"']);
+    // More texts than the memory keeps: each still gets its own problems.
+    for (let index = 0; index < 100; index++) expect(ldifProblems(`dn: cn=x${index}\n`)).toEqual(['entry 1 adds an entry without attributes']);
+    expect(ldifProblems(broken)).toEqual(['entry 1: line "not an attribute line" is not "attribute: value"']);
+    expect(ldifProblems(ldif)).toEqual([]);
+  });
 });

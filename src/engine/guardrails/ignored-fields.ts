@@ -36,6 +36,9 @@ export function withoutIgnored<T>(values: Readonly<Record<string, T>>, ignored: 
 
 /** Validation of a spec's ignored names against the type (a spec edited by hand, or synthesized without checks). */
 export function unknownIgnoredFields(resourceType: ResourceType, lifecycle: ResourceLifecycle | undefined): string[] {
+  const names = lifecycle?.ignoreChanges ?? [];
+  // Most specs ignore nothing: no set of the type's field names to build for them (10,000 sets cost ~25 ms).
+  if (names.length === 0) return [];
   const known = new Set(resourceType.fields.filter((field) => !field.identity).map((field) => field.api));
-  return (lifecycle?.ignoreChanges ?? []).filter((name) => name !== EVERY_FIELD && !known.has(name));
+  return names.filter((name) => name !== EVERY_FIELD && !known.has(name));
 }

@@ -1,8 +1,10 @@
 /** Loads the desired state a run works from and checks it before any request is made. */
 import * as path from 'node:path';
+import { desiredId } from '../../resources/define';
 import { fieldValueProblems } from '../../resources/field-rules';
 import { findResourceType } from '../../resources/registry';
-import type { FieldSpec, ResourceType } from '../../resources/types';
+import { fieldIndex } from '../../resources/field-index';
+import type { ResourceType } from '../../resources/types';
 import { reservedReferenceProblem } from '../../secret-value';
 import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
@@ -72,7 +74,9 @@ function desiredProblems(desired: DesiredStack): string[] {
     problems.push(...fieldProblems);
     let id: string;
     try {
-      id = resourceType.id(resourceType.normaliseDesired(resource.spec));
+      // A spec with problems is made canonical in full, as before: a wrong value in another field (one that is
+      // not JSON, in a stack given in memory) may make that fail, and then no id is checked.
+      id = fieldProblems.length === 0 ? desiredId(resourceType, resource.spec) : resourceType.id(resourceType.normaliseDesired(resource.spec));
     } catch (error) {
       // A spec with wrong values has no id to speak of: its field problems say what to fix.
       if (fieldProblems.length === 0) problems.push(`${resource.address}: cannot compute the object's id from its spec (${(error as Error).message})`);
@@ -83,7 +87,7 @@ function desiredProblems(desired: DesiredStack): string[] {
     if (owner) problems.push(`${resource.address}: manages ${id}, which ${owner} manages too`);
     owners.set(id, resource.address);
     for (const field of Object.keys(resource.secrets)) {
-      const spec = resourceType.fields.find((candidate) => candidate.api === field);
+      const spec = fieldIndex(resourceType.fields).byApi.get(field);
       if (!spec?.sensitive) problems.push(`${resource.address}: "${field}" is not a secret field of ${resource.type}`);
       const reserved = reservedReferenceProblem(resource.secrets[field].reference);
       if (reserved) problems.push(`${resource.address}: secret "${field}": ${reserved}`);
@@ -100,10 +104,12 @@ function desiredProblems(desired: DesiredStack): string[] {
 /** Every field of a spec against the resource model: known, settable in code, of its kind, range and length. */
 function specProblems(address: string, resourceType: ResourceType, spec: Readonly<Record<string, unknown>>): string[] {
   const problems: string[] = [];
-  for (const [name, value] of Object.entries(spec)) {
-    const field = resourceType.fields.find((candidate) => candidate.api === name);
+  const fields = fieldIndex(resourceType.fields);
+  for (const name of Object.keys(spec)) {
+    const value = spec[name];
+    const field = fields.byApi.get(name);
     if (!field) {
-      problems.push(`${address}: ${name}: not a field of ${resourceType.type}; fields: ${resourceType.fields.filter(settable).map((known) => known.api).join(', ')}`);
+      problems.push(`${address}: ${name}: not a field of ${resourceType.type}; fields: ${fields.settable.map((known) => known.api).join(', ')}`);
     } else if (field.sensitive) {
       problems.push(`${address}: ${name}: a secret field given as a plain value; only a {"$secret": {"env"|"file": ...}} reference may be given`);
     } else if (field.computed) {
@@ -112,14 +118,10 @@ function specProblems(address: string, resourceType: ResourceType, spec: Readonl
       for (const problem of fieldValueProblems(field, value)) problems.push(`${address}: ${name}: received ${shortValue(value)}; ${problem}`);
     }
   }
-  for (const field of resourceType.fields) {
-    if (field.required && !field.sensitive && !field.computed && spec[field.api] === undefined) problems.push(`${address}: ${field.api}: required`);
+  for (const field of fields.required) {
+    if (spec[field.api] === undefined) problems.push(`${address}: ${field.api}: required`);
   }
   return problems;
-}
-
-function settable(field: FieldSpec): boolean {
-  return !field.sensitive && !field.computed;
 }
 
 /** A value for a message: JSON, cut short (a 10 MB string is shown by its start and length only). */
@@ -133,7 +135,9 @@ function cycleProblems(desired: DesiredStack): string[] {
   const dependsOn = new Map(desired.resources.map((resource) => [resource.address, resource.dependsOn]));
   const state = new Map<string, 'visiting' | 'done'>();
   const cycles: string[] = [];
-  const visit = (address: string, path: string[]): void => {
+  // The addresses being visited, in order (one array for the whole walk, not a copy per step).
+  const path: string[] = [];
+  const visit = (address: string): void => {
     if (state.get(address) === 'done') return;
     if (state.get(address) === 'visiting') {
       const cycle = [...path.slice(path.indexOf(address)), address];
@@ -141,10 +145,12 @@ function cycleProblems(desired: DesiredStack): string[] {
       return;
     }
     state.set(address, 'visiting');
-    for (const dependency of dependsOn.get(address) ?? []) if (dependsOn.has(dependency)) visit(dependency, [...path, address]);
+    path.push(address);
+    for (const dependency of dependsOn.get(address) ?? []) if (dependsOn.has(dependency)) visit(dependency);
+    path.pop();
     state.set(address, 'done');
   };
-  for (const address of dependsOn.keys()) visit(address, []);
+  for (const address of dependsOn.keys()) visit(address);
   return cycles;
 }
 

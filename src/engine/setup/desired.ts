@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { findResourceType } from '../../resources/registry';
 import type { Attributes } from '../../resources/types';
 import { SecretValue } from '../../secret-value';
+import { utf8Text } from '../../utf8-text';
 import { unknownIgnoredFields } from '../guardrails/ignored-fields';
 import { deepFreeze } from '../../deep-freeze';
 import {
@@ -86,7 +87,7 @@ export function loadDesired(outdir: string, stack?: string): DesiredStack {
   const file = path.join(outdir, 'stacks', name, 'cdk.tf.json');
   let config: unknown;
   try {
-    config = JSON.parse(fs.readFileSync(file, 'utf8'));
+    config = JSON.parse(utf8Text(fs.readFileSync(file)));
   } catch (error) {
     throw new DesiredStateError(`${file}: ${(error as Error).message}`);
   }

@@ -16,11 +16,12 @@ export interface Selection {
  * destroy: every resource in state, or the targets plus everything that depends on them.
  */
 export function selectAddresses(desired: DesiredStack, state: StateFile, targets: readonly string[] | undefined, mode: RunMode): Result<Selection> {
-  const dependencies = dependencyMap(desired, state);
   const universe = mode === 'destroy'
     ? new Set(Object.keys(state.resources))
     : new Set([...desired.resources.map((r) => r.address), ...Object.keys(state.resources)]);
   if (!targets || targets.length === 0) return ok({ addresses: universe, warnings: [] });
+  // Only targets need the dependencies (copying them for 10,000 resources cost ~10 ms of every plan).
+  const dependencies = dependencyMap(desired, state);
 
   const warnings: string[] = [];
   const unknown = targets.filter((target) => !universe.has(target));
