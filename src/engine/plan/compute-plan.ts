@@ -82,14 +82,19 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are
     // checked all at once on the thread pool after the refresh, never one by one on the event loop.
     const later: RefreshRequest[] = [];
+    // Objects read are diffed in a batch once the answers that arrived together have been taken in, not one by one
+    // as each arrives: every answer frees a slot, and its next request goes out before the CPU work of the others'
+    // diffs (at 1 ms from the service, diffing inline added about 1 ms to each round trip).
+    const toDiff = new DiffBatch((request, object) => {
+      if (fingerprintKey && !needsSlowComparison(request, object, input.secrets, stateEntryOf)) diff(request, object, fingerprintKey);
+      else later.push(request);
+    });
     const live = await refresh(input.client, requests, {
       parallelism: input.parallelism,
       onProgress: input.onProgress,
-      onRead: (request, object) => {
-        if (fingerprintKey && !needsSlowComparison(request, object, input.secrets, stateEntryOf)) diff(request, object, fingerprintKey);
-        else later.push(request);
-      },
+      onRead: (request, object) => toDiff.add(request, object),
     });
+    toDiff.flush();
     if (!live.ok) return live;
     const key = fingerprintKey ?? (await keyReady);
     await key.prepare(later.flatMap((request) => [...slowComparisons(request, live.value.get(request.address)!, input.secrets, stateEntryOf)]));
@@ -127,12 +132,51 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   return ok(planComputation(input.stack, input.refreshOnly, resources, warnings));
 }
 
+/**
+ * Objects read, diffed together in the event loop's check phase (after the I/O callbacks of answers that arrived
+ * together, each of which sent its next request), or when flushed.
+ */
+class DiffBatch {
+  #pending: Array<[RefreshRequest, LiveObject]> = [];
+  #scheduled: NodeJS.Immediate | undefined;
+  /** What a diff in the check phase threw: thrown again by the caller's `flush`, as an inline diff would have. */
+  #failure: { error: unknown } | undefined;
+
+  constructor(private readonly diff: (request: RefreshRequest, object: LiveObject) => void) {}
+
+  add(request: RefreshRequest, object: LiveObject): void {
+    this.#pending.push([request, object]);
+    this.#scheduled ??= setImmediate(() => {
+      try {
+        this.#run();
+      } catch (error) {
+        this.#failure ??= { error };
+      }
+    });
+  }
+
+  /** Diffs what is pending now; throws what any diff threw. */
+  flush(): void {
+    this.#run();
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  #run(): void {
+    if (this.#scheduled) clearImmediate(this.#scheduled);
+    this.#scheduled = undefined;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const [request, object] of pending) this.diff(request, object);
+  }
+}
+
 /** The plan of these resource plans, frozen: a plan is a value; what changes it later makes a new one. */
 export function planComputation(stack: string, refreshOnly: boolean, resources: ReadonlyMap<string, ResourcePlan>, warnings: readonly string[]): PlanComputation {
   // Each change names what it depends on (desired, else as recorded in state): the reports' dependency picture.
+  // The diff sets it as it makes the change; a change made elsewhere gets it here.
   const ordered = [...resources.values()]
     .sort((a, b) => compare(a.address, b.address))
-    .map((r): ResourcePlan => ({ ...r, change: { ...r.change, dependsOn: [...r.dependencies] } }));
+    .map((r): ResourcePlan => (r.change.dependsOn ? r : { ...r, change: { ...r.change, dependsOn: [...r.dependencies] } }));
   const plan: Plan = deepFreeze({
     stack,
     refreshOnly,

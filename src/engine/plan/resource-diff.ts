@@ -52,6 +52,8 @@ interface InCode {
   identityChanged: boolean;
   /** Fields `ignoreChanges` leaves alone once the object exists (guardrails/ignored-fields.ts). */
   ignored: ReadonlySet<string>;
+  /** What it needs first: the plan's `dependencies` and its change's `dependsOn` (one array, both read-only). */
+  dependencies: readonly string[];
 }
 
 function diffInCode(input: ResourceDiffInput, desired: DesiredResource): ResourceDiff {
@@ -64,6 +66,7 @@ function diffInCode(input: ResourceDiffInput, desired: DesiredResource): Resourc
     sameObject,
     identityChanged: stateEntry !== undefined && !sameObject,
     ignored: ignoredFields(input.resourceType, desired.lifecycle),
+    dependencies: [...desired.dependsOn],
   };
   if (live.attributes === null) return absentOnService(facts);
   return presentOnService(facts, live.attributes);
@@ -153,6 +156,7 @@ function writeWhole(facts: InCode, write: WholeWrite): ResourceDiff {
         replacePaths: write.replacePaths,
         fieldChanges: write.fieldChanges,
         secrets: secrets.statuses,
+        dependsOn: facts.dependencies,
       },
     }),
     warnings: secrets.warnings,
@@ -219,6 +223,7 @@ function updateInPlace(
         replacePaths: [],
         fieldChanges: updating ? changes : [],
         secrets: secrets.statuses,
+        dependsOn: facts.dependencies,
       },
     }),
     warnings: secrets.warnings,
@@ -270,7 +275,7 @@ function inCodePlan(facts: InCode, planned: Pick<ResourcePlan, 'drift' | 'delete
     canonical,
     stateEntry: input.stateEntry,
     live: input.live,
-    dependencies: [...desired.dependsOn],
+    dependencies: facts.dependencies,
     drift: planned.drift,
     deleteIdentity: planned.deleteIdentity,
     writeAttributes: planned.writeAttributes,
@@ -294,6 +299,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
   }
   const gone = live.attributes === null;
   const action = gone ? 'no-op' : input.guardrails?.retainOnDelete ? 'forget' : 'delete';
+  const dependencies = [...stateEntry.dependencies];
   return {
     plan: {
       address: input.address,
@@ -302,7 +308,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
       live,
       drift,
       deleteIdentity: stateEntry.attributes,
-      dependencies: [...stateEntry.dependencies],
+      dependencies,
       writeAttributes: {},
       clear: [],
       writeCall: false,
@@ -319,6 +325,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
         replacePaths: [],
         fieldChanges: [],
         secrets: [],
+        dependsOn: dependencies,
       },
     },
     warnings: [],
