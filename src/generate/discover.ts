@@ -10,6 +10,7 @@ import { refresh } from '../engine/refresh/refresh';
 import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
 import type { ApiCall, Attributes, ResourceType } from '../resources/types';
+import { appendAll } from '../append-all';
 
 /** One object found on the service and read back. */
 export interface DiscoveredObject {
@@ -78,7 +79,7 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
       }
       found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       byType.set(resourceType.type, found);
-      objects.push(...found);
+      appendAll(objects, found);
     }
   } catch (error) {
     if (error instanceof EngineError) return fail(error);

@@ -26,6 +26,7 @@ import {
   SERVICE_MANAGED_TITLE,
 } from './plan-view';
 import { ACTION_ICON, MOVE_ICON, OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
+import { appendAll } from '../append-all';
 
 export type { CommentContext } from './markdown-context';
 
@@ -60,12 +61,12 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
   const sections: MarkdownSection[] = [...alertSections(plan)];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
-    sections.push(...summaryTable(changes), ...dependencyPicture(changes), ...changeSections(changes));
+    for (const part of [summaryTable(changes), dependencyPicture(changes), changeSections(changes)]) appendAll(sections, part);
   }
-  sections.push(...driftSections(plan.drift));
-  if (!plan.refreshOnly) sections.push(...unverifiableSection(plan.changes), ...serviceManagedSection(plan.changes));
-  sections.push(...policyMarkdownSections(plan));
-  sections.push(...planWarnings(plan.warnings));
+  appendAll(sections, driftSections(plan.drift));
+  if (!plan.refreshOnly) for (const part of [unverifiableSection(plan.changes), serviceManagedSection(plan.changes)]) appendAll(sections, part);
+  appendAll(sections, policyMarkdownSections(plan));
+  appendAll(sections, planWarnings(plan.warnings));
   return sections;
 }
 

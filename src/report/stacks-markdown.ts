@@ -11,6 +11,7 @@ import { planTotals, totalsPhrase } from './plan-view';
 import { policyCell } from './policy-view';
 import { OUTCOME_LOOK } from './status';
 import { problemsPhrase, runOutcome, stackOutcome, stackProblem, stacksTotals, type StackReport } from './stacks-view';
+import { appendAll } from '../append-all';
 
 export function renderStacksMarkdown(reports: readonly StackReport[], options: MarkdownOptions = {}): string[] {
   const maxLength = options.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
@@ -21,7 +22,7 @@ export function renderStacksMarkdown(reports: readonly StackReport[], options: M
   const status = `${look.icon} **${look.word}: ${totalsPhrase(totals)}, ${totals.drifted} drifted** over ${reports.length} stacks${problemsPhrase(totals)}`;
   const header = `${title}${status}${context === undefined ? '' : `\n\n${context}`}`;
   const sections: MarkdownSection[] = [stacksTable(reports)];
-  for (const report of reports) sections.push(...stackSections(report));
+  for (const report of reports) appendAll(sections, stackSections(report));
   return splitComment(header, sections, maxLength);
 }
 

@@ -22,6 +22,7 @@ import {
   type AttributeLine,
   type LineSymbol,
 } from './plan-view';
+import { appendAll } from '../append-all';
 
 export interface TextOptions {
   /** ANSI colours; the caller decides (see `shouldUseColor`). */
@@ -46,18 +47,18 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const colors = pc.createColors(options.color);
   const out: string[] = [];
 
-  if (plan.drift.length > 0) out.push(...driftSection(plan.drift, colors));
+  if (plan.drift.length > 0) appendAll(out, driftSection(plan.drift, colors));
 
   if (plan.refreshOnly) {
-    out.push(...refreshOnlyEnding(plan, colors));
+    appendAll(out, refreshOnlyEnding(plan, colors));
   } else {
     const changes = actionableChanges(plan);
-    if (changes.length > 0) out.push(...actionsSection(plan, changes, colors));
-    out.push(...unverifiableSection(plan, colors));
-    out.push(...serviceManagedSection(plan, colors));
-    out.push(...summarySection(plan, changes.length, colors));
+    if (changes.length > 0) appendAll(out, actionsSection(plan, changes, colors));
+    appendAll(out, unverifiableSection(plan, colors));
+    appendAll(out, serviceManagedSection(plan, colors));
+    appendAll(out, summarySection(plan, changes.length, colors));
   }
-  out.push(...policyTextSection(plan, colors));
+  appendAll(out, policyTextSection(plan, colors));
 
   for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
   return `${trimTrailingBlankLines(out).join('\n')}\n`;
@@ -75,7 +76,7 @@ function driftSection(drift: readonly DriftEntry[], colors: Colors): string[] {
     // A health problem is said in full by its headline; the other kinds list the fields.
     if (!entry.health) {
       const symbol = entry.kind === 'deleted' ? '-' : '~';
-      out.push(...block(`  ${colorSymbol(symbol, colors)}`, entry.type, entry.id, driftAttributeLines(entry), 0, colors));
+      appendAll(out, block(`  ${colorSymbol(symbol, colors)}`, entry.type, entry.id, driftAttributeLines(entry), 0, colors));
     }
     out.push('');
   }
