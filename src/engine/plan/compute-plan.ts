@@ -12,6 +12,7 @@ import type { RunMode } from '../setup/targets';
 import type { Plan } from './plan';
 import { guardrailsOf } from '../guardrails/lifecycle';
 import { diffResource, type ResourceDiff } from './resource-diff';
+import { DiffBatch } from './diff-batch';
 import type { ResourcePlan } from './resource-plan';
 import { deepFreeze } from '../../deep-freeze';
 
@@ -82,11 +83,9 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are
     // checked all at once on the thread pool after the refresh, never one by one on the event loop.
     const later: RefreshRequest[] = [];
-    // Objects read are diffed in a batch once the answers that arrived together have been taken in, not one by one
-    // as each arrives: every answer frees a slot, and its next request goes out before the CPU work of the others'
-    // diffs (at 1 ms from the service, diffing inline added about 1 ms to each round trip).
+    // Diffed in batches, so that each answer's next request goes out before the others' diffs (diff-batch.ts).
     const toDiff = new DiffBatch((request, object) => {
-      if (fingerprintKey && !needsSlowComparison(request, object, input.secrets, stateEntryOf)) diff(request, object, fingerprintKey);
+      if (fingerprintKey && slowComparisons(request, object, input.secrets, stateEntryOf).length === 0) diff(request, object, fingerprintKey);
       else later.push(request);
     });
     const live = await refresh(input.client, requests, {
@@ -97,7 +96,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     toDiff.flush();
     if (!live.ok) return live;
     const key = fingerprintKey ?? (await keyReady);
-    await key.prepare(later.flatMap((request) => [...slowComparisons(request, live.value.get(request.address)!, input.secrets, stateEntryOf)]));
+    await key.prepare(later.flatMap((request) => slowComparisons(request, live.value.get(request.address)!, input.secrets, stateEntryOf)));
     for (const request of later) diff(request, live.value.get(request.address)!, key);
     for (const request of requests) {
       const { plan, warnings: diffWarnings } = diffs.get(request.address)!;
@@ -132,51 +131,11 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   return ok(planComputation(input.stack, input.refreshOnly, resources, warnings));
 }
 
-/**
- * Objects read, diffed together in the event loop's check phase (after the I/O callbacks of answers that arrived
- * together, each of which sent its next request), or when flushed.
- */
-class DiffBatch {
-  #pending: Array<[RefreshRequest, LiveObject]> = [];
-  #scheduled: NodeJS.Immediate | undefined;
-  /** What a diff in the check phase threw: thrown again by the caller's `flush`, as an inline diff would have. */
-  #failure: { error: unknown } | undefined;
-
-  constructor(private readonly diff: (request: RefreshRequest, object: LiveObject) => void) {}
-
-  add(request: RefreshRequest, object: LiveObject): void {
-    this.#pending.push([request, object]);
-    this.#scheduled ??= setImmediate(() => {
-      try {
-        this.#run();
-      } catch (error) {
-        this.#failure ??= { error };
-      }
-    });
-  }
-
-  /** Diffs what is pending now; throws what any diff threw. */
-  flush(): void {
-    this.#run();
-    if (this.#failure) throw this.#failure.error;
-  }
-
-  #run(): void {
-    if (this.#scheduled) clearImmediate(this.#scheduled);
-    this.#scheduled = undefined;
-    const pending = this.#pending;
-    this.#pending = [];
-    for (const [request, object] of pending) this.diff(request, object);
-  }
-}
-
 /** The plan of these resource plans, frozen: a plan is a value; what changes it later makes a new one. */
 export function planComputation(stack: string, refreshOnly: boolean, resources: ReadonlyMap<string, ResourcePlan>, warnings: readonly string[]): PlanComputation {
-  // Each change names what it depends on (desired, else as recorded in state): the reports' dependency picture.
-  // The diff sets it as it makes the change; a change made elsewhere gets it here.
-  const ordered = [...resources.values()]
-    .sort((a, b) => compare(a.address, b.address))
-    .map((r): ResourcePlan => (r.change.dependsOn ? r : { ...r, change: { ...r.change, dependsOn: [...r.dependencies] } }));
+  // Each change names what it depends on (desired, else as recorded in state): resource-diff.ts sets `dependsOn`
+  // as it makes the change, the same array as the resource's `dependencies`.
+  const ordered = [...resources.values()].sort((a, b) => compare(a.address, b.address));
   const plan: Plan = deepFreeze({
     stack,
     refreshOnly,
@@ -213,38 +172,26 @@ function findMoves(desired: DesiredStack, state: StateFile): Map<string, string>
   return moves;
 }
 
-/** (desired value, recorded fingerprint) of the slow fingerprints the diff of one object will compare. */
-function* slowComparisons(
+/**
+ * (desired value, recorded fingerprint) of the slow fingerprints the diff of one object will compare: asked for
+ * every object read, so a plain array (almost always empty), not a generator.
+ */
+function slowComparisons(
   request: RefreshRequest,
   live: LiveObject,
   secrets: ResolvedSecrets,
   stateEntryOf: (address: string) => ResourceState | undefined,
-): Generator<[string, string]> {
-  if (!live.attributes) return;
-  const recorded = stateEntryOf(request.address)?.secrets;
-  if (!recorded) return;
-  for (const [field, value] of Object.entries(secrets.get(request.address) ?? {})) {
-    const fingerprint = recorded[field];
-    if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) yield [value, fingerprint];
-  }
-}
-
-/** Whether `slowComparisons` has any: asked for every object read, so without a generator's cost. */
-function needsSlowComparison(
-  request: RefreshRequest,
-  live: LiveObject,
-  secrets: ResolvedSecrets,
-  stateEntryOf: (address: string) => ResourceState | undefined,
-): boolean {
-  if (!live.attributes) return false;
+): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  if (!live.attributes) return found;
   const recorded = stateEntryOf(request.address)?.secrets;
   const desired = secrets.get(request.address);
-  if (!recorded || !desired) return false;
+  if (!recorded || !desired) return found;
   for (const field in desired) {
     const fingerprint = recorded[field];
-    if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) return true;
+    if (fingerprint !== undefined && isSlowFingerprint(fingerprint)) found.push([desired[field], fingerprint]);
   }
-  return false;
+  return found;
 }
 
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */
