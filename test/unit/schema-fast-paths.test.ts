@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isWellFormedState, readState, stateFileSchema } from '../../src/engine/state/state-file';
+import { isWellFormedState, readState, resourceStateSchema, stateFileSchema, wellFormedEntryInAnyOrder } from '../../src/engine/state/state-file';
 import { isWellFormedSpec, parseSynthesizedSpec, specSchema } from '../../src/synthesized-spec';
 
 const SEED = 20261126;
@@ -109,6 +109,27 @@ describe('a state file', () => {
       expectSame(value, parsed.data);
     }), { seed: SEED, numRuns: RUNS });
     expect(taken).toBeGreaterThan(RUNS / 10);
+  });
+
+  test('an entry of a PostgreSQL row, keys in any order, comes out as the schema returns it, or goes through the schema', () => {
+    let taken = 0;
+    const jsonbOrder = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)))
+      : value);
+    fc.assert(fc.property(entry, fc.boolean(), (drawn, reorder) => {
+      const value = reorder ? jsonbOrder(drawn) : drawn;
+      const parsed = resourceStateSchema.safeParse(value);
+      const fast = wellFormedEntryInAnyOrder(value);
+      if (fast === undefined) return;
+      taken++;
+      expect(parsed.success).toBe(true);
+      expectSame(fast, parsed.data);
+    }), { seed: SEED, numRuns: RUNS });
+    expect(taken).toBeGreaterThan(RUNS / 10);
+    const good = { type: 't', id: 'i', attributes: {}, secrets: {}, dependencies: [], applied_at: 'now' };
+    expect(wellFormedEntryInAnyOrder({ ...good, extra: 1 })).toBeUndefined();
+    expect(wellFormedEntryInAnyOrder({ ...good, attributes: JSON.parse('{"__proto__": {"x": 1}}') })).toBeUndefined();
+    expect(JSON.stringify(wellFormedEntryInAnyOrder(jsonbOrder(good)))).toBe(JSON.stringify(good));
   });
 
   test('a damaged file reads as the schema says, as before', async () => {

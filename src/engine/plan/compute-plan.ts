@@ -13,6 +13,7 @@ import type { Plan } from './plan';
 import { guardrailsOf } from '../guardrails/lifecycle';
 import { diffResource, type ResourceDiff } from './resource-diff';
 import { DiffBatch } from './diff-batch';
+import type { ReadQueue } from '../refresh/read-queue';
 import type { ResourcePlan } from './resource-plan';
 import { deepFreeze } from '../../deep-freeze';
 
@@ -29,6 +30,8 @@ export interface ComputePlanInput {
   mode: RunMode;
   refreshOnly: boolean;
   parallelism: number;
+  /** Reads already sent for this run (a plan's read-ahead); else the refresh sends them all. */
+  reads?: ReadQueue;
   warnings: string[];
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -90,6 +93,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     });
     const live = await refresh(input.client, requests, {
       parallelism: input.parallelism,
+      reads: input.reads,
       onProgress: input.onProgress,
       onRead: (request, object) => toDiff.add(request, object),
     });

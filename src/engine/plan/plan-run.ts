@@ -6,6 +6,7 @@ import type { Plan } from './plan';
 import { planRun, prepareRun, readRunState, type RunContext } from '../setup/run-context';
 import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from '../saved-plan/saved-plan';
 import { liveDigests } from '../saved-plan/staleness';
+import { startReadAhead } from './read-ahead';
 import { withSavedPlanMac } from '../saved-plan/plan-mac';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
@@ -57,9 +58,13 @@ async function computeReadOnly(
 ): Promise<Result<{ context: RunContext; state: StateFile; computation: PlanComputation; fingerprintKey: FingerprintKey }>> {
   const context = prepareRun(options);
   if (!context.ok) return context;
+  const ahead = await startReadAhead(context.value);
   const state = await readRunState(context.value);
-  if (!state.ok) return state;
-  const planned = await planRun(context.value, state.value, 'apply');
+  if (!state.ok) {
+    await ahead?.client.close();
+    return state;
+  }
+  const planned = await planRun(context.value, state.value, 'apply', ahead);
   if (!planned.ok) return planned;
   await planned.value.client.close();
   const { computation, fingerprintKey } = planned.value;

@@ -6,12 +6,12 @@
  * A failure that concerns the whole run (wrong token, service unreachable, TLS) stops the refresh: the client
  * sends nothing after it, and it is reported once with its likely cause instead of once per resource.
  */
-import pLimit from 'p-limit';
-import { confirmService, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError, type ServiceResult } from '../../client';
-import type { ApiCall, Attributes, ResourceType } from '../../resources/types';
+import { confirmService, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
+import type { Attributes, ResourceType } from '../../resources/types';
 import type { ProgressEvent } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { readVerdict } from './read-answer';
+import { ReadQueue } from './read-queue';
 
 export interface RefreshRequest {
   address: string;
@@ -67,19 +67,11 @@ export async function refresh(
     onProgress?: (event: ProgressEvent) => void;
     /** Called with each object as soon as it is read (the plan diffs it while other reads are on their way). */
     onRead?: (request: RefreshRequest, live: LiveObject) => void;
+    /** Reads already sent for this run (a plan's read-ahead), on the same client; else a queue of its own. */
+    reads?: ReadQueue;
   },
 ): Promise<Result<Map<string, LiveObject>>> {
-  const limit = pLimit(Math.max(1, options.parallelism));
-  const reads = new Map<string, Promise<ServiceResult>>();
-  const read = (call: ApiCall): Promise<ServiceResult> => {
-    const key = callKey(call);
-    let pending = reads.get(key);
-    if (!pending) {
-      pending = limit(() => client.request(call.method, call.path, { query: call.query }));
-      reads.set(key, pending);
-    }
-    return pending;
-  };
+  const reads = options.reads ?? new ReadQueue(client, options.parallelism);
 
   const total = requests.length;
   let done = 0;
@@ -96,7 +88,7 @@ export async function refresh(
   await Promise.all(
     requests.map(async (request) => {
       const call = request.resourceType.api(request.identity).read;
-      const result = await read(call);
+      const result = await reads.read(call);
       if (!result.ok && result.error.status !== 404) {
         if (result.error.runFailure !== undefined) runFailure ??= result.error;
         else problems.push(`${request.address}: ${result.error.message}`);
@@ -142,9 +134,4 @@ function notTheServiceError(client: ServiceClient, unconfirmed: ReadonlyArray<{ 
     `refresh stopped: the server at SERVICE_ADDR (${client.address}) does not answer like the secrets service, so no object is taken as deleted. ` +
       `${which} read as not there (${first.how}), and ${answer}, which the service answers for any valid token. ${fix}`,
   );
-}
-
-function callKey(call: ApiCall): string {
-  const query = Object.entries(call.query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${call.method} ${call.path} ${JSON.stringify(query)}`;
 }

@@ -22,6 +22,7 @@ import { unknownRecordedTypes } from '../state/recorded-types';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import { selectAddresses, type RunMode } from './targets';
 import { planWithPolicies } from '../policy/policy-stage';
+import type { ReadAhead } from '../plan/read-ahead';
 
 export const DEFAULT_PARALLELISM = 10;
 
@@ -151,25 +152,32 @@ export interface PlannedRun {
 
 /**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
- * request (destroy and refresh-only need none). On success the client is the caller's to close.
+ * request (destroy and refresh-only need none). On success the client is the caller's to close. A plan's
+ * read-ahead (plan/read-ahead.ts) brings its secrets, client and the reads already sent.
  */
-export async function planRun(context: RunContext, state: StateFile, mode: RunMode): Promise<Result<PlannedRun & { client: ServiceClient }>> {
+export async function planRun(context: RunContext, state: StateFile, mode: RunMode, ahead?: ReadAhead): Promise<Result<PlannedRun & { client: ServiceClient }>> {
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
-  if (!selection.ok) return selection;
-  const unknownType = unknownRecordedTypes(state, context.stateLocation, selection.value.addresses);
-  if (unknownType) return fail(unknownType);
+  const unknownType = selection.ok ? unknownRecordedTypes(state, context.stateLocation, selection.value.addresses) : undefined;
+  if (!selection.ok || unknownType) {
+    await ahead?.client.close();
+    return selection.ok ? fail(unknownType!) : selection;
+  }
   // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
   // check needs only the service address and token.
-  const secrets = mode === 'destroy' || context.options.refreshOnly === true
-    ? ok(new Map() as ResolvedSecrets)
-    : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
+  const secrets = ahead
+    ? ok(ahead.secrets)
+    : mode === 'destroy' || context.options.refreshOnly === true
+      ? ok(new Map() as ResolvedSecrets)
+      : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
   if (!secrets.ok) return secrets;
-  const client = clientFor(context, secrets.value);
+  const client = ahead ? ok(ahead.client) : clientFor(context, secrets.value);
   if (!client.ok) return client;
   // The key is read from the service while the refresh runs (the diff of a secret waits for it).
-  const fingerprintKeyRead = mode === 'destroy'
-    ? Promise.resolve(FingerprintKey.none('destroy writes no secret'))
-    : runFingerprintKey(context, client.value, 'read');
+  const fingerprintKeyRead = ahead
+    ? ahead.fingerprintKey
+    : mode === 'destroy'
+      ? Promise.resolve(FingerprintKey.none('destroy writes no secret'))
+      : runFingerprintKey(context, client.value, 'read');
   const computation = await computePlan({
     client: client.value,
     stack: context.stack,
@@ -181,6 +189,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     mode,
     refreshOnly: context.options.refreshOnly === true,
     parallelism: context.parallelism,
+    reads: ahead?.reads,
     warnings: selection.value.warnings,
     onProgress: context.options.onProgress,
   });

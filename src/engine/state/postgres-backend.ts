@@ -14,7 +14,7 @@ import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key
 import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
 import { lockedError } from './lock-messages';
 import { conflictError } from './state-conflict';
-import { emptyState, resourceStateSchema, type ResourceState, type StateFile } from './state-file';
+import { emptyState, resourceStateSchema, wellFormedEntryInAnyOrder, type ResourceState, type StateFile } from './state-file';
 import type { PostgresLocation } from './state-location';
 
 const POLL_MS = 200;
@@ -47,6 +47,11 @@ export class PostgresStateBackend implements StateBackend {
         const rows = await client.query<{ address: string; entry: unknown }>(`SELECT address, entry FROM ${this.#t.resources} WHERE stack = $1`, [this.stack]);
         const resources: Record<string, ResourceState> = {};
         for (const row of rows.rows) {
+          const wellFormed = wellFormedEntryInAnyOrder(row.entry);
+          if (wellFormed) {
+            resources[row.address] = wellFormed;
+            continue;
+          }
           const parsed = resourceStateSchema.safeParse(row.entry);
           if (!parsed.success) {
             const issue = parsed.error.issues[0];

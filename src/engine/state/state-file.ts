@@ -88,6 +88,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
 
 const STATE_KEYS = Object.keys(stateFileSchema.shape);
 const ENTRY_KEYS = Object.keys(resourceStateSchema.shape);
+const ENTRY_KEY_SET = new Set(ENTRY_KEYS);
 
 /**
  * A state file the schema would take and return unchanged (no key it strips, keys in its order): the common
@@ -101,6 +102,19 @@ export function isWellFormedState(value: unknown): value is StateFile {
   if (!isJsonObject(resources)) return false;
   for (const address in resources) if (!isWellFormedEntry(resources[address])) return false;
   return true;
+}
+
+/**
+ * A state entry as a PostgreSQL row holds it (jsonb keeps keys in its own order, not as written), back in the
+ * schema's key order when it is well formed: what the schema would return, without zod. Undefined when it is not
+ * (a key the schema strips, a part it refuses): the caller parses it with the schema, which says where.
+ */
+export function wellFormedEntryInAnyOrder(value: unknown): ResourceState | undefined {
+  if (!isJsonObject(value)) return undefined;
+  for (const key in value) if (!ENTRY_KEY_SET.has(key)) return undefined;
+  const ordered: Record<string, unknown> = {};
+  for (const key of ENTRY_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) ordered[key] = value[key];
+  return isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
 }
 
 function isWellFormedEntry(value: unknown): boolean {

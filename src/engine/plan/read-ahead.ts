@@ -1,0 +1,43 @@
+/**
+ * A plan's reads sent while its state is still being read. The read of every object the code describes depends on
+ * the code alone (its identity is the desired spec), so `plan` sends them as soon as the desired state is loaded,
+ * and the state (a PostgreSQL round trip, or a large file to parse) is read while they are on their way; the
+ * refresh then shares their answers (read-queue.ts) and adds the reads of what only state records.
+ *
+ * Only for a read-only plan of the whole stack: `--target` reads a selection that needs the state to compute, and
+ * apply/destroy read under the state's lock, never before it. When secrets cannot be resolved or the client not
+ * made, nothing is sent ahead, and the run reports those errors in its usual order, after the state's.
+ */
+import type { ServiceClient } from '../../client';
+import { getResourceType } from '../../resources/registry';
+import { ReadQueue } from '../refresh/read-queue';
+import { ok } from '../errors';
+import { clientFor, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
+import type { FingerprintKey } from '../state/fingerprint';
+
+export interface ReadAhead {
+  secrets: ResolvedSecrets;
+  client: ServiceClient;
+  reads: ReadQueue;
+  /** Read from the service (or the state backend) while the rest runs; the diff of a secret waits for it. */
+  fingerprintKey: Promise<FingerprintKey>;
+}
+
+export async function startReadAhead(context: RunContext): Promise<ReadAhead | undefined> {
+  if ((context.options.targets ?? []).length > 0) return undefined;
+  const secrets = context.options.refreshOnly === true
+    ? ok(new Map() as ResolvedSecrets)
+    : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
+  if (!secrets.ok) return undefined;
+  const client = clientFor(context, secrets.value);
+  if (!client.ok) return undefined;
+  const reads = new ReadQueue(client.value, context.parallelism);
+  // In the refresh's order (by address), so the service sees the same reads in the same order as without it.
+  const resources = [...context.desired.resources].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  for (const resource of resources) void reads.read(getResourceType(resource.type).api(resource.spec).read);
+  const fingerprintKey = runFingerprintKey(context, client.value, 'read');
+  // A run that stops before the diff (a state that cannot be read) never awaits it.
+  fingerprintKey.catch(() => undefined);
+  return { secrets: secrets.value, client: client.value, reads, fingerprintKey };
+}
