@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isWellFormedState, readState, resourceStateSchema, stateFileSchema, wellFormedEntryInAnyOrder } from '../../src/engine/state/state-file';
-import { isWellFormedSpec, parseSynthesizedSpec, specSchema } from '../../src/synthesized-spec';
+import { ACTION_REASON_KINDS, actionReasonSchema } from '../../src/engine/saved-plan/plan-schema';
+import { ENTRY_KEYS, isWellFormedState, readState, resourceStateSchema, STATE_KEYS, stateFileSchema, wellFormedEntryInAnyOrder } from '../../src/engine/state/state-file';
+import { isWellFormedSpec, LIFECYCLE_KEYS, parseSynthesizedSpec, specSchema } from '../../src/synthesized-spec';
 
 const SEED = 20261126;
 const RUNS = 400;
@@ -66,7 +67,7 @@ describe('a synthesized spec', () => {
   test('the fast check takes only what the schema takes, and the parts the reader keeps come out the same', () => {
     let taken = 0;
     fc.assert(fc.property(spec, (value) => {
-      const parsed = specSchema.safeParse(value);
+      const parsed = specSchema().safeParse(value);
       if (!isWellFormedSpec(value)) return;
       taken++;
       expect(parsed.success).toBe(true);
@@ -79,7 +80,7 @@ describe('a synthesized spec', () => {
 
   test('what the schema refuses is reported with its issues, as before', () => {
     fc.assert(fc.property(spec, (value) => {
-      const parsed = specSchema.safeParse(value);
+      const parsed = specSchema().safeParse(value);
       if (parsed.success) return;
       const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
       expect(() => parseSynthesizedSpec(value, 'cdk.tf.json: x.y')).toThrow(`cdk.tf.json: x.y: not a secretform spec of format version 1: ${issues}`);
@@ -102,7 +103,7 @@ describe('a state file', () => {
   test('the fast check takes only what the schema takes and returns unchanged', () => {
     let taken = 0;
     fc.assert(fc.property(state, (value) => {
-      const parsed = stateFileSchema.safeParse(value);
+      const parsed = stateFileSchema().safeParse(value);
       if (!isWellFormedState(value)) return;
       taken++;
       expect(parsed.success).toBe(true);
@@ -118,7 +119,7 @@ describe('a state file', () => {
       : value);
     fc.assert(fc.property(entry, fc.boolean(), (drawn, reorder) => {
       const value = reorder ? jsonbOrder(drawn) : drawn;
-      const parsed = resourceStateSchema.safeParse(value);
+      const parsed = resourceStateSchema().safeParse(value);
       const fast = wellFormedEntryInAnyOrder(value);
       if (fast === undefined) return;
       taken++;
@@ -157,5 +158,14 @@ describe('a state file', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the lists written out beside the schemas, so that reading well-formed files never builds one', () => {
+  test('are the schemas\' keys and reason kinds, in their order', () => {
+    expect(STATE_KEYS).toEqual(Object.keys(stateFileSchema().shape));
+    expect(ENTRY_KEYS).toEqual(Object.keys(resourceStateSchema().shape));
+    expect(LIFECYCLE_KEYS).toEqual(Object.keys(specSchema().shape.lifecycle.unwrap().shape));
+    expect(ACTION_REASON_KINDS).toEqual(actionReasonSchema().options.map((option) => option.def.innerType.shape.kind.value));
   });
 });
