@@ -4,7 +4,7 @@
  * agree on the version, the shape and where the object sits. It names no framework: constructs write it,
  * the engine reads it without importing constructs or cdktf.
  */
-import { hasKeysInOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from './json-shape';
+import { hasKeysInOrder, inKeyOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from './json-shape';
 import { lazy, type Infer } from './lazy-zod';
 import { parseSecretReferenceJson, secretReferenceJson, type SecretReference } from './secret-value';
 
@@ -241,7 +241,7 @@ export interface SynthesizedConnection {
   readonly skipVerify: boolean;
 }
 
-const connectionSchema = lazy((z) => z.object({
+export const connectionSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   construct: z.string().min(1),
   address: z.string().min(1),
@@ -298,11 +298,36 @@ export function parseSynthesizedConnection(value: unknown, where: string): Synth
         `and is invalid; secretform never talks to a service through an invalid connection. Fix it, then synthesize again:\n  ${marked.data.problems.join('\n  ')}`,
     );
   }
+  const { version: _version, ...connection } = wellFormedConnectionInAnyOrder(value) ?? schemaParsedConnection(value, where);
+  return connection;
+}
+
+function schemaParsedConnection(value: unknown, where: string): ConnectionObject {
   const parsed = connectionSchema().safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'}: ${issue.message}`).join('; ');
     throw new SpecFormatError(`${where}: "//".secretform.connection is not a secretform connection of format version ${SPEC_FORMAT_VERSION}: ${issues}`);
   }
-  const { version: _version, ...connection } = parsed.data;
-  return connection;
+  return parsed.data;
+}
+
+type ConnectionObject = Infer<typeof connectionSchema>;
+
+/** The keys of `connectionSchema`, in its order, written out so that reading a connection does not build the schema (a unit test checks they agree). */
+export const CONNECTION_KEYS: readonly string[] = ['version', 'construct', 'address', 'tokenEnv', 'caCertFile', 'clientCertFile', 'clientKeyFile', 'skipVerify'];
+
+/**
+ * A connection object the schema would take, with its keys in the schema's order, as the schema would return it
+ * (cdktf writes them sorted): the common case, checked without loading zod. Undefined when it is not well formed:
+ * the caller parses it with the schema, which names the problem.
+ */
+export function wellFormedConnectionInAnyOrder(value: unknown): ConnectionObject | undefined {
+  const ordered = isJsonObject(value) ? inKeyOrder(value, CONNECTION_KEYS) : undefined;
+  return ordered !== undefined && isWellFormedConnection(ordered) ? ordered : undefined;
+}
+
+function isWellFormedConnection(value: Record<string, unknown>): value is ConnectionObject {
+  const optional = (part: unknown) => part === undefined || isNonEmptyString(part);
+  return value.version === SPEC_FORMAT_VERSION && isNonEmptyString(value.construct) && isNonEmptyString(value.address) && isNonEmptyString(value.tokenEnv) &&
+    optional(value.caCertFile) && optional(value.clientCertFile) && optional(value.clientKeyFile) && typeof value.skipVerify === 'boolean';
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
-import { hasKeysInOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from '../../json-shape';
+import { hasKeysInOrder, inKeyOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from '../../json-shape';
 import { lazy, type Infer } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 
@@ -94,7 +94,6 @@ export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 's
 export const ENTRY_KEYS: readonly string[] = [
   'type', 'id', 'attributes', 'secrets', 'digest', 'rotated_by_service', 'dependencies', 'applied_at', 'protect', 'retain_on_delete',
 ];
-const ENTRY_KEY_SET = new Set(ENTRY_KEYS);
 
 /**
  * A state file the schema would take and return unchanged (no key it strips, keys in its order): the common
@@ -116,11 +115,8 @@ export function isWellFormedState(value: unknown): value is StateFile {
  * (a key the schema strips, a part it refuses): the caller parses it with the schema, which says where.
  */
 export function wellFormedEntryInAnyOrder(value: unknown): ResourceState | undefined {
-  if (!isJsonObject(value)) return undefined;
-  for (const key in value) if (!ENTRY_KEY_SET.has(key)) return undefined;
-  const ordered: Record<string, unknown> = {};
-  for (const key of ENTRY_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) ordered[key] = value[key];
-  return isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
+  const ordered = isJsonObject(value) ? inKeyOrder(value, ENTRY_KEYS) : undefined;
+  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
 }
 
 function isWellFormedEntry(value: unknown): boolean {
