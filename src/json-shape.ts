@@ -54,3 +54,21 @@ export function hasKeysInOrder(value: Record<string, unknown>, keys: readonly st
   }
   return true;
 }
+
+/**
+ * `value` with its keys put in the order of `keys`, as a zod object returns them (a PostgreSQL jsonb row or a
+ * cdktf output holds them in an order of its own), or undefined when it has a key that is not among `keys`.
+ */
+export function inKeyOrder(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> | undefined {
+  const ordered: Record<string, unknown> = {};
+  let found = 0;
+  for (const key of keys) {
+    if (Object.prototype.hasOwnProperty.call(value, key)) {
+      ordered[key] = value[key];
+      found++;
+    }
+  }
+  let total = 0;
+  for (const _key in value) total++;
+  return found === total ? ordered : undefined;
+}

@@ -4,8 +4,8 @@
  * agree on the version, the shape and where the object sits. It names no framework: constructs write it,
  * the engine reads it without importing constructs or cdktf.
  */
-import { z } from 'zod';
-import { hasKeysInOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from './json-shape';
+import { hasKeysInOrder, inKeyOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from './json-shape';
+import { lazy, type Infer } from './lazy-zod';
 import { parseSecretReferenceJson, secretReferenceJson, type SecretReference } from './secret-value';
 
 export const SPEC_FORMAT_VERSION = 1;
@@ -13,13 +13,13 @@ export const SPEC_FORMAT_VERSION = 1;
 /** The override path of the object on a synthesized resource (cdktf's `addOverride`). */
 export const SPEC_OVERRIDE_PATH = '//.secretform';
 
-const lifecycleSchema = z.strictObject({
+const lifecycleSchema = lazy((z) => z.strictObject({
   protect: z.boolean().optional(),
   retainOnDelete: z.boolean().optional(),
   ignoreChanges: z.array(z.string().min(1)).optional(),
-});
+}));
 
-export const specSchema = z.object({
+export const specSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   type: z.string(),
   address: z.string().min(1),
@@ -28,9 +28,9 @@ export const specSchema = z.object({
   secrets: z.record(z.string(), z.unknown()),
   dependsOn: z.array(z.string()),
   digest: z.string(),
-  lifecycle: lifecycleSchema.optional(),
+  lifecycle: lifecycleSchema().optional(),
   policyWaivers: z.record(z.string(), z.string()).optional(),
-});
+}));
 
 /**
  * The guardrails a construct sets on its object (docs/guardrails.md); every key is optional and absent means
@@ -105,12 +105,12 @@ export interface InvalidMarker {
   readonly problems: readonly string[];
 }
 
-const invalidMarkerSchema = z.object({
+const invalidMarkerSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   type: z.string(),
   address: z.string().min(1),
   problems: z.array(z.string()).min(1),
-});
+}));
 
 export function writeInvalidMarker(marker: InvalidMarker): Record<string, unknown> {
   return { version: SPEC_FORMAT_VERSION, type: marker.type, address: marker.address, problems: [...marker.problems] };
@@ -134,7 +134,7 @@ export function readSynthesizedSpecs(config: unknown, source: string): Synthesiz
   for (const { terraformAddress, object } of specObjectsOf(config)) {
     // Only an object with `problems` can be a marker: trying the marker's schema on every spec first cost a
     // failed parse (and its error objects) per resource.
-    const marked = isObjectWith(object, 'problems') ? invalidMarkerSchema.safeParse(object) : undefined;
+    const marked = isObjectWith(object, 'problems') ? invalidMarkerSchema().safeParse(object) : undefined;
     if (marked?.success) {
       const { address, problems } = marked.data;
       invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
@@ -189,7 +189,7 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
 }
 
 function schemaParsedSpec(value: unknown, where: string): SpecObject {
-  const parsed = specSchema.safeParse(value);
+  const parsed = specSchema().safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new SpecFormatError(`${where}: not a secretform spec of format version ${SPEC_FORMAT_VERSION}: ${issues}`);
@@ -197,9 +197,10 @@ function schemaParsedSpec(value: unknown, where: string): SpecObject {
   return parsed.data;
 }
 
-type SpecObject = z.infer<typeof specSchema>;
+type SpecObject = Infer<typeof specSchema>;
 
-const LIFECYCLE_KEYS = Object.keys(lifecycleSchema.shape);
+/** The keys of `lifecycleSchema`, in its order, written out so that reading a spec does not build the schema (a unit test checks they agree). */
+export const LIFECYCLE_KEYS: readonly string[] = ['protect', 'retainOnDelete', 'ignoreChanges'];
 
 /**
  * A spec object the schema would take, and return with the same parts (its `spec`, `lifecycle` and
@@ -240,7 +241,7 @@ export interface SynthesizedConnection {
   readonly skipVerify: boolean;
 }
 
-const connectionSchema = z.object({
+export const connectionSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   construct: z.string().min(1),
   address: z.string().min(1),
@@ -249,13 +250,13 @@ const connectionSchema = z.object({
   clientCertFile: z.string().min(1).optional(),
   clientKeyFile: z.string().min(1).optional(),
   skipVerify: z.boolean(),
-}).strict();
+}).strict());
 
-const connectionMarkerSchema = z.object({
+const connectionMarkerSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   construct: z.string().min(1),
   problems: z.array(z.string()).min(1),
-});
+}));
 
 /** The JSON object written at `"//".secretform.connection`. */
 export function writeSynthesizedConnection(connection: SynthesizedConnection): Record<string, unknown> {
@@ -290,18 +291,43 @@ export function readSynthesizedConnection(config: unknown, source: string): Synt
 
 /** One connection object read back (from `cdk.tf.json` or a saved plan); throws a SpecFormatError naming `where`. */
 export function parseSynthesizedConnection(value: unknown, where: string): SynthesizedConnection {
-  const marked = isObjectWith(value, 'problems') ? connectionMarkerSchema.safeParse(value) : undefined;
+  const marked = isObjectWith(value, 'problems') ? connectionMarkerSchema().safeParse(value) : undefined;
   if (marked?.success) {
     throw new SpecFormatError(
       `${where}: the ServiceConnection ${marked.data.construct} was synthesized without validation (\`new App({ skipValidation: true })\`?) ` +
         `and is invalid; secretform never talks to a service through an invalid connection. Fix it, then synthesize again:\n  ${marked.data.problems.join('\n  ')}`,
     );
   }
-  const parsed = connectionSchema.safeParse(value);
+  const { version: _version, ...connection } = wellFormedConnectionInAnyOrder(value) ?? schemaParsedConnection(value, where);
+  return connection;
+}
+
+function schemaParsedConnection(value: unknown, where: string): ConnectionObject {
+  const parsed = connectionSchema().safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'}: ${issue.message}`).join('; ');
     throw new SpecFormatError(`${where}: "//".secretform.connection is not a secretform connection of format version ${SPEC_FORMAT_VERSION}: ${issues}`);
   }
-  const { version: _version, ...connection } = parsed.data;
-  return connection;
+  return parsed.data;
+}
+
+type ConnectionObject = Infer<typeof connectionSchema>;
+
+/** The keys of `connectionSchema`, in its order, written out so that reading a connection does not build the schema (a unit test checks they agree). */
+export const CONNECTION_KEYS: readonly string[] = ['version', 'construct', 'address', 'tokenEnv', 'caCertFile', 'clientCertFile', 'clientKeyFile', 'skipVerify'];
+
+/**
+ * A connection object the schema would take, with its keys in the schema's order, as the schema would return it
+ * (cdktf writes them sorted): the common case, checked without loading zod. Undefined when it is not well formed:
+ * the caller parses it with the schema, which names the problem.
+ */
+export function wellFormedConnectionInAnyOrder(value: unknown): ConnectionObject | undefined {
+  const ordered = isJsonObject(value) ? inKeyOrder(value, CONNECTION_KEYS) : undefined;
+  return ordered !== undefined && isWellFormedConnection(ordered) ? ordered : undefined;
+}
+
+function isWellFormedConnection(value: Record<string, unknown>): value is ConnectionObject {
+  const optional = (part: unknown) => part === undefined || isNonEmptyString(part);
+  return value.version === SPEC_FORMAT_VERSION && isNonEmptyString(value.construct) && isNonEmptyString(value.address) && isNonEmptyString(value.tokenEnv) &&
+    optional(value.caCertFile) && optional(value.clientCertFile) && optional(value.clientKeyFile) && typeof value.skipVerify === 'boolean';
 }

@@ -1,8 +1,9 @@
 /**
  * Start-up of the real binary: `version` answers at once, and each command loads only what it needs (cdktf and
- * the dev server are never loaded by `plan --no-synth`).
+ * the dev server are never loaded by `plan --no-synth`, nor zod when the synthesized output and the state are
+ * well formed).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
@@ -23,14 +24,32 @@ afterAll(async () => {
 });
 
 /** The modules a run of the binary loaded (the binary's env-guarded debug hook writes them at exit). */
-async function loadedModules(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
+async function loadedModules(
+  args: string[],
+  cwd = project,
+  env = cliEnv(server),
+): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
   const file = join(mkdtempSync(join(tmpdir(), 'secretform-modules-')), 'modules.txt');
-  const result = await runCli(args, project, cliEnv(server, { SECRETFORM_DEBUG_LOADED_MODULES: file }));
+  const result = await runCli(args, cwd, { ...env, SECRETFORM_DEBUG_LOADED_MODULES: file });
   return { ...result, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
 }
 
 const isCdktf = (module: string) => /node_modules[\\/](cdktf|cdktn|constructs|@cdktf)[\\/]/.test(module) || /[\\/]dist[\\/]constructs[\\/](cdktf-adapter|stack|resource)\.js$/.test(module);
 const isDevServer = (module: string) => /[\\/]dist[\\/]devserver[\\/]/.test(module);
+const isZod = (module: string) => /[\\/]node_modules[\\/]zod[\\/]/.test(module);
+
+/** A stack with its own ServiceConnection (so the plan reads a synthesized connection too), a mount and a user. */
+const CONNECTED_APP = `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+const stack = new TerraformStack(app, 'e2e');
+new sf.ServiceConnection(stack, 'service', { address: process.env.SF_E2E_ADDR, tokenEnv: 'E2E_SERVICE_TOKEN' });
+const userpass = new sf.AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+new sf.UserpassUser(stack, 'alice', { mount: userpass, username: 'alice', password: sf.SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD'), tokenPolicies: ['default'] });
+new sf.SecretsMount(stack, 'kv', { path: 'apps', type: 'kv', options: { version: '2' } });
+app.synth();
+`;
 
 describe('secretform start-up', () => {
   test.each([['version'], ['--version'], ['-V']])('`secretform %s` prints "secretform <version>" and exits 0', async (arg) => {
@@ -65,5 +84,45 @@ describe('secretform start-up', () => {
     const help = await loadedModules(['dev-server', '--help']);
     expect(help.code).toBe(0);
     expect(help.modules.filter(isDevServer).length).toBeGreaterThan(0);
+  });
+
+  describe('zod, which only describes a damaged file', () => {
+    let connected: string;
+    let env: NodeJS.ProcessEnv;
+    const statePath = () => join(connected, '.secretform', 'e2e.state.json');
+    beforeAll(async () => {
+      connected = mkdtempSync(join(tmpdir(), 'secretform-cli-zod-'));
+      writeFileSync(join(connected, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+      writeFileSync(join(connected, 'main.js'), CONNECTED_APP);
+      // The stack's connection names the server: SERVICE_ADDR and SERVICE_TOKEN are not used.
+      env = cliEnv(server, { SF_E2E_ADDR: server.url, SECRETFORM_SYNTH_ENV: 'SF_E2E_ADDR', E2E_SERVICE_TOKEN: server.rootToken, SERVICE_ADDR: undefined, SERVICE_TOKEN: undefined });
+      const applied = await runCli(['apply', '--auto-approve'], connected, env);
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+    });
+
+    test('is not loaded by a plan of well-formed synthesized output and state', async () => {
+      const planned = await loadedModules(['plan', '--no-synth', '--detailed-exitcode'], connected, env);
+      expect(planned.stderr).toBe('');
+      expect(planned.code).toBe(0); // nothing to change: the state and the connection were read
+      // The readers of the spec and the state ran (their modules are listed), without zod.
+      expect(planned.modules.some((m) => /[\\/]dist[\\/]synthesized-spec\.js$/.test(m))).toBe(true);
+      expect(planned.modules.some((m) => /[\\/]dist[\\/]engine[\\/]state[\\/]state-file\.js$/.test(m))).toBe(true);
+      expect(planned.modules.filter(isZod)).toEqual([]);
+    });
+
+    test('is loaded to say where a damaged state file is damaged, in its words (the check above can fail)', async () => {
+      const state = JSON.parse(readFileSync(statePath(), 'utf8'));
+      const address = Object.keys(state.resources)[0];
+      state.resources[address].id = '';
+      writeFileSync(statePath(), JSON.stringify(state, null, 2));
+      const planned = await loadedModules(['plan', '--no-synth'], connected, env);
+      expect(planned.code).toBe(1);
+      expect(planned.stderr).toContain(
+        `state file ${statePath()} is damaged at resources.${address}.id: Too small: expected string to have >=1 characters; ` +
+          '`secretform state history` lists the kept versions',
+      );
+      expect(planned.modules.filter(isZod).length).toBeGreaterThan(0);
+    });
   });
 });

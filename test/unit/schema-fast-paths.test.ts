@@ -9,8 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isWellFormedState, readState, resourceStateSchema, stateFileSchema, wellFormedEntryInAnyOrder } from '../../src/engine/state/state-file';
-import { isWellFormedSpec, parseSynthesizedSpec, specSchema } from '../../src/synthesized-spec';
+import { ACTION_REASON_KINDS, actionReasonSchema } from '../../src/engine/saved-plan/plan-schema';
+import { ENTRY_KEYS, isWellFormedState, readState, resourceStateSchema, STATE_KEYS, stateFileSchema, wellFormedEntryInAnyOrder } from '../../src/engine/state/state-file';
+import {
+  CONNECTION_KEYS, connectionSchema, isWellFormedSpec, LIFECYCLE_KEYS, parseSynthesizedConnection, parseSynthesizedSpec, specSchema, wellFormedConnectionInAnyOrder,
+} from '../../src/synthesized-spec';
 
 const SEED = 20261126;
 const RUNS = 400;
@@ -51,6 +54,10 @@ const entry = shaped({
   rotated_by_service: mostly(stringRecord), dependencies: mostly(strings), applied_at: mostly(text), protect: mostly(fc.boolean()),
   retain_on_delete: mostly(fc.boolean()),
 });
+const connection = shaped({
+  version: mostly(fc.constant(1)), construct: mostly(text), address: mostly(text), tokenEnv: mostly(text), caCertFile: mostly(text),
+  clientCertFile: mostly(text), clientKeyFile: mostly(text), skipVerify: mostly(fc.boolean()),
+});
 const state = shaped({
   version: mostly(fc.constant(1)), lineage: mostly(text), serial: mostly(fc.oneof(fc.nat(), fc.integer(), fc.double())), stack: mostly(text),
   resources: mostly(fc.array(fc.tuple(key, entry), { maxLength: 3 }).map(object)),
@@ -66,7 +73,7 @@ describe('a synthesized spec', () => {
   test('the fast check takes only what the schema takes, and the parts the reader keeps come out the same', () => {
     let taken = 0;
     fc.assert(fc.property(spec, (value) => {
-      const parsed = specSchema.safeParse(value);
+      const parsed = specSchema().safeParse(value);
       if (!isWellFormedSpec(value)) return;
       taken++;
       expect(parsed.success).toBe(true);
@@ -79,7 +86,7 @@ describe('a synthesized spec', () => {
 
   test('what the schema refuses is reported with its issues, as before', () => {
     fc.assert(fc.property(spec, (value) => {
-      const parsed = specSchema.safeParse(value);
+      const parsed = specSchema().safeParse(value);
       if (parsed.success) return;
       const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
       expect(() => parseSynthesizedSpec(value, 'cdk.tf.json: x.y')).toThrow(`cdk.tf.json: x.y: not a secretform spec of format version 1: ${issues}`);
@@ -102,7 +109,7 @@ describe('a state file', () => {
   test('the fast check takes only what the schema takes and returns unchanged', () => {
     let taken = 0;
     fc.assert(fc.property(state, (value) => {
-      const parsed = stateFileSchema.safeParse(value);
+      const parsed = stateFileSchema().safeParse(value);
       if (!isWellFormedState(value)) return;
       taken++;
       expect(parsed.success).toBe(true);
@@ -118,7 +125,7 @@ describe('a state file', () => {
       : value);
     fc.assert(fc.property(entry, fc.boolean(), (drawn, reorder) => {
       const value = reorder ? jsonbOrder(drawn) : drawn;
-      const parsed = resourceStateSchema.safeParse(value);
+      const parsed = resourceStateSchema().safeParse(value);
       const fast = wellFormedEntryInAnyOrder(value);
       if (fast === undefined) return;
       taken++;
@@ -157,5 +164,55 @@ describe('a state file', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a synthesized connection', () => {
+  test('the fast check, keys in any order, takes only what the schema takes and returns it as the schema does', () => {
+    let taken = 0;
+    const sorted = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value);
+    fc.assert(fc.property(connection, fc.boolean(), (drawn, sort) => {
+      // cdktf writes the keys sorted.
+      const value = sort ? sorted(drawn) : drawn;
+      const parsed = connectionSchema().safeParse(value);
+      const fast = wellFormedConnectionInAnyOrder(value);
+      if (fast === undefined) return;
+      taken++;
+      expect(parsed.success).toBe(true);
+      expectSame(fast, parsed.data);
+      const { version: _version, ...read } = parsed.data!;
+      expectSame(parseSynthesizedConnection(value, 'cdk.tf.json'), read);
+    }), { seed: SEED, numRuns: RUNS });
+    expect(taken).toBeGreaterThan(RUNS / 10);
+    const good = { version: 1, construct: 'c', address: 'http://x', tokenEnv: 'T', skipVerify: false };
+    expect(wellFormedConnectionInAnyOrder({ ...good, extra: 1 })).toBeUndefined();
+    expect(wellFormedConnectionInAnyOrder({ ...good, caCertFile: '' })).toBeUndefined();
+    expect(JSON.stringify(wellFormedConnectionInAnyOrder(sorted(good)))).toBe(JSON.stringify(good));
+  });
+
+  test('what the schema refuses is reported with its issues, as before', () => {
+    let refused = 0;
+    fc.assert(fc.property(connection, (value) => {
+      const parsed = connectionSchema().safeParse(value);
+      if (parsed.success) return;
+      refused++;
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'}: ${issue.message}`).join('; ');
+      expect(() => parseSynthesizedConnection(value, 'cdk.tf.json')).toThrow(
+        `cdk.tf.json: "//".secretform.connection is not a secretform connection of format version 1: ${issues}`,
+      );
+    }), { seed: SEED, numRuns: RUNS });
+    expect(refused).toBeGreaterThan(RUNS / 10);
+  });
+});
+
+describe('the lists written out beside the schemas, so that reading well-formed files never builds one', () => {
+  test('are the schemas\' keys and reason kinds, in their order', () => {
+    expect(STATE_KEYS).toEqual(Object.keys(stateFileSchema().shape));
+    expect(ENTRY_KEYS).toEqual(Object.keys(resourceStateSchema().shape));
+    expect(LIFECYCLE_KEYS).toEqual(Object.keys(specSchema().shape.lifecycle.unwrap().shape));
+    expect(CONNECTION_KEYS).toEqual(Object.keys(connectionSchema().shape));
+    expect(ACTION_REASON_KINDS).toEqual(actionReasonSchema().options.map((option) => option.def.innerType.shape.kind.value));
   });
 });

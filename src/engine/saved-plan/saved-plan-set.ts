@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
+import { lazy } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { parseSavedPlan, readSavedPlan, writeSavedPlan, type SavedPlan } from './saved-plan';
 
@@ -20,13 +20,13 @@ export interface SavedPlanSet {
   dependencies: Record<string, string[]>;
 }
 
-const setSchema = z.object({
+const setSchema = lazy((z) => z.object({
   format: z.literal(SAVED_PLAN_SET_FORMAT),
   format_version: z.literal(SAVED_PLAN_SET_VERSION),
   created_at: z.string(),
   dependencies: z.record(z.string(), z.array(z.string())),
   stacks: z.array(z.unknown()).min(1),
-});
+}));
 
 /** Writes the set atomically, readable by its owner only; a set of one stack is written as that stack's plan. */
 export async function writeSavedPlanSet(file: string, set: SavedPlanSet): Promise<Result<void>> {
@@ -59,7 +59,7 @@ export async function readSavedPlanSet(file: string): Promise<Result<SavedPlanSe
     const single = await readSavedPlan(file);
     return single.ok ? ok({ plans: [single.value], dependencies: { [single.value.stack]: [] } }) : single;
   }
-  const parsed = setSchema.safeParse(json);
+  const parsed = setSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return fail(new EngineError('plan_file', `${file} is not a secretform saved plan (at ${issue.path.join('.') || '(root)'}: ${issue.message}); make one with \`secretform plan --out ${file}\``));

@@ -6,8 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
 import { EngineError, fail, ok, type Result } from '../errors';
+import { lazy, type Infer } from '../../lazy-zod';
 import type { Plan } from '../plan/plan';
 import { SAVED_PLAN_MAC_ALGORITHM, type SavedPlanMac } from './plan-mac';
 import { planSchema } from './plan-schema';
@@ -42,7 +42,7 @@ export interface SavedPlan {
   mac?: SavedPlanMac;
 }
 
-const savedPlanSchema = z.object({
+const savedPlanSchema = lazy((z) => z.object({
   format: z.literal(SAVED_PLAN_FORMAT),
   format_version: z.literal(SAVED_PLAN_VERSION),
   created_at: z.string(),
@@ -54,17 +54,17 @@ const savedPlanSchema = z.object({
   connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
   policy_packs: z.array(z.string()).optional(),
-  plan: planSchema,
+  plan: planSchema(),
   mac: z
     .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })
     .readonly()
     .optional(),
-});
+}));
 
 // The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
-export type SavedPlanSchemaCheck = Holds<Same<z.infer<typeof savedPlanSchema>, SavedPlan>>;
+export type SavedPlanSchemaCheck = Holds<Same<Infer<typeof savedPlanSchema>, SavedPlan>>;
 
 /** Writes the saved plan atomically, readable by its owner only. */
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<Result<void>> {
@@ -102,7 +102,7 @@ export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {
     return fail(new EngineError('plan_file', `${file} is a saved plan of format version ${String(version)}; this secretform reads version ${SAVED_PLAN_VERSION}: plan again with this version`));
   }
-  const parsed = savedPlanSchema.safeParse(json);
+  const parsed = savedPlanSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return fail(new EngineError('plan_file', `${file} is not a secretform saved plan (at ${issue.path.join('.') || '(root)'}: ${issue.message}); make one with \`secretform plan --out ${file}\``));

@@ -7,15 +7,16 @@
  * `{"serial": N, "set": {address: entry}, "del": [address]}`. A last line without its newline is a write that
  * was cut short by a crash: it never counted as done, so it is ignored.
  */
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
+import { lazy, type Infer } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { StateChange } from './backend';
 import { resourceStateSchema, type ResourceState, type StateFile } from './state-file';
 
-const headerSchema = z.object({ journal: z.literal(1), stack: z.string(), lineage: z.string().min(1), base_serial: z.number().int().nonnegative() });
-const recordSchema = z.object({ serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema), del: z.array(z.string()) });
+const headerSchema = lazy((z) => z.object({ journal: z.literal(1), stack: z.string(), lineage: z.string().min(1), base_serial: z.number().int().nonnegative() }));
+const recordSchema = lazy((z) => z.object({ serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema()), del: z.array(z.string()) }));
 
-export type JournalHeader = z.infer<typeof headerSchema>;
+export type JournalHeader = Infer<typeof headerSchema>;
 
 export function journalPathOf(statePath: string): string {
   return `${statePath}.journal`;
@@ -52,7 +53,7 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
   // The last element is '' when the text ends with a newline, else the torn write of a crashed command.
   lines.pop();
   if (lines.length === 0) return ok({ kind: 'none' });
-  const header = parseLine(lines[0], headerSchema);
+  const header = parseLine(lines[0], headerSchema());
   if (!header) return fail(corrupt(where, 1, 'not a journal header'));
   if (header.stack !== state.stack) return fail(corrupt(where, 1, `it belongs to stack "${header.stack}", not "${state.stack}"`));
   const lineage = stateExists ? state.lineage : header.lineage;
@@ -64,7 +65,7 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
   const resources = { ...state.resources };
   let serial = header.base_serial;
   for (let index = 1; index < lines.length; index += 1) {
-    const record = parseLine(lines[index], recordSchema);
+    const record = parseLine(lines[index], recordSchema());
     if (!record || record.serial !== serial + 1) return fail(corrupt(where, index + 1, record ? `serial ${record.serial} does not follow ${serial}` : 'not a journal record'));
     for (const address of record.del) delete resources[address];
     Object.assign(resources, record.set);
@@ -73,7 +74,7 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
   return ok({ kind: 'applied', state: { ...state, lineage, serial, resources }, records: lines.length - 1 });
 }
 
-function parseLine<T>(line: string, schema: z.ZodType<T>): T | undefined {
+function parseLine<T>(line: string, schema: Zod.ZodType<T>): T | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(line));
     return parsed.success ? parsed.data : undefined;

@@ -235,7 +235,7 @@ function versionFileName(serial: number): string {
 async function readVersionFile(path: string): Promise<{ created_at: string; command: string; state: StateFile } | undefined> {
   try {
     const json = JSON.parse(await fs.readFile(path, 'utf8')) as { created_at?: unknown; command?: unknown; state?: unknown };
-    const state = stateFileSchema.safeParse(json.state);
+    const state = stateFileSchema().safeParse(json.state);
     if (!state.success) return undefined;
     return { created_at: typeof json.created_at === 'string' ? json.created_at : '', command: typeof json.command === 'string' ? json.command : '', state: state.data };
   } catch {

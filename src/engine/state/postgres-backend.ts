@@ -52,7 +52,7 @@ export class PostgresStateBackend implements StateBackend {
             resources[row.address] = wellFormed;
             continue;
           }
-          const parsed = resourceStateSchema.safeParse(row.entry);
+          const parsed = resourceStateSchema().safeParse(row.entry);
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
             return fail(new EngineError('state_corrupt', `state ${this.location}: the row of ${row.address} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`));

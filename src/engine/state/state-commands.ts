@@ -244,7 +244,7 @@ async function readPushedState(file: string): Promise<Result<StateFile>> {
   } catch (err) {
     return fail(new EngineError('state_io', `cannot read state file ${file}: ${(err as Error).message}`));
   }
-  const parsed = stateFileSchema.safeParse(json);
+  const parsed = stateFileSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return fail(new EngineError('state_corrupt', `${file} is not a secretform state: ${issue.path.join('.') || '(root)'}: ${issue.message}`));

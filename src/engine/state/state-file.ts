@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
-import { hasKeysInOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from '../../json-shape';
+import { hasKeysInOrder, inKeyOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from '../../json-shape';
+import { lazy, type Infer } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 
 /**
  * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
  * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
  */
-export const resourceStateSchema = z.object({
+export const resourceStateSchema = lazy((z) => z.object({
   type: z.string().min(1),
   id: z.string().min(1),
   attributes: z.record(z.string(), z.unknown()),
@@ -27,18 +27,18 @@ export const resourceStateSchema = z.object({
   protect: z.boolean().optional(),
   /** The construct's `retainOnDelete`, as last applied: removing the construct forgets the object, never deletes it. */
   retain_on_delete: z.boolean().optional(),
-});
+}));
 
-export const stateFileSchema = z.object({
+export const stateFileSchema = lazy((z) => z.object({
   version: z.literal(1),
   lineage: z.string().min(1),
   serial: z.number().int().nonnegative(),
   stack: z.string(),
-  resources: z.record(z.string(), resourceStateSchema),
-});
+  resources: z.record(z.string(), resourceStateSchema()),
+}));
 
-export type ResourceState = z.infer<typeof resourceStateSchema>;
-export type StateFile = z.infer<typeof stateFileSchema>;
+export type ResourceState = Infer<typeof resourceStateSchema>;
+export type StateFile = Infer<typeof stateFileSchema>;
 
 export function emptyState(stack: string): StateFile {
   return { version: 1, lineage: randomUUID(), serial: 0, stack, resources: {} };
@@ -64,7 +64,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
       ),
     );
   }
-  const parsed = isWellFormedState(json) ? { success: true as const, data: json } : stateFileSchema.safeParse(json);
+  const parsed = isWellFormedState(json) ? { success: true as const, data: json } : stateFileSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return fail(
@@ -86,9 +86,14 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
   return ok(parsed.data);
 }
 
-const STATE_KEYS = Object.keys(stateFileSchema.shape);
-const ENTRY_KEYS = Object.keys(resourceStateSchema.shape);
-const ENTRY_KEY_SET = new Set(ENTRY_KEYS);
+/**
+ * The keys of `stateFileSchema` and of `resourceStateSchema`, in their order, written out so that reading a
+ * well-formed state does not build the schemas (a unit test checks they agree).
+ */
+export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources'];
+export const ENTRY_KEYS: readonly string[] = [
+  'type', 'id', 'attributes', 'secrets', 'digest', 'rotated_by_service', 'dependencies', 'applied_at', 'protect', 'retain_on_delete',
+];
 
 /**
  * A state file the schema would take and return unchanged (no key it strips, keys in its order): the common
@@ -110,11 +115,8 @@ export function isWellFormedState(value: unknown): value is StateFile {
  * (a key the schema strips, a part it refuses): the caller parses it with the schema, which says where.
  */
 export function wellFormedEntryInAnyOrder(value: unknown): ResourceState | undefined {
-  if (!isJsonObject(value)) return undefined;
-  for (const key in value) if (!ENTRY_KEY_SET.has(key)) return undefined;
-  const ordered: Record<string, unknown> = {};
-  for (const key of ENTRY_KEYS) if (Object.prototype.hasOwnProperty.call(value, key)) ordered[key] = value[key];
-  return isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
+  const ordered = isJsonObject(value) ? inKeyOrder(value, ENTRY_KEYS) : undefined;
+  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
 }
 
 function isWellFormedEntry(value: unknown): boolean {
