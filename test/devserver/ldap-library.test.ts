@@ -220,6 +220,26 @@ describe('library check-out and check-in', () => {
     expect(entryPassword(fixture, accountDn('alice'))).not.toBe(out.body.data.password);
   });
 
+  it('does not check in at an earlier check-out\'s expiry an account checked in and out again', async () => {
+    await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '10m' }, alice);
+    await fixture.request('POST', 'ldap/library/pool/check-in', {}, alice);
+    const again = await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '1h' }, alice);
+    expect(again.body.data.service_account_name).toBe('alice');
+    fixture.clock.advance(10 * 60_000);
+    expect((await fixture.request('GET', 'ldap/library/pool/status')).body.data.alice.available).toBe(false);
+    fixture.clock.advance(50 * 60_000);
+    expect((await fixture.request('GET', 'ldap/library/pool/status')).body.data.alice).toEqual({ available: true });
+  });
+
+  it('leaves the password of an account checked in by hand alone when its check-out would have expired', async () => {
+    await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '10m' }, alice);
+    await fixture.request('POST', 'ldap/library/pool/check-in', {}, alice);
+    const checkedIn = entryPassword(fixture, accountDn('alice'));
+    fixture.clock.advance(10 * 60_000);
+    await fixture.request('GET', 'ldap/library/pool/status');
+    expect(entryPassword(fixture, accountDn('alice'))).toBe(checkedIn);
+  });
+
   it('refuses to delete a set while an account is checked out with 400', async () => {
     await fixture.request('POST', 'ldap/library/pool/check-out', {}, alice);
     expect(await fixture.request('DELETE', 'ldap/library/pool')).toEqual({

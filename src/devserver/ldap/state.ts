@@ -1,3 +1,4 @@
+import { DueSchedule } from '../due-schedule';
 import type { MountEntry, ServerContext } from '../types';
 
 export type DirectorySchema = 'openldap' | 'ad' | 'racf';
@@ -90,6 +91,10 @@ export interface LdapState {
   librarySets: Map<string, LibrarySet>;
   /** Keyed by service account name (an account belongs to at most one set). */
   checkOuts: Map<string, CheckOut>;
+  /** When the tick has work: role names by `nextRotationMs`, lease ids and accounts by `expiresMs`. */
+  rotationsDue: DueSchedule<string>;
+  leaseExpiries: DueSchedule<string>;
+  checkOutExpiries: DueSchedule<string>;
   /** Errors of work done in tick (rotations, deletions, check-ins), newest last, for inspection. */
   backgroundErrors: string[];
 }
@@ -108,6 +113,9 @@ export function emptyLdapState(): LdapState {
     leases: new Map(),
     librarySets: new Map(),
     checkOuts: new Map(),
+    rotationsDue: new DueSchedule(),
+    leaseExpiries: new DueSchedule(),
+    checkOutExpiries: new DueSchedule(),
     backgroundErrors: [],
   };
 }
