@@ -13,6 +13,7 @@ import {
   listDestinationsOfType,
 } from './destinations';
 import { DESTINATION_TYPES } from './destination-types';
+import { DueSchedule } from '../due-schedule';
 import { ExternalStores, type ExternalSecret } from './external-stores';
 import { handleGithubApps } from './github-apps';
 import { DEFAULT_QUEUE_CAPACITY, destinationKey, rfc3339, type SyncState } from './model';
@@ -37,6 +38,7 @@ export function createSyncArea(ctx: ServerContext): AreaHandler {
     destinations: new Map(),
     githubApps: new Map(),
     queue: new Map(),
+    purgesDue: new DueSchedule(),
     external: new ExternalStores(),
   };
   const syncer = new Syncer(state, ctx);

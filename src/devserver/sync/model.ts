@@ -1,4 +1,5 @@
 // The state of the secret-sync system, shared by the handlers in this folder.
+import type { DueSchedule } from '../due-schedule';
 import type { Granularity } from './destination-types';
 import type { ExternalStores } from './external-stores';
 
@@ -68,6 +69,8 @@ export interface SyncState {
   githubApps: Map<string, GithubApp>;
   /** Keyed by `${destinationKey}|${associationKey}`, in arrival order. */
   queue: Map<string, QueuedOperation>;
+  /** Keys of the destinations being purged, by when the purge completes. */
+  purgesDue: DueSchedule<string>;
   external: ExternalStores;
 }
 

@@ -103,6 +103,7 @@ export class Syncer {
     }
     this.state.external.dropStore(key);
     this.state.destinations.delete(key);
+    this.state.purgesDue.delete(key);
   }
 
   /** Pushes the association's secret to the destination and records the outcome as the entries' status. */
