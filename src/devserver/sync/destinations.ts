@@ -183,6 +183,7 @@ function writeDestination(
     };
     if (secretNameTemplate !== undefined) destination.secretNameTemplate = secretNameTemplate;
     state.destinations.set(key, destination);
+    state.associationsBySecret.addDestination(destination);
     return { destination, ignored };
   }
   const syncedFormChanged =

@@ -1,6 +1,7 @@
 // The secret-sync system (`sys/sync/...`): routing, time-based purges, and the in-process view for tests.
 import { unsupportedOperation, unsupportedPath } from '../respond';
 import type { AreaHandler, DevRequest, DevResponse, ServerContext } from '../types';
+import { AssociationIndex } from './association-index';
 import { handleDestinationAssociations, handleSecretAssociations, listAssociations } from './associations';
 import { handleConfig } from './config';
 import {
@@ -36,6 +37,7 @@ export function createSyncArea(ctx: ServerContext): AreaHandler {
   const state: SyncState = {
     config: { disabled: false, queueCapacity: DEFAULT_QUEUE_CAPACITY },
     destinations: new Map(),
+    associationsBySecret: new AssociationIndex(),
     githubApps: new Map(),
     queue: new Map(),
     purgesDue: new DueSchedule(),

@@ -1,5 +1,6 @@
 // The state of the secret-sync system, shared by the handlers in this folder.
 import type { DueSchedule } from '../due-schedule';
+import type { AssociationIndex } from './association-index';
 import type { Granularity } from './destination-types';
 import type { ExternalStores } from './external-stores';
 
@@ -66,6 +67,8 @@ export interface SyncState {
   config: SyncConfig;
   /** Keyed by `destinationKey(type, name)`. */
   destinations: Map<string, Destination>;
+  /** The associations of `destinations`, by the secret they sync. */
+  associationsBySecret: AssociationIndex;
   githubApps: Map<string, GithubApp>;
   /** Keyed by `${destinationKey}|${associationKey}`, in arrival order. */
   queue: Map<string, QueuedOperation>;
