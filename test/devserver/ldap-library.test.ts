@@ -55,6 +55,18 @@ describe('library set writes', () => {
     });
   });
 
+  it('lets another set take an account once its set dropped it or was deleted', async () => {
+    await writeSet('first', { service_account_names: 'alice,bob' });
+    await writeSet('first', { service_account_names: 'bob' });
+    expect((await writeSet('second', { service_account_names: 'alice' })).status).toBe(204);
+    expect(await writeSet('first', { service_account_names: 'bob,alice' })).toEqual({
+      status: 400,
+      body: { errors: ['account "alice" already belongs to library set "second"'] },
+    });
+    expect((await fixture.request('DELETE', 'ldap/library/first')).status).toBe(204);
+    expect((await writeSet('third', { service_account_names: 'bob' })).status).toBe(204);
+  });
+
   it('lists as a bare hierarchical array and deletes with 204', async () => {
     await writeSet('pool', { service_account_names: 'alice' });
     await writeSet('team/a', { service_account_names: 'bob' });

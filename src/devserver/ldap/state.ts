@@ -89,6 +89,8 @@ export interface LdapState {
   dynamicRoles: Map<string, DynamicRole>;
   leases: Map<string, DynamicLease>;
   librarySets: Map<string, LibrarySet>;
+  /** The set each service account belongs to, kept in step with `librarySets` (at most one set per account). */
+  accountOwners: Map<string, string>;
   /** Keyed by service account name (an account belongs to at most one set). */
   checkOuts: Map<string, CheckOut>;
   /** When the tick has work: role names by `nextRotationMs`, lease ids and accounts by `expiresMs`. */
@@ -112,6 +114,7 @@ export function emptyLdapState(): LdapState {
     dynamicRoles: new Map(),
     leases: new Map(),
     librarySets: new Map(),
+    accountOwners: new Map(),
     checkOuts: new Map(),
     rotationsDue: new DueSchedule(),
     leaseExpiries: new DueSchedule(),
