@@ -55,6 +55,18 @@ describe('library set writes', () => {
     });
   });
 
+  it('lets another set take an account once its set dropped it or was deleted', async () => {
+    await writeSet('first', { service_account_names: 'alice,bob' });
+    await writeSet('first', { service_account_names: 'bob' });
+    expect((await writeSet('second', { service_account_names: 'alice' })).status).toBe(204);
+    expect(await writeSet('first', { service_account_names: 'bob,alice' })).toEqual({
+      status: 400,
+      body: { errors: ['account "alice" already belongs to library set "second"'] },
+    });
+    expect((await fixture.request('DELETE', 'ldap/library/first')).status).toBe(204);
+    expect((await writeSet('third', { service_account_names: 'bob' })).status).toBe(204);
+  });
+
   it('lists as a bare hierarchical array and deletes with 204', async () => {
     await writeSet('pool', { service_account_names: 'alice' });
     await writeSet('team/a', { service_account_names: 'bob' });
@@ -218,6 +230,26 @@ describe('library check-out and check-in', () => {
     fixture.clock.advance(1000);
     expect((await fixture.request('GET', 'ldap/library/pool/status')).body.data.alice).toEqual({ available: true });
     expect(entryPassword(fixture, accountDn('alice'))).not.toBe(out.body.data.password);
+  });
+
+  it('does not check in at an earlier check-out\'s expiry an account checked in and out again', async () => {
+    await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '10m' }, alice);
+    await fixture.request('POST', 'ldap/library/pool/check-in', {}, alice);
+    const again = await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '1h' }, alice);
+    expect(again.body.data.service_account_name).toBe('alice');
+    fixture.clock.advance(10 * 60_000);
+    expect((await fixture.request('GET', 'ldap/library/pool/status')).body.data.alice.available).toBe(false);
+    fixture.clock.advance(50 * 60_000);
+    expect((await fixture.request('GET', 'ldap/library/pool/status')).body.data.alice).toEqual({ available: true });
+  });
+
+  it('leaves the password of an account checked in by hand alone when its check-out would have expired', async () => {
+    await fixture.request('POST', 'ldap/library/pool/check-out', { ttl: '10m' }, alice);
+    await fixture.request('POST', 'ldap/library/pool/check-in', {}, alice);
+    const checkedIn = entryPassword(fixture, accountDn('alice'));
+    fixture.clock.advance(10 * 60_000);
+    await fixture.request('GET', 'ldap/library/pool/status');
+    expect(entryPassword(fixture, accountDn('alice'))).toBe(checkedIn);
   });
 
   it('refuses to delete a set while an account is checked out with 400', async () => {

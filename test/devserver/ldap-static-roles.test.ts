@@ -206,6 +206,54 @@ describe('static role rotation', () => {
     expect((await fixture.request('GET', 'ldap/static-cred/app')).body.last_password).toBe(first);
   });
 
+  it('rotates at the new time, not the old one, when rotation_period grows', async () => {
+    await configure(fixture);
+    await createRole('app', { username: 'alice', rotation_period: '10m' });
+    await createRole('app', { rotation_period: '1h' });
+    const first = entryPassword(fixture, accountDn('alice'));
+    fixture.clock.advance(10 * 60_000);
+    expect((await fixture.request('GET', 'ldap/static-cred/app')).body).toMatchObject({ password: first, ttl: 3000 });
+    fixture.clock.advance(50 * 60_000);
+    expect((await fixture.request('GET', 'ldap/static-cred/app')).body).toMatchObject({ last_password: first, ttl: 3600 });
+  });
+
+  it('rotates a role deleted and created again on the schedule of the new role', async () => {
+    await configure(fixture);
+    await createRole('app', { username: 'alice', rotation_period: '10m' });
+    expect((await fixture.request('DELETE', 'ldap/static-role/app')).status).toBe(204);
+    fixture.clock.advance(5 * 60_000);
+    await createRole('app', { username: 'alice', rotation_period: '1h' });
+    const imported = entryPassword(fixture, accountDn('alice'));
+    fixture.clock.advance(5 * 60_000);
+    expect((await fixture.request('GET', 'ldap/static-cred/app')).body).toMatchObject({ password: imported, ttl: 3300 });
+  });
+
+  it('stops rotating a deleted role', async () => {
+    await configure(fixture);
+    await createRole('app', { username: 'alice', rotation_period: '10m' });
+    await fixture.request('DELETE', 'ldap/static-role/app');
+    const left = entryPassword(fixture, accountDn('alice'));
+    fixture.clock.advance(10 * 60_000);
+    expect((await fixture.request('GET', 'ldap/static-role/app')).status).toBe(404);
+    expect(entryPassword(fixture, accountDn('alice'))).toBe(left);
+    expect((fixture.server.inspectMount('ldap') as { backgroundErrors: string[] }).backgroundErrors).toEqual([]);
+  });
+
+  it('retries a failed rotation on every later request until it succeeds', async () => {
+    await configure(fixture);
+    await createRole('app', { username: 'alice', rotation_period: '10m' });
+    fixture.server.directory.delete(accountDn('alice'));
+    fixture.clock.advance(10 * 60_000);
+    await fixture.request('GET', 'ldap/static-role/app');
+    await fixture.request('GET', 'ldap/static-role/app');
+    const state = fixture.server.inspectMount('ldap') as { backgroundErrors: string[] };
+    expect(state.backgroundErrors).toHaveLength(2);
+    fixture.server.directory.add(accountDn('alice'), { cn: ['alice'], userPassword: ['restored'] });
+    const cred = await fixture.request('GET', 'ldap/static-cred/app');
+    expect(cred.body.password).toBe(entryPassword(fixture, accountDn('alice')));
+    expect(cred.body.ttl).toBe(600);
+  });
+
   it('rotates now on rotate-role with 204', async () => {
     await configure(fixture);
     await createRole('app', { username: 'alice', rotation_period: '1h' });

@@ -342,6 +342,48 @@ describe('sys/sync/associations', () => {
     expect(byQuery.body.data).toEqual(expected);
   });
 
+  test('GET lists the destinations in the order they were created, not the order of association', async () => {
+    const gh = 'sys/sync/destinations/repohost/gh';
+    await createAws();
+    await f.request('POST', gh, REPOHOST_BODY);
+    await f.writeSecret('app', { a: '1' });
+    await set(gh, 'app');
+    await set(AWS, 'app');
+    const reply = await f.request('GET', 'sys/sync/associations/secret/app');
+    expect(Object.keys(reply.body.data.associated_destinations)).toEqual(['cloud1-sm/aws1', 'repohost/gh']);
+  });
+
+  test('GET and KV writes forget removed associations and those of deleted destinations', async () => {
+    const gh = 'sys/sync/destinations/repohost/gh';
+    await createAws();
+    await f.request('POST', gh, REPOHOST_BODY);
+    await f.writeSecret('app', { a: '1' });
+    await set(AWS, 'app');
+    await set(gh, 'app');
+    await remove(AWS, 'app');
+    const afterRemove = await f.request('GET', 'sys/sync/associations/secret/app');
+    expect(Object.keys(afterRemove.body.data.associated_destinations)).toEqual(['repohost/gh']);
+
+    expect((await f.request('DELETE', `${gh}?force_delete=true`)).status).toBe(204);
+    await f.request('POST', gh, REPOHOST_BODY);
+    await f.writeSecret('app', { a: '2' });
+    expect((await f.request('GET', 'sys/sync/associations/secret/app')).body.data).toEqual({ associated_destinations: {} });
+    expect(f.inspect().externalStores).toEqual({});
+  });
+
+  test('GET forgets the associations of a destination once its purge completes', async () => {
+    await createAws();
+    await f.writeSecret('app', { a: '1' });
+    await set(AWS, 'app');
+    expect((await f.request('DELETE', `${AWS}?purge=true`)).status).toBe(204);
+    f.clock.advance(300);
+    expect((await f.request('GET', 'sys/sync/associations/secret/app')).body.data).toEqual({ associated_destinations: {} });
+    await createAws();
+    await set(AWS, 'app');
+    const again = await f.request('GET', 'sys/sync/associations/secret/app');
+    expect(Object.keys(again.body.data.associated_destinations)).toEqual(['cloud1-sm/aws1']);
+  });
+
   test('a secret without associations has no destinations', async () => {
     const reply = await f.request('GET', 'sys/sync/associations/secret/none');
     expect(reply.status).toBe(200);

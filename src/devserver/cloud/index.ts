@@ -9,6 +9,7 @@ import {
   unsupportedOperation,
   unsupportedPath,
 } from '../respond';
+import { DueSchedule } from '../due-schedule';
 import type { AreaFactory, AreaHandler, DevRequest, DevResponse } from '../types';
 import { applyConfigWrite, configReadData, type CloudConfig } from './config';
 import { EmulatedCloudProvider, generateClientSecret } from './provider';
@@ -44,6 +45,8 @@ export const createCloudArea: AreaFactory = (mount, ctx) => {
   let config: CloudConfig | undefined;
   const roles = new Map<string, CloudRole>();
   const leases = new Map<string, CredentialLease>();
+  /** Lease ids by expiry, so that the tick before each request visits only the expired leases. */
+  const expiries = new DueSchedule<string>();
   /** Applications kept for `persist_app` roles, by role name. */
   const persistedApps = new Map<string, string>();
   let rotations = 0;
@@ -155,6 +158,7 @@ export const createCloudArea: AreaFactory = (mount, ctx) => {
     const clientSecret = provider.addSecret(clientId, expiresAt);
     const leaseId = `${mount.path}/creds/${name}/${randomBytes(12).toString('base64url')}`;
     leases.set(leaseId, { leaseId, role: name, clientId, clientSecret, expiresAt, ownsApplication });
+    expiries.set(leaseId, expiresAt);
     return okEnvelope(
       { client_id: clientId, client_secret: clientSecret },
       { leaseId, renewable: true, leaseDurationSeconds: leaseSeconds },
@@ -186,11 +190,12 @@ export const createCloudArea: AreaFactory = (mount, ctx) => {
 
     /** Expired credential leases are revoked: their secret, or their whole application, is deleted. */
     tick(now) {
-      for (const lease of leases.values()) {
-        if (lease.expiresAt > now) continue;
+      for (const leaseId of expiries.due(now)) {
+        const lease = leases.get(leaseId)!;
         if (lease.ownsApplication) provider.deleteApplication(lease.clientId);
         else provider.removeSecret(lease.clientId, lease.clientSecret);
-        leases.delete(lease.leaseId);
+        leases.delete(leaseId);
+        expiries.delete(leaseId);
       }
     },
 

@@ -1,4 +1,6 @@
 import { ServiceError } from '../respond';
+import { ancestorKeys, SubtreeIndex } from './subtree-index';
+import { AttributeValueIndex } from './value-index';
 
 /** One directory entry. Attribute names keep the case they were written with; lookups ignore case. */
 export interface DirectoryEntry {
@@ -50,7 +52,11 @@ export function parentDn(dn: string): string {
  * library sets check its accounts out, and dynamic roles add and delete entries through LDIF.
  */
 export class Directory {
-  private readonly entries = new Map<string, DirectoryEntry>();
+  private readonly entries = new Map<string, StoredEntry>();
+  /** Kept in step with `entries` by add, modify and delete, so that lookups need not read every entry. */
+  private readonly values = new AttributeValueIndex();
+  private readonly subtrees = new SubtreeIndex();
+  private nextOrder = 0;
 
   constructor(seed: DirectoryEntry[] = []) {
     // Seeds may list children before parents: add in order of depth.
@@ -80,22 +86,25 @@ export class Directory {
     if (parent && !this.entries.has(normalizeDn(parent)) && this.isUnderExistingEntry(parent)) {
       throw new DirectoryError(32, 'No Such Object', `parent ${parent} does not exist`);
     }
-    this.entries.set(key, { dn, attributes: cloneAttributes(attributes) });
+    const entry = { dn, attributes: cloneAttributes(attributes), order: this.nextOrder++ };
+    this.entries.set(key, entry);
+    this.values.add(key, entry.attributes);
+    this.subtrees.add(key);
   }
 
   delete(dn: string): void {
     const key = normalizeDn(dn);
-    if (!this.entries.has(key)) throw new DirectoryError(32, 'No Such Object', dn);
-    for (const other of this.entries.keys()) {
-      if (other !== key && other.endsWith(`,${key}`)) {
-        throw new DirectoryError(66, 'Not Allowed On Non-leaf', dn);
-      }
-    }
+    const entry = this.entries.get(key);
+    if (!entry) throw new DirectoryError(32, 'No Such Object', dn);
+    if (this.subtrees.hasEntriesBelow(key)) throw new DirectoryError(66, 'Not Allowed On Non-leaf', dn);
     this.entries.delete(key);
+    this.values.remove(key, entry.attributes);
+    this.subtrees.remove(key);
   }
 
   modify(dn: string, changes: AttributeChange[]): void {
-    const entry = this.entries.get(normalizeDn(dn));
+    const key = normalizeDn(dn);
+    const entry = this.entries.get(key);
     if (!entry) throw new DirectoryError(32, 'No Such Object', dn);
     const next = cloneAttributes(entry.attributes);
     for (const change of changes) {
@@ -124,22 +133,22 @@ export class Directory {
         }
       }
     }
+    this.values.remove(key, entry.attributes);
     entry.attributes = next;
+    this.values.add(key, next);
   }
 
   /** Entries at or below `baseDn` whose attribute `attribute` has `value` (case-insensitive, like most schemas). */
   search(baseDn: string, attribute: string, value: string): DirectoryEntry[] {
     const base = normalizeDn(baseDn);
-    const wanted = value.toLowerCase();
-    const found: DirectoryEntry[] = [];
-    for (const [key, entry] of this.entries) {
+    const found: StoredEntry[] = [];
+    for (const key of this.values.lookup(attribute, value)) {
       if (base && key !== base && !key.endsWith(`,${base}`)) continue;
-      const name = findAttributeName(entry.attributes, attribute);
-      if (name && entry.attributes[name].some((v) => v.toLowerCase() === wanted)) {
-        found.push({ dn: entry.dn, attributes: cloneAttributes(entry.attributes) });
-      }
+      found.push(this.entries.get(key)!);
     }
-    return found;
+    // The index keeps no order: answer in insertion order, as a walk over every entry would.
+    found.sort((a, b) => a.order - b.order);
+    return found.map((entry) => ({ dn: entry.dn, attributes: cloneAttributes(entry.attributes) }));
   }
 
   /** The entry's current `userPassword`, if any. */
@@ -164,9 +173,13 @@ export class Directory {
 
   private isUnderExistingEntry(dn: string): boolean {
     const key = normalizeDn(dn);
-    for (const existing of this.entries.keys()) if (key.endsWith(`,${existing}`) || key === existing) return true;
-    return false;
+    return this.entries.has(key) || ancestorKeys(key).some((ancestor) => this.entries.has(ancestor));
   }
+}
+
+interface StoredEntry extends DirectoryEntry {
+  /** When the entry was added, relative to the others: listings keep this order. */
+  order: number;
 }
 
 function findAttributeName(attributes: Record<string, string[]>, name: string): string | undefined {

@@ -49,6 +49,7 @@ export function issueDynamicCredentials(engine: LdapEngine, name: string, req: D
     expiresMs: values.expiresMs,
   };
   engine.state.leases.set(lease.leaseId, lease);
+  engine.state.leaseExpiries.set(lease.leaseId, lease.expiresMs);
   return ok({
     distinguished_names: lease.distinguishedNames,
     password: values.password,
@@ -61,14 +62,13 @@ export function issueDynamicCredentials(engine: LdapEngine, name: string, req: D
 
 /** Leases whose TTL elapsed: their deletion LDIF runs entry by entry (an error does not stop the rest). */
 export function expireDynamicLeases(engine: LdapEngine, now: number): void {
-  for (const lease of [...engine.state.leases.values()]) {
-    if (lease.expiresMs <= now) revokeLease(engine, lease);
-  }
+  for (const leaseId of engine.state.leaseExpiries.due(now)) revokeLease(engine, engine.state.leases.get(leaseId)!);
 }
 
 /** Removes the lease's entries now (expiry or unmount). */
 export function revokeLease(engine: LdapEngine, lease: DynamicLease): void {
   engine.state.leases.delete(lease.leaseId);
+  engine.state.leaseExpiries.delete(lease.leaseId);
   try {
     const result = applyLdif(engine.ctx.directory, parseLdif(lease.renderedDeletionLdif), { stopOnError: false });
     for (const error of result.errors) {

@@ -34,6 +34,7 @@ export function checkOut(engine: LdapEngine, name: string, req: DevRequest): Dev
     expiresMs: ttlSeconds === 0 ? undefined : now + ttlSeconds * 1000,
   };
   engine.state.checkOuts.set(account, record);
+  if (record.expiresMs !== undefined) engine.state.checkOutExpiries.set(account, record.expiresMs);
   return okEnvelope(
     { password, service_account_name: account },
     { leaseId: record.leaseId, renewable: true, leaseDurationSeconds: ttlSeconds },
@@ -65,7 +66,7 @@ export function checkIn(engine: LdapEngine, name: string, req: DevRequest, force
   for (const account of accounts) {
     if (!engine.state.checkOuts.has(account)) continue;
     setNewAccountPassword(engine, account);
-    engine.state.checkOuts.delete(account);
+    endCheckOut(engine, account);
     checkIns.push(account);
   }
   return okEnvelope({ check_ins: checkIns });
@@ -73,18 +74,22 @@ export function checkIn(engine: LdapEngine, name: string, req: DevRequest, force
 
 /** Check-outs whose ttl elapsed go back in; the password is rotated (a failure is recorded, not retried). */
 export function checkInExpired(engine: LdapEngine, now: number): void {
-  for (const record of [...engine.state.checkOuts.values()]) {
-    if (record.expiresMs === undefined || record.expiresMs > now) continue;
-    engine.state.checkOuts.delete(record.account);
+  for (const account of engine.state.checkOutExpiries.due(now)) {
+    endCheckOut(engine, account);
     try {
-      setNewAccountPassword(engine, record.account);
+      setNewAccountPassword(engine, account);
     } catch (error) {
       recordBackgroundError(
         engine.state,
-        `automatic check-in of "${record.account}" could not rotate its password: ${(error as Error).message}`,
+        `automatic check-in of "${account}" could not rotate its password: ${(error as Error).message}`,
       );
     }
   }
+}
+
+function endCheckOut(engine: LdapEngine, account: string): void {
+  engine.state.checkOuts.delete(account);
+  engine.state.checkOutExpiries.delete(account);
 }
 
 function isBorrower(record: CheckOut, token: TokenInfo | undefined): boolean {

@@ -32,10 +32,8 @@ export function writeLibrarySet(engine: LdapEngine, name: string, req: DevReques
   };
 
   for (const account of set.serviceAccountNames) {
-    const owner = [...engine.state.librarySets.values()].find(
-      (other) => other.name !== name && other.serviceAccountNames.includes(account),
-    );
-    if (owner) throw badRequest(`account "${account}" already belongs to library set "${owner.name}"`);
+    const owner = engine.state.accountOwners.get(account);
+    if (owner !== undefined && owner !== name) throw badRequest(`account "${account}" already belongs to library set "${owner}"`);
   }
   for (const account of existing?.serviceAccountNames ?? []) {
     if (!set.serviceAccountNames.includes(account) && engine.state.checkOuts.has(account)) {
@@ -47,6 +45,8 @@ export function writeLibrarySet(engine: LdapEngine, name: string, req: DevReques
     findAccountEntry(engine, config, account, undefined, `library set "${name}", account "${account}"`);
   }
   engine.state.librarySets.set(name, set);
+  for (const account of existing?.serviceAccountNames ?? []) engine.state.accountOwners.delete(account);
+  for (const account of set.serviceAccountNames) engine.state.accountOwners.set(account, name);
   return noContent();
 }
 
@@ -70,6 +70,7 @@ export function deleteLibrarySet(engine: LdapEngine, name: string): DevResponse 
     throw badRequest(`cannot delete library set "${name}": accounts are checked out (${out.join(', ')}); check them in first`);
   }
   engine.state.librarySets.delete(name);
+  for (const account of set.serviceAccountNames) engine.state.accountOwners.delete(account);
   return noContent();
 }
 

@@ -1,3 +1,4 @@
+import { DueSchedule } from '../due-schedule';
 import type { MountEntry, ServerContext } from '../types';
 
 export type DirectorySchema = 'openldap' | 'ad' | 'racf';
@@ -88,8 +89,14 @@ export interface LdapState {
   dynamicRoles: Map<string, DynamicRole>;
   leases: Map<string, DynamicLease>;
   librarySets: Map<string, LibrarySet>;
+  /** The set each service account belongs to, kept in step with `librarySets` (at most one set per account). */
+  accountOwners: Map<string, string>;
   /** Keyed by service account name (an account belongs to at most one set). */
   checkOuts: Map<string, CheckOut>;
+  /** When the tick has work: role names by `nextRotationMs`, lease ids and accounts by `expiresMs`. */
+  rotationsDue: DueSchedule<string>;
+  leaseExpiries: DueSchedule<string>;
+  checkOutExpiries: DueSchedule<string>;
   /** Errors of work done in tick (rotations, deletions, check-ins), newest last, for inspection. */
   backgroundErrors: string[];
 }
@@ -107,7 +114,11 @@ export function emptyLdapState(): LdapState {
     dynamicRoles: new Map(),
     leases: new Map(),
     librarySets: new Map(),
+    accountOwners: new Map(),
     checkOuts: new Map(),
+    rotationsDue: new DueSchedule(),
+    leaseExpiries: new DueSchedule(),
+    checkOutExpiries: new DueSchedule(),
     backgroundErrors: [],
   };
 }

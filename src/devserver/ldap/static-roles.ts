@@ -44,6 +44,7 @@ export function writeStaticRole(engine: LdapEngine, name: string, req: DevReques
     if (rotationPeriod !== undefined && rotationPeriod !== existing.rotationPeriodSeconds) {
       existing.rotationPeriodSeconds = rotationPeriod;
       existing.nextRotationMs = (existing.lastRotationMs ?? now) + rotationPeriod * 1000;
+      scheduleRotation(engine, existing);
     }
     return noContent();
   }
@@ -62,6 +63,7 @@ export function writeStaticRole(engine: LdapEngine, name: string, req: DevReques
   };
   if (!(skipImportRotation ?? config.skipStaticRoleImportRotation)) rotateStaticRole(engine, role);
   engine.state.staticRoles.set(name, role);
+  scheduleRotation(engine, role);
   return noContent();
 }
 
@@ -76,12 +78,21 @@ export function rotateStaticRole(engine: LdapEngine, role: StaticRole): void {
   role.lastRotationMs = now;
   role.nextRotationMs = now + role.rotationPeriodSeconds * 1000;
   role.lastRotationError = undefined;
+  scheduleRotation(engine, role);
+}
+
+/**
+ * Every change of `nextRotationMs` goes through here, so that the tick finds the role when it is due. A role
+ * rotated while it is being created is scheduled once it is stored.
+ */
+function scheduleRotation(engine: LdapEngine, role: StaticRole): void {
+  if (engine.state.staticRoles.get(role.name) === role) engine.state.rotationsDue.set(role.name, role.nextRotationMs);
 }
 
 /** Rotations that are due; a failure is recorded and retried on the next tick. */
 export function rotateDueStaticRoles(engine: LdapEngine, now: number): void {
-  for (const role of engine.state.staticRoles.values()) {
-    if (role.nextRotationMs > now) continue;
+  for (const name of engine.state.rotationsDue.due(now)) {
+    const role = engine.state.staticRoles.get(name)!;
     try {
       rotateStaticRole(engine, role);
     } catch (error) {
@@ -105,6 +116,7 @@ export function readStaticRole(engine: LdapEngine, name: string): DevResponse {
 
 export function deleteStaticRole(engine: LdapEngine, name: string): DevResponse {
   engine.state.staticRoles.delete(name);
+  engine.state.rotationsDue.delete(name);
   return noContent();
 }
 

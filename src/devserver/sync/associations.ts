@@ -89,16 +89,13 @@ export function handleSecretAssociations(req: DevRequest, subpath: string, state
     secretName = subpath.slice(slash + 1);
   }
   const associatedDestinations: Record<string, unknown> = {};
-  for (const destination of state.destinations.values()) {
-    for (const association of destination.associations.values()) {
-      if (association.mount !== mount || association.secretName !== secretName) continue;
-      associatedDestinations[`${destination.type}/${destination.name}`] = {
-        type: destination.type,
-        name: destination.name,
-        sync_status: overallStatus(association),
-        updated_at: rfc3339(latestUpdate(association)),
-      };
-    }
+  for (const { destination, association } of state.associationsBySecret.of(mount, secretName)) {
+    associatedDestinations[`${destination.type}/${destination.name}`] = {
+      type: destination.type,
+      name: destination.name,
+      sync_status: overallStatus(association),
+      updated_at: rfc3339(latestUpdate(association)),
+    };
   }
   return okEnvelope({ associated_destinations: associatedDestinations });
 }

@@ -183,6 +183,7 @@ function writeDestination(
     };
     if (secretNameTemplate !== undefined) destination.secretNameTemplate = secretNameTemplate;
     state.destinations.set(key, destination);
+    state.associationsBySecret.addDestination(destination);
     return { destination, ignored };
   }
   const syncedFormChanged =
@@ -294,15 +295,13 @@ function deleteDestination(req: DevRequest, state: SyncState, syncer: Syncer, ct
   }
   if (!purge) throw badRequest('store cannot be deleted because it is still managing secrets');
   destination.purgeInitiatedAt ??= ctx.now();
+  state.purgesDue.set(key, destination.purgeInitiatedAt + PURGE_DELAY_MS);
 }
 
 /** Completes the purges started at least PURGE_DELAY_MS ago. */
 export function finishDuePurges(state: SyncState, syncer: Syncer, now: number): void {
-  for (const destination of [...state.destinations.values()]) {
-    if (destination.purgeInitiatedAt !== undefined && now >= destination.purgeInitiatedAt + PURGE_DELAY_MS) {
-      syncer.removeDestination(destination);
-    }
-  }
+  // In order of purge rather than of creation: each removal touches only its own destination, so either will do.
+  for (const key of state.purgesDue.due(now)) syncer.removeDestination(state.destinations.get(key)!);
 }
 
 function parseBooleanQuery(req: DevRequest, name: string): boolean {

@@ -1,6 +1,7 @@
 // The secret-sync system (`sys/sync/...`): routing, time-based purges, and the in-process view for tests.
 import { unsupportedOperation, unsupportedPath } from '../respond';
 import type { AreaHandler, DevRequest, DevResponse, ServerContext } from '../types';
+import { AssociationIndex } from './association-index';
 import { handleDestinationAssociations, handleSecretAssociations, listAssociations } from './associations';
 import { handleConfig } from './config';
 import {
@@ -13,6 +14,7 @@ import {
   listDestinationsOfType,
 } from './destinations';
 import { DESTINATION_TYPES } from './destination-types';
+import { DueSchedule } from '../due-schedule';
 import { ExternalStores, type ExternalSecret } from './external-stores';
 import { handleGithubApps } from './github-apps';
 import { DEFAULT_QUEUE_CAPACITY, destinationKey, rfc3339, type SyncState } from './model';
@@ -35,8 +37,10 @@ export function createSyncArea(ctx: ServerContext): AreaHandler {
   const state: SyncState = {
     config: { disabled: false, queueCapacity: DEFAULT_QUEUE_CAPACITY },
     destinations: new Map(),
+    associationsBySecret: new AssociationIndex(),
     githubApps: new Map(),
     queue: new Map(),
+    purgesDue: new DueSchedule(),
     external: new ExternalStores(),
   };
   const syncer = new Syncer(state, ctx);

@@ -1,4 +1,6 @@
 // The state of the secret-sync system, shared by the handlers in this folder.
+import type { DueSchedule } from '../due-schedule';
+import type { AssociationIndex } from './association-index';
 import type { Granularity } from './destination-types';
 import type { ExternalStores } from './external-stores';
 
@@ -65,9 +67,13 @@ export interface SyncState {
   config: SyncConfig;
   /** Keyed by `destinationKey(type, name)`. */
   destinations: Map<string, Destination>;
+  /** The associations of `destinations`, by the secret they sync. */
+  associationsBySecret: AssociationIndex;
   githubApps: Map<string, GithubApp>;
   /** Keyed by `${destinationKey}|${associationKey}`, in arrival order. */
   queue: Map<string, QueuedOperation>;
+  /** Keys of the destinations being purged, by when the purge completes. */
+  purgesDue: DueSchedule<string>;
   external: ExternalStores;
 }
 

@@ -39,6 +39,7 @@ export class Syncer {
     if (!association) {
       association = { mount, accessor, secretName, entries: new Map() };
       destination.associations.set(key, association);
+      this.state.associationsBySecret.add(destination, association);
     }
     if (this.state.config.disabled) this.markPending(destination, association);
     else this.sync(destination, association);
@@ -61,13 +62,8 @@ export class Syncer {
 
   /** A KV write or delete of a secret: every association of it is synced again (or queued). */
   onSecretChanged(mount: string, secretName: string): void {
-    for (const destination of this.state.destinations.values()) {
-      if (destination.purgeInitiatedAt !== undefined) continue;
-      for (const association of destination.associations.values()) {
-        if (association.mount === mount && association.secretName === secretName) {
-          this.resyncOrQueue(destination, association);
-        }
-      }
+    for (const { destination, association } of this.state.associationsBySecret.of(mount, secretName)) {
+      if (destination.purgeInitiatedAt === undefined) this.resyncOrQueue(destination, association);
     }
   }
 
@@ -97,12 +93,14 @@ export class Syncer {
         if (entry.externalName !== undefined) this.state.external.delete(key, entry.externalName);
       }
     }
+    this.state.associationsBySecret.removeDestination(destination);
     destination.associations.clear();
     for (const [queueKey, operation] of this.state.queue) {
       if (operation.destinationKey === key) this.state.queue.delete(queueKey);
     }
     this.state.external.dropStore(key);
     this.state.destinations.delete(key);
+    this.state.purgesDue.delete(key);
   }
 
   /** Pushes the association's secret to the destination and records the outcome as the entries' status. */
@@ -173,6 +171,7 @@ export class Syncer {
     this.deleteExternal(keyOf(destination), association);
     setStatus(association, UNSYNCED, now);
     destination.associations.delete(associationKey(association.accessor, association.secretName));
+    this.state.associationsBySecret.remove(association);
   }
 
   /** KV-change and destination-change path: never throws; a full queue shows up in the status instead. */
