@@ -21,6 +21,7 @@ import {
 import { decideRedirect } from './redirects';
 import { encodePath, pathProblem } from './request-path';
 import { SecretScrubber } from './secret-scrubber';
+import { RequestDeadlines } from './request-deadlines';
 import { isClientCertificateAlert, probeClientCertificateRequired } from './tls-probe';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, decideRetry } from './retry';
 import {
@@ -188,6 +189,7 @@ export class ServiceClient {
   #clientCertificateProbe: Promise<string | undefined> | undefined;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
+  readonly #deadlines: RequestDeadlines;
   readonly #maxResponseBytes: number;
   readonly #connectTimeoutMs: number | undefined;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -206,6 +208,7 @@ export class ServiceClient {
       throw new RangeError(`retry.maxAttempts must be an integer >= 1, got ${this.#retry.maxAttempts}`);
     }
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#deadlines = new RequestDeadlines(this.#timeoutMs);
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#connectTimeoutMs = options.connectTimeoutMs;
     this.#sleep = options.sleep ?? ((ms) => sleepFor(ms));
@@ -483,10 +486,9 @@ export class ServiceClient {
 
   async #attempt(origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
     this.#stats.requests++;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(REQUEST_TIMED_OUT), this.#timeoutMs);
+    const deadline = this.#deadlines.start(REQUEST_TIMED_OUT);
     try {
-      const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: controller.signal });
+      const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: deadline });
       const header = (name: string): string | undefined => {
         const value = response.headers[name];
         return Array.isArray(value) ? value[0] : value;
@@ -498,11 +500,11 @@ export class ServiceClient {
       if (text === undefined) return { kind: 'too_large', status: response.statusCode };
       return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
     } catch (error) {
-      if (error === REQUEST_TIMED_OUT || controller.signal.aborted) return { kind: 'timeout' };
+      if (error === REQUEST_TIMED_OUT || deadline.aborted) return { kind: 'timeout' };
       const failure = error as NodeJS.ErrnoException;
       return { kind: 'error', code: failure.code ?? failure.name ?? 'UNKNOWN', message: failure.message };
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.end(deadline);
     }
   }
 
