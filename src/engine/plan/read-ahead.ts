@@ -11,9 +11,8 @@
 import type { ServiceClient } from '../../client';
 import { getResourceType } from '../../resources/registry';
 import { ReadQueue } from '../refresh/read-queue';
-import { ok } from '../errors';
-import { clientFor, runFingerprintKey, type RunContext } from '../setup/run-context';
-import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
+import { clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
+import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
 
 export interface ReadAhead {
@@ -26,9 +25,7 @@ export interface ReadAhead {
 
 export async function startReadAhead(context: RunContext): Promise<ReadAhead | undefined> {
   if ((context.options.targets ?? []).length > 0) return undefined;
-  const secrets = context.options.refreshOnly === true
-    ? ok(new Map() as ResolvedSecrets)
-    : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
+  const secrets = await resolveRunSecrets(context, 'apply');
   if (!secrets.ok) return undefined;
   const client = clientFor(context, secrets.value);
   if (!client.ok) return undefined;

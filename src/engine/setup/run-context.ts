@@ -151,6 +151,15 @@ export interface PlannedRun {
 }
 
 /**
+ * The secret values a run needs. Destroy writes no secret, and a refresh-only run compares none: neither reads a
+ * secret value, so a drift check needs only the service address and token.
+ */
+export function resolveRunSecrets(context: RunContext, mode: RunMode): Promise<Result<ResolvedSecrets>> {
+  if (mode === 'destroy' || context.options.refreshOnly === true) return Promise.resolve(ok(new Map() as ResolvedSecrets));
+  return resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
+}
+
+/**
  * Selects, resolves secrets, creates the client, refreshes and diffs. Secrets are resolved before the first
  * request (destroy and refresh-only need none). On success the client is the caller's to close. A plan's
  * read-ahead (plan/read-ahead.ts) brings its secrets, client and the reads already sent.
@@ -162,13 +171,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     await ahead?.client.close();
     return selection.ok ? fail(unknownType!) : selection;
   }
-  // Destroy writes no secret, and a refresh-only run compares none: neither reads a secret value, so a drift
-  // check needs only the service address and token.
-  const secrets = ahead
-    ? ok(ahead.secrets)
-    : mode === 'destroy' || context.options.refreshOnly === true
-      ? ok(new Map() as ResolvedSecrets)
-      : await resolveSecrets(context.desired.resources, { cwd: context.cwd, env: context.env });
+  const secrets = ahead ? ok(ahead.secrets) : await resolveRunSecrets(context, mode);
   if (!secrets.ok) return secrets;
   const client = ahead ? ok(ahead.client) : clientFor(context, secrets.value);
   if (!client.ok) return client;
