@@ -33,6 +33,9 @@ export async function startReadAhead(context: RunContext): Promise<ReadAhead | u
   // In the refresh's order (by address), so the service sees the same reads in the same order as without it.
   const resources = [...context.desired.resources].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   for (const resource of resources) void reads.read(getResourceType(resource.type).api(resource.spec).read);
+  // One turn of the event loop before anything else: the connections to the service open and the first reads go
+  // out now, not after the state backend's module is loaded and the state parsed (synchronous work of tens of ms).
+  await new Promise((resolve) => setImmediate(resolve));
   const fingerprintKey = runFingerprintKey(context, client.value, 'read');
   // A run that stops before the diff (a state that cannot be read) never awaits it.
   fingerprintKey.catch(() => undefined);
