@@ -552,9 +552,11 @@ async function main(): Promise<void> {
     `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
       `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; sizes ${args.sizes.join(', ')}\n`,
   );
-  process.stdout.write('building dist/ (the secretform binary runs from it)...\n');
+  process.stdout.write('building dist/ and its CLI bundle (the secretform binary runs from it)...\n');
   const built = await new Promise<number | null>((done) => spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', done));
   if (built !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+  const bundled = await new Promise<number | null>((done) => spawn(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.js')], { stdio: 'inherit' }).on('close', done));
+  if (bundled !== 0) throw new Error('scripts/bundle-cli.js failed');
 
   const rows: Row[] = [];
   const serverMemory: Record<number, number> = {};

@@ -15,4 +15,7 @@ module.exports = async function globalSetup() {
   if (result.status !== 0) {
     process.stderr.write(`\n[global-setup] tsc reported errors (dist/ was still emitted):\n${result.stdout}${result.stderr}\n`);
   }
+  // The binary loads the CLI from its bundle (scripts/bundle-cli.js), as an installed package does.
+  const bundled = spawnSync(process.execPath, [path.join(root, 'scripts', 'bundle-cli.js')], { cwd: root, encoding: 'utf8' });
+  if (bundled.status !== 0) throw new Error(`[global-setup] scripts/bundle-cli.js failed:\n${bundled.stdout}${bundled.stderr}`);
 };
