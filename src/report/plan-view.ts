@@ -255,9 +255,13 @@ export function visibleAttributes(
   return visible;
 }
 
-export function secretFieldNames(change: PlannedChange): Set<string> {
+export function secretFieldNames(change: PlannedChange): ReadonlySet<string> {
+  // Most changes have none: one shared empty set rather than a new one per change of a large plan.
+  if (change.sensitive.length === 0 && change.secrets.length === 0) return NO_FIELDS;
   return new Set([...change.sensitive, ...change.secrets.map((secret) => secret.field)]);
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /** `+` when the field had no value, `-` when it loses its value, `~` otherwise. */
 function fieldChangeLine(name: string, from: unknown, to: unknown): AttributeLine {

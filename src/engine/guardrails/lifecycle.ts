@@ -17,11 +17,17 @@ export interface Guardrails {
  * `destroy`, the construct is still in code but on its way out: either source protects or retains.
  */
 export function guardrailsOf(desired: DesiredResource | undefined, stateEntry: ResourceState | undefined, destroying: boolean): Guardrails {
-  const recorded = { protect: stateEntry?.protect === true, retainOnDelete: stateEntry?.retain_on_delete === true };
-  if (!desired) return recorded;
-  const inCode = { protect: desired.lifecycle?.protect === true, retainOnDelete: desired.lifecycle?.retainOnDelete === true };
-  if (!destroying) return inCode;
-  return { protect: inCode.protect || recorded.protect, retainOnDelete: inCode.retainOnDelete || recorded.retainOnDelete };
+  const protect = desired?.lifecycle?.protect === true;
+  const retain = desired?.lifecycle?.retainOnDelete === true;
+  if (desired !== undefined && !destroying) return guardrails(protect, retain);
+  return guardrails(protect || stateEntry?.protect === true, retain || stateEntry?.retain_on_delete === true);
+}
+
+/** The four possible values, shared (a plan holds one per object). */
+const GUARDRAILS: readonly Guardrails[] = [false, true].flatMap((protect) => [false, true].map((retainOnDelete) => Object.freeze({ protect, retainOnDelete })));
+
+function guardrails(protect: boolean, retainOnDelete: boolean): Guardrails {
+  return GUARDRAILS[(protect ? 2 : 0) + (retainOnDelete ? 1 : 0)];
 }
 
 /** The state entry's record of the guardrails that outlive the construct (only those that are on). */

@@ -69,7 +69,8 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     const diffs = new Map<string, ResourceDiff>();
     const diff = (request: RefreshRequest, live: LiveObject, key: FingerprintKey): void => {
       const guardrails = guardrailsOf(allDesired.get(request.address), stateEntryOf(request.address), input.mode === 'destroy');
-      const diffed = diffResource({
+      // The diff puts the guardrails into the resource's plan: no copy of it per object.
+      diffs.set(request.address, diffResource({
         address: request.address,
         resourceType: request.resourceType,
         desired: desiredByAddress.get(request.address),
@@ -79,8 +80,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         fingerprintKey: key,
         refreshOnly: input.refreshOnly,
         guardrails,
-      });
-      diffs.set(request.address, { ...diffed, plan: { ...diffed.plan, guardrails } });
+      }));
     };
     // Each object is diffed as soon as it is read, while the other reads are on their way; except before the
     // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are

@@ -15,6 +15,12 @@ import { compareSecrets, type SecretComparison } from './secret-comparison';
 import type { Guardrails } from '../guardrails/lifecycle';
 import { ignoredFields, keepLiveValues, withoutIgnored } from '../guardrails/ignored-fields';
 
+/**
+ * The empty list a change holds where nothing applies, shared and already frozen: a plan of 10,000 unchanged
+ * objects freezes (planComputation) and holds four fewer arrays per object.
+ */
+const NOTHING: readonly never[] = Object.freeze([]);
+
 export interface ResourceDiffInput {
   address: string;
   resourceType: ResourceType;
@@ -216,12 +222,12 @@ function updateInPlace(
         type: resourceType.type,
         id: desired.id,
         action,
-        reasons: updating ? reasons : [],
+        reasons: updating ? reasons : NOTHING,
         before: liveAttributes,
         after: updating ? { ...liveAttributes, ...writeAttributes } : liveAttributes,
-        sensitive: updating ? [...writeSecrets] : [],
-        replacePaths: [],
-        fieldChanges: updating ? changes : [],
+        sensitive: updating ? [...writeSecrets] : NOTHING,
+        replacePaths: NOTHING,
+        fieldChanges: updating ? changes : NOTHING,
         secrets: secrets.statuses,
         dependsOn: facts.dependencies,
       },
@@ -283,6 +289,7 @@ function inCodePlan(facts: InCode, planned: Pick<ResourcePlan, 'drift' | 'delete
     writeCall: planned.writeCall,
     writeSecrets: planned.writeSecrets,
     change: planned.change,
+    guardrails: input.guardrails,
   };
 }
 
@@ -313,6 +320,7 @@ function diffOnlyInState(input: ResourceDiffInput): ResourceDiff {
       clear: [],
       writeCall: false,
       writeSecrets: [],
+      guardrails: input.guardrails,
       change: {
         address: input.address,
         type: resourceType.type,
