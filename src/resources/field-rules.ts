@@ -18,7 +18,7 @@ import type { FieldSpec } from './types';
 export const MAX_TEXT_LENGTH = 65_536;
 
 /** The problems of one field's value, each a sentence saying what is allowed; empty when it is fine. */
-export function fieldValueProblems(field: FieldSpec, value: unknown): string[] {
+export function fieldValueProblems(field: FieldSpec, value: unknown): readonly string[] {
   if (value === undefined || value === null) return [];
   switch (field.kind) {
     case 'string':

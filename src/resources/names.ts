@@ -21,37 +21,42 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** `.` and `..`, also percent-encoded (a proxy that decodes before normalising sees them the same). */
 function isDotSegment(segment: string): boolean {
   // At most two dots of three characters each: a longer segment is a name, without a replace to find that out.
-  if (segment.length > 6) return false;
+  if (segment.length > 6 || (!segment.includes('.') && !segment.includes('%'))) return false;
   const decoded = segment.replace(/%2e/gi, '.');
   return decoded === '.' || decoded === '..';
 }
 
+/** What `pathValueProblems` returns for a good value: one shared empty list (it checks every name of a stack). */
+const NO_PROBLEMS: readonly string[] = Object.freeze([]);
+
 /**
  * The problems of a value that becomes part of an API path, each a sentence saying what is allowed; empty
- * when the value is fine. Values of another type than string are left to the type check.
+ * when the value is fine. Values of another type than string are left to the type check. A value of one
+ * segment (most names, most mount paths) is checked without splitting it or allocating anything.
  */
-export function pathValueProblems(field: Pick<FieldSpec, 'segment' | 'reservedFirstSegments' | 'maxLength'>, value: unknown): string[] {
-  if (typeof value !== 'string' || field.segment === undefined) return [];
+export function pathValueProblems(field: Pick<FieldSpec, 'segment' | 'reservedFirstSegments' | 'maxLength'>, value: unknown): readonly string[] {
+  if (typeof value !== 'string' || field.segment === undefined) return NO_PROBLEMS;
   const maxLength = field.maxLength ?? NAME_MAX_LENGTH;
   // Length first: nothing else scans a 200,000-character value.
   if (value.length > maxLength) return [`at most ${maxLength} characters (received ${value.length})`];
   if (value === '') return ['must not be empty'];
-  const problems: string[] = [];
-  if (CONTROL_CHARACTER.test(value)) problems.push('no control characters (newline, tab, NUL, ...)');
-  if (value.includes('\\')) problems.push('no "\\" (a proxy may read it as "/")');
-  const segments = value.split('/');
+  let problems: string[] | undefined;
+  if (CONTROL_CHARACTER.test(value)) (problems ??= []).push('no control characters (newline, tab, NUL, ...)');
+  if (value.includes('\\')) (problems ??= []).push('no "\\" (a proxy may read it as "/")');
+  const slash = value.indexOf('/');
   if (field.segment === 'single') {
-    if (segments.length > 1) problems.push('a single path segment: no "/"');
-    else if (isDotSegment(value)) problems.push('not "." or ".." (a dot segment changes the API path)');
+    if (slash !== -1) (problems ??= []).push('a single path segment: no "/"');
+    else if (isDotSegment(value)) (problems ??= []).push('not "." or ".." (a dot segment changes the API path)');
   } else {
-    if (segments.some((segment) => segment === '')) problems.push('no empty segment: no leading, trailing or double "/"');
-    if (segments.some(isDotSegment)) problems.push('no "." or ".." segment (a dot segment changes the API path)');
+    const segments = slash === -1 ? undefined : value.split('/');
+    if (segments?.some((segment) => segment === '')) (problems ??= []).push('no empty segment: no leading, trailing or double "/"');
+    if (segments ? segments.some(isDotSegment) : isDotSegment(value)) (problems ??= []).push('no "." or ".." segment (a dot segment changes the API path)');
   }
-  const reserved = field.reservedFirstSegments ?? [];
-  if (reserved.includes(segments[0])) {
-    problems.push(`must not be or start with ${reserved.map((name) => `"${name}"`).join(', ')} (reserved by the service)`);
+  const reserved = field.reservedFirstSegments;
+  if (reserved !== undefined && reserved.includes(slash === -1 ? value : value.slice(0, slash))) {
+    (problems ??= []).push(`must not be or start with ${reserved.map((name) => `"${name}"`).join(', ')} (reserved by the service)`);
   }
-  return problems;
+  return problems ?? NO_PROBLEMS;
 }
 
 /** Whether every segment of an API path is a real name: not empty, not a dot segment, no control character. */
