@@ -96,6 +96,9 @@ export function renderJson(plan: Plan): string {
 function changeToJson(change: PlannedChange): ResourceChangeJson {
   // Secret values never reach a Plan; leaving secret field names out of before/after is a second guard.
   const hidden = secretFieldNames(change);
+  const before = change.before === null ? null : visibleAttributes(change.before, hidden);
+  // An unchanged object's change holds the live attributes twice: shown twice, copied once.
+  const after = change.after === change.before ? before : change.after === null ? null : visibleAttributes(change.after, hidden);
   return {
     address: change.address,
     ...(change.previousAddress !== undefined ? { previous_address: change.previousAddress } : {}),
@@ -103,8 +106,8 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
     id: change.id,
     actions: [...PLAN_JSON_ACTIONS[change.action]],
     ...(change.reasons.length > 0 ? { action_reason: reasonsText(change.reasons) } : {}),
-    before: change.before === null ? null : visibleAttributes(change.before, hidden),
-    after: change.after === null ? null : visibleAttributes(change.after, hidden),
+    before,
+    after,
     sensitive: [...change.sensitive],
     replace_paths: change.replacePaths.map((path) => [...path]),
     ...managedByService(change),

@@ -106,8 +106,9 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
       const { plan, warnings: diffWarnings } = diffs.get(request.address)!;
       const from = moves.get(request.address);
       resources.set(request.address, from === undefined ? plan : { ...plan, movedFrom: from, change: { ...plan.change, previousAddress: from } });
-      warnings.push(...diffWarnings);
-      warnings.push(...serverWarnings(request.address, live.value.get(request.address)!.warnings));
+      if (diffWarnings.length > 0) warnings.push(...diffWarnings);
+      const said = live.value.get(request.address)!.warnings;
+      if (said !== undefined && said.length > 0) warnings.push(...serverWarnings(request.address, said));
     }
     return ok(undefined);
   };
