@@ -376,15 +376,25 @@ async function measureLowLatency(size: number, project: string, args: BenchArgs,
       serverBusySeconds: applied.serverBusySeconds,
       failed: applied.code !== 0 ? failure(applied, 'apply') : undefined,
     });
-    const runs = size <= 1000 ? PLAN_RUNS_SMALL : 1;
+    // The plan and its reference alternate, each run of the bare client sending the reads of the plan just before
+    // it: both see the machine as it is at that moment (its speed drifts by several percent over minutes), and
+    // each figure is a median of PLAN_RUNS_SMALL at every size.
     const plans: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
-    for (let i = 0; i < runs; i++) {
+    const bares: (CliRun & { requests: number; serverBusySeconds: number })[] = [];
+    for (let i = 0; i < PLAN_RUNS_SMALL; i++) {
       plans.push(await measured(server, () => runSecretform(['plan', '--no-synth', '--format', 'json', '--state', statePath], project, env, prof)));
       progress('plan, 1 ms', plans[i]);
+      bares.push(await measureBareClient(server, plans[i].requests, 1, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client')));
+      progress('bare client, 1 ms', bares[i]);
     }
     const planned = planRow('plan, 1 ms latency', size, plans, 0, undefined, undefined, LOW_LATENCY_MS);
-    const bare = await measureBareClient(server, plans[plans.length - 1].requests, runs, prof.cpuProfDir && join(prof.cpuProfDir, 'bare-client'));
-    progress('bare client, 1 ms', bare);
+    const failedBare = bares.find((run) => run.code !== 0);
+    const bare = failedBare ?? {
+      ...bares[0],
+      seconds: median(bares.map((run) => run.seconds)),
+      cpuSeconds: median(bares.map((run) => run.cpuSeconds ?? 0)),
+      serverBusySeconds: median(bares.map((run) => run.serverBusySeconds)),
+    };
     if (bare.code === 0 && planned.seconds !== undefined) {
       planned.targetKind = 'reference';
       planned.referenceSeconds = bare.seconds;
