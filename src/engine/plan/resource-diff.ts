@@ -11,7 +11,7 @@ import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlanAction } from './plan';
 import { keptAsIs, type ResourcePlan } from './resource-plan';
-import { compareSecrets, type SecretComparison } from './secret-comparison';
+import { compareSecrets, type SecretComparison, type SecretComparisonInput } from './secret-comparison';
 import type { Guardrails } from '../guardrails/lifecycle';
 import { ignoredFields, keepLiveValues, withoutIgnored } from '../guardrails/ignored-fields';
 
@@ -38,7 +38,7 @@ export interface ResourceDiffInput {
 
 export interface ResourceDiff {
   plan: ResourcePlan;
-  warnings: string[];
+  warnings: readonly string[];
 }
 
 export function diffResource(input: ResourceDiffInput): ResourceDiff {
@@ -141,7 +141,7 @@ interface WholeWrite {
 /** A create, or the create half of a replace: every field and every desired secret is written. */
 function writeWhole(facts: InCode, write: WholeWrite): ResourceDiff {
   const { input, desired, canonical } = facts;
-  const secrets = compareSecrets({ ...secretInput(input, facts.sameObject), creating: true });
+  const secrets = compareSecrets(secretInput(input, facts.sameObject, true));
   return {
     plan: inCodePlan(facts, {
       drift: write.drift,
@@ -181,7 +181,7 @@ function updateInPlace(
   // Ignored secrets are neither compared nor sent once the object exists.
   const input = ignored.size === 0 ? facts.input : { ...facts.input, secrets: withoutIgnored(facts.input.secrets, ignored) };
   const { resourceType, stateEntry } = input;
-  const secrets = compareSecrets({ ...secretInput(input, sameObject), creating: false });
+  const secrets = compareSecrets(secretInput(input, sameObject, false));
   const health = resourceType.health(liveAttributes);
   const drift = driftOfLiveObject(facts, liveAttributes, health, secrets, fieldDriftEntry);
   const repair = health?.repairedByWrite === true;
@@ -413,8 +413,9 @@ function isSensitive(resourceType: ResourceType, name: string): boolean {
   return resourceType.fields.some((field) => field.api === name && field.sensitive);
 }
 
-function secretInput(input: ResourceDiffInput, sameObject: boolean) {
+function secretInput(input: ResourceDiffInput, sameObject: boolean, creating: boolean): SecretComparisonInput {
   return {
+    creating,
     address: input.address,
     resourceType: input.resourceType,
     desired: input.secrets,

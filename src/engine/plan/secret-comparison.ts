@@ -24,16 +24,20 @@ export interface SecretComparisonInput {
 }
 
 export interface SecretComparison {
-  statuses: SecretFieldStatus[];
+  readonly statuses: readonly SecretFieldStatus[];
   /** Fields whose desired value must be written (changed, drifted, or never recorded). */
-  changed: string[];
+  readonly changed: readonly string[];
   /** Non-fatal notes for the plan. */
-  warnings: string[];
+  readonly warnings: readonly string[];
   /** Root credentials rotated by the service whose value in code changed since: written on purpose. */
-  handedBack: string[];
+  readonly handedBack: readonly string[];
 }
 
+/** The comparison of an object without a secret in code (most objects): shared, frozen. */
+const NO_SECRETS: SecretComparison = Object.freeze({ statuses: Object.freeze([]), changed: Object.freeze([]), warnings: Object.freeze([]), handedBack: Object.freeze([]) });
+
 export function compareSecrets(input: SecretComparisonInput): SecretComparison {
+  if (!hasAnyKey(input.desired)) return NO_SECRETS;
   const statuses: SecretFieldStatus[] = [];
   const changed: string[] = [];
   const warnings: string[] = [];
@@ -96,4 +100,9 @@ export function compareSecrets(input: SecretComparisonInput): SecretComparison {
     }
   }
   return { statuses, changed, warnings, handedBack };
+}
+
+function hasAnyKey(record: Readonly<Record<string, string>>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return true;
+  return false;
 }

@@ -7,6 +7,13 @@ export function valuesEqual(a: unknown, b: unknown, unordered = false): boolean 
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
     if (unordered) {
+      if (a.length <= 1) return a.length === 0 || valuesEqual(a[0], b[0]);
+      // Lists of strings (policies, groups, CIDRs: nearly every unordered list) compare as sorted copies.
+      if (a.every(isString) && b.every(isString)) {
+        const left = [...a].sort();
+        const right = [...b].sort();
+        return left.every((v, i) => v === right[i]);
+      }
       const left = a.map(stableStringify).sort();
       const right = b.map(stableStringify).sort();
       return left.every((v, i) => v === right[i]);
@@ -36,4 +43,8 @@ export function stableStringify(value: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
 }
