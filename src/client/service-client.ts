@@ -447,7 +447,10 @@ export class ServiceClient {
 
   /** Scrubs server text out of secrets, and latches a run-level failure. */
   #finish(result: ServiceResult): ServiceResult {
-    if (result.ok) return { ...result, warnings: result.warnings.map((warning) => this.#scrubber.scrubServerText(warning)) };
+    if (result.ok) {
+      // Nearly every answer has no warning: returned as is, without a copy.
+      return result.warnings.length === 0 ? result : { ...result, warnings: result.warnings.map((warning) => this.#scrubber.scrubServerText(warning)) };
+    }
     const { error } = result;
     const names = this.#config.settingNames;
     error.message = renameSettings(this.scrub(error.message), names);
