@@ -139,6 +139,9 @@ function specsOrFail<T>(read: () => T): T {
   }
 }
 
+/** The secrets of a resource without any (most resources): one shared, frozen record. */
+const NO_SECRETS: Readonly<Record<string, SecretValue>> = Object.freeze({});
+
 function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource {
   const resourceType = findResourceType(entry.type);
   if (!resourceType) throw new DesiredStateError(`${source}: ${entry.address}: unknown resource type "${entry.type}"`);
@@ -146,7 +149,8 @@ function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource 
   if (unknown.length > 0) {
     throw new DesiredStateError(`${source}: ${entry.address}: lifecycle.ignoreChanges names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, not fields of ${entry.type}; "*" or its field names (synthesize again)`);
   }
-  const secrets = Object.fromEntries(Object.entries(entry.secrets).map(([field, reference]) => [field, SecretValue.fromReference(reference)]));
+  const fields = Object.keys(entry.secrets);
+  const secrets = fields.length === 0 ? NO_SECRETS : Object.fromEntries(fields.map((field) => [field, SecretValue.fromReference(entry.secrets[field])]));
   return {
     // Frozen: a spec read from a file is a value for the run, so its canonical form is computed once (resources/define.ts).
     address: entry.address, type: entry.type, id: entry.id, spec: deepFreeze(entry.spec), secrets, dependsOn: entry.dependsOn, digest: entry.digest,
