@@ -108,3 +108,61 @@ describeWithPostgres('fingerprint key with PostgreSQL state', () => {
     expect(statuses(await plan(options(['pw-changed'])))).toEqual({ 'test/user-0': 'update/changed' });
   });
 });
+
+describeWithPostgres('a plan over PostgreSQL state', () => {
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(() => pg?.stop());
+
+  async function asAdmin(sql: string): Promise<void> {
+    const admin = await pg!.admin();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  test('reads its fingerprint key and its state over one connection', async () => {
+    const harness = (h = await startHarness({}, { kvMount: false }));
+    const env = { SERVICE_ADDR: harness.server.url, SERVICE_TOKEN: harness.env.SERVICE_TOKEN };
+    const options = (passwords: string[]) => harness.options(usersStack(passwords), { env, statePath: pg!.url('one_connection') });
+    unwrap(await apply(options(['pw-a', 'pw-b'])));
+    expect(await storedKeys('one_connection')).toHaveLength(1);
+
+    // Sessions of the database, counted by the server as each ends (one admin session watches, and never ends).
+    const admin = await pg!.admin();
+    try {
+      const sessions = async () => {
+        await admin.query('SELECT pg_stat_clear_snapshot()');
+        return Number((await admin.query<{ sessions: string }>('SELECT sessions FROM pg_stat_database WHERE datname = current_database()')).rows[0].sessions);
+      };
+      const before = await sessions();
+      // The key (compared: unverifiable, not changed) and the state (no-op, not create) were both read.
+      expect(statuses(await plan(options(['pw-a', 'pw-b'])))).toEqual({ 'test/user-0': 'no-op/unverifiable', 'test/user-1': 'no-op/unverifiable' });
+      // A session is counted once its server process has ended: wait for the first, then long enough for a second.
+      for (let waited = 0; (await sessions()) === before && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await sessions()) - before).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  test('a role that may read the state but not the key table plans from its state (the key query never breaks the state read)', async () => {
+    const harness = (h = await startHarness({}, { kvMount: false }));
+    const env = { SERVICE_ADDR: harness.server.url, SERVICE_TOKEN: harness.env.SERVICE_TOKEN };
+    const options = (passwords: string[], statePath: string) => harness.options(usersStack(passwords), { env, statePath });
+    unwrap(await apply(options(['pw-a'], pg!.url('no_key_access'))));
+
+    await asAdmin(`CREATE ROLE sf_reader LOGIN PASSWORD 'reader-pw'`);
+    await asAdmin(`GRANT USAGE ON SCHEMA no_key_access TO sf_reader`);
+    await asAdmin(`GRANT SELECT ON no_key_access.states, no_key_access.resources, no_key_access.versions, no_key_access.locks TO sf_reader`);
+    const readerUrl = pg!.url('no_key_access').replace(/^postgres:\/\/[^@]+@/, 'postgres://sf_reader:reader-pw@');
+    const planned = await plan(options(['pw-a'], readerUrl));
+    // The state was read (the user is known: an update, not a create); without the key its password cannot be
+    // compared, so it is sent once more.
+    expect(statuses(planned)).toEqual({ 'test/user-0': 'update/changed' });
+  });
+});

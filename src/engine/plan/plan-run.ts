@@ -59,12 +59,14 @@ async function computeReadOnly(
   const context = prepareRun(options);
   if (!context.ok) return context;
   const ahead = await startReadAhead(context.value);
-  const state = await readRunState(context.value);
+  const state = ahead ? await ahead.readState() : await readRunState(context.value);
   if (!state.ok) {
     await ahead?.client.close();
+    await ahead?.release();
     return state;
   }
   const planned = await planRun(context.value, state.value, 'apply', ahead);
+  await ahead?.release();
   if (!planned.ok) return planned;
   await planned.value.client.close();
   const { computation, fingerprintKey } = planned.value;

@@ -14,6 +14,9 @@ import { ReadQueue } from '../refresh/read-queue';
 import { clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
+import { openStateBackend } from '../state/open-backend';
+import type { StateFile } from '../state/state-file';
+import type { Result } from '../errors';
 
 export interface ReadAhead {
   secrets: ResolvedSecrets;
@@ -21,6 +24,10 @@ export interface ReadAhead {
   reads: ReadQueue;
   /** Read from the service (or the state backend) while the rest runs; the diff of a secret waits for it. */
   fingerprintKey: Promise<FingerprintKey>;
+  /** The run's state, read over the backend the key is read from (one PostgreSQL connection for both). */
+  readState(): Promise<Result<StateFile>>;
+  /** Closes that backend once the key is read (or failed); call when the run no longer needs either. */
+  release(): Promise<void>;
 }
 
 export async function startReadAhead(context: RunContext): Promise<ReadAhead | undefined> {
@@ -36,8 +43,25 @@ export async function startReadAhead(context: RunContext): Promise<ReadAhead | u
   // One turn of the event loop before anything else: the connections to the service open and the first reads go
   // out now, not after the state backend's module is loaded and the state parsed (synchronous work of tens of ms).
   await new Promise((resolve) => setImmediate(resolve));
-  const fingerprintKey = runFingerprintKey(context, client.value, 'read');
+  const backend = openStateBackend(context.stateLocation, context.stack);
+  const fingerprintKey = runFingerprintKey(context, client.value, 'read', backend);
   // A run that stops before the diff (a state that cannot be read) never awaits it.
   fingerprintKey.catch(() => undefined);
-  return { secrets: secrets.value, client: client.value, reads, fingerprintKey };
+  return {
+    secrets: secrets.value,
+    client: client.value,
+    reads,
+    fingerprintKey,
+    // A backend that keeps the key (PostgreSQL) reads the state after the key's query, never beside it: on one
+    // connection, a key query that fails (a role without access to the key's table) inside the state read's
+    // transaction would abort that transaction.
+    readState: async () => {
+      if (backend.fingerprintKeySource !== undefined) await fingerprintKey.catch(() => undefined);
+      return backend.read();
+    },
+    release: async () => {
+      await fingerprintKey.catch(() => undefined);
+      await backend.close();
+    },
+  };
 }

@@ -14,6 +14,7 @@ import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
 import { FingerprintKey, fingerprintKeyFromEnv } from '../state/fingerprint';
 import { backendKeySourceFirst, resolveFingerprintKey, ServiceKvKeySource, slowHashingHint, type KeyUse } from '../state/fingerprint-key-source';
+import type { StateBackend } from '../state/backend';
 import { openStateBackend } from '../state/open-backend';
 import { openLockedState, readStateAt, type LockedState } from '../state/locked-state';
 import type { StateFile } from '../state/state-file';
@@ -113,18 +114,19 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
  * The run's fingerprint key (see state/fingerprint-key-source.ts). Plans only read it: the stack's key is created
  * by the first apply that records a fingerprint, after approval.
  */
-export async function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse): Promise<FingerprintKey> {
+export async function runFingerprintKey(context: RunContext, client: ServiceClient, use: KeyUse, openBackend?: StateBackend): Promise<FingerprintKey> {
   const { fingerprintKeySource } = context.options;
   if (fingerprintKeySource) return resolveFingerprintKey(context.env, () => fingerprintKeySource, use);
   const service = () => ServiceKvKeySource.forStack(client, context.stack, context.env);
   if (fingerprintKeyFromEnv(context.env)) return resolveFingerprintKey(context.env, service, use);
   // The state backend's own place for the key, when it has one (PostgreSQL): no KV mount needed on the service.
-  const backend = openStateBackend(context.stateLocation, context.stack);
+  // A backend the caller opened (a plan's, which reads its state over it too) stays open; one opened here closes.
+  const backend = openBackend ?? openStateBackend(context.stateLocation, context.stack);
   try {
     const own = backend.fingerprintKeySource?.();
     return await resolveFingerprintKey(context.env, () => (own ? backendKeySourceFirst(own, service()) : service()), use);
   } finally {
-    await backend.close();
+    if (openBackend === undefined) await backend.close();
   }
 }
 

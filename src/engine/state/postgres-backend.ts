@@ -23,6 +23,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export class PostgresStateBackend implements StateBackend {
   readonly location: string;
   #client: Client | undefined;
+  #connecting: Promise<Result<Client>> | undefined;
   #lock: HeldLock | undefined;
   #dirty = false;
   readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string };
@@ -223,8 +224,11 @@ export class PostgresStateBackend implements StateBackend {
 
   async close(): Promise<void> {
     await this.#lock?.release();
+    // A connection still opening is ended once open.
+    if (this.#client === undefined && this.#connecting !== undefined) await this.#connecting;
     const client = this.#client;
     this.#client = undefined;
+    this.#connecting = undefined;
     await client?.end().catch(() => undefined);
   }
 
@@ -298,8 +302,18 @@ export class PostgresStateBackend implements StateBackend {
     }
   }
 
-  async #connect(): Promise<Result<Client>> {
-    if (this.#client) return ok(this.#client);
+  /** The connection, opened once: a plan reads its fingerprint key and its state at the same time over it. */
+  #connect(): Promise<Result<Client>> {
+    if (this.#client) return Promise.resolve(ok(this.#client));
+    this.#connecting ??= this.#open().then((opened) => {
+      // A failed open is not kept: the next call tries again (and reports its own error).
+      if (!opened.ok) this.#connecting = undefined;
+      return opened;
+    });
+    return this.#connecting;
+  }
+
+  async #open(): Promise<Result<Client>> {
     const { Client: PgClient } = await import('pg');
     const client = new PgClient({
       host: this.where.host,
