@@ -85,10 +85,23 @@ export async function refresh(
     options.onRead?.(request, object);
   };
   let runFailure: ServiceClientError | undefined;
+  // One promise per turn of the event loop, resolved in its check phase (setImmediate), shared by the answers of it.
+  let nextCheck: Promise<void> | undefined;
+  const checkPhase = (): Promise<void> =>
+    (nextCheck ??= new Promise<void>((resolve) => {
+      setImmediate(() => {
+        nextCheck = undefined;
+        resolve();
+      });
+    }));
   await Promise.all(
     requests.map(async (request) => {
       const call = request.resourceType.api(request.identity).read;
       const result = await reads.read(call);
+      // Judged in the event loop's check phase, after every answer that arrived with this one has sent its next
+      // read: judging (normalising the answer) between them held those reads back (PostgreSQL plan of 1,000 at
+      // 10 ms: 1.332 -> 1.294 s; docs/performance.md).
+      await checkPhase();
       if (!result.ok && result.error.status !== 404) {
         if (result.error.runFailure !== undefined) runFailure ??= result.error;
         else problems.push(`${request.address}: ${result.error.message}`);
