@@ -1,5 +1,6 @@
 // `npm run bench:startup [-- --node PATH] [--runs N]`: how long `secretform` takes to start with and without
-// Node's module compile cache (Node >= 22.1; bin/secretform.js enables it). Each command runs N times (default 15)
+// the compile caches: Node's module compile cache (Node >= 22.1; bin/secretform.js enables it) and the bundle's
+// own (bin/load-bundle.js, every Node). Each command runs N times (default 15)
 // per setting, medians printed: once with NODE_DISABLE_COMPILE_CACHE=1, once with a cache directory filled by a
 // first run. `--node` picks the Node binary (e.g. `--node "$(scripts/fetch-node.sh 22.23.3)"`); the default is
 // the one running this script. Wall-clock times: on a machine loaded by other work, compare within one run only.
@@ -49,7 +50,9 @@ async function main(): Promise<void> {
   });
   const cacheDir = mkdtempSync(join(tmpdir(), 'secretform-compile-cache-'));
   // No SERVICE_* variables: plan stops at its first check, before any request.
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_COMPILE_CACHE: cacheDir };
+  // TMPDIR: the bundle's own code cache (bin/load-bundle.js) lives under it, and NODE_DISABLE_COMPILE_CACHE=1 turns
+  // it off too, so the two settings compare no cache at all with both caches warm.
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_COMPILE_CACHE: cacheDir, TMPDIR: cacheDir };
   const settings = [
     { name: 'without compile cache', env: { ...base, NODE_DISABLE_COMPILE_CACHE: '1' } },
     { name: 'with compile cache (warm)', env: base },

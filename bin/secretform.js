@@ -8,7 +8,8 @@ if (args.length === 1 && ['version', '--version', '-V'].includes(args[0])) {
 }
 // Node >= 22.1 can keep the compiled code of the modules a run loads (in $NODE_COMPILE_CACHE, by default the
 // system's temporary directory), so the next start skips compiling them; NODE_DISABLE_COMPILE_CACHE=1 turns it
-// off. Older Node has no such function: nothing changes there. bench/startup.ts measures the gain.
+// off. Older Node has no such function: nothing changes there. bench/startup.ts measures the gain. The CLI's
+// bundle has a cache of its own, made at the end of a run (load-bundle.js says why).
 const { enableCompileCache } = require('node:module');
 if (typeof enableCompileCache === 'function') enableCompileCache();
 // SECRETFORM_DEBUG_LOADED_MODULES=<file>: list every module loaded by the run into <file> at exit (tests check
@@ -17,10 +18,16 @@ if (process.env.SECRETFORM_DEBUG_LOADED_MODULES) {
   const file = process.env.SECRETFORM_DEBUG_LOADED_MODULES;
   process.on('exit', () => require('node:fs').writeFileSync(file, Object.keys(require.cache).join('\n') + '\n'));
 }
-require(cliModule()).main(process.argv).then(
+loadCli().main(process.argv).then(
   (code) => { process.exitCode = code; },
   (err) => { process.stderr.write(`secretform: ${err && err.message ? err.message : err}\n`); process.exitCode = 1; },
 );
+
+/** The CLI: its bundle through the compile cache (load-bundle.js), or the compiled modules as any files. */
+function loadCli() {
+  const file = cliModule();
+  return file.endsWith('.bundle.js') ? require('./load-bundle').loadBundle(file, args[0]) : require(file);
+}
 
 /**
  * The CLI's code: `dist/cli/main.bundle.js`, secretform's compiled modules in one file (scripts/bundle-cli.js, run

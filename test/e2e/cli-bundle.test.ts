@@ -14,7 +14,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'secretform-bundle-choice-'));
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  copyFileSync(join(ROOT, 'bin', 'secretform.js'), join(root, 'bin', 'secretform.js'));
+  for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ version: '0.0.0-test' }));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -35,7 +35,9 @@ function touch(file: string, modifiedSecondsAgo: number): void {
 }
 
 function run(): string {
-  const result = spawnSync(process.execPath, [join(root, 'bin', 'secretform.js'), 'plan'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const env = { PATH: process.env.PATH, TMPDIR: join(root, 'tmp') };
+  mkdirSync(env.TMPDIR, { recursive: true });
+  const result = spawnSync(process.execPath, [join(root, 'bin', 'secretform.js'), 'plan'], { encoding: 'utf8', env });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result.stdout;

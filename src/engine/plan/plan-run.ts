@@ -66,9 +66,9 @@ async function computeReadOnly(
     return state;
   }
   const planned = await planRun(context.value, state.value, 'apply', ahead);
-  await ahead?.release();
+  // The state backend and the service's connections close at the same time: neither waits for the other.
+  await Promise.all([ahead?.release(), planned.ok ? planned.value.client.close() : undefined]);
   if (!planned.ok) return planned;
-  await planned.value.client.close();
   const { computation, fingerprintKey } = planned.value;
   return ok({ context: context.value, state: state.value, computation, fingerprintKey });
 }

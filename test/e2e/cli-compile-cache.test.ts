@@ -1,0 +1,105 @@
+/**
+ * The code cache bin/load-bundle.js keeps of the CLI's bundle: made at the end of a command's first run, used by its
+ * next runs, never trusted when it is not the user's own or not made from this very bundle, and never in the way
+ * of a run. Driven on a copy of the real bin/ and bundle (so that the bundle can be changed), with TMPDIR pointing
+ * at a directory of the test's own; SECRETFORM_DEBUG_COMPILE_CACHE=1 makes the binary say what it did.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './cli-harness';
+
+let root: string;
+let temporary: string;
+let cacheDir: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'secretform-compile-cache-test-'));
+  mkdirSync(join(root, 'bin'));
+  mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
+  for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
+  copyFileSync(join(ROOT, 'dist', 'cli', 'main.bundle.js'), join(root, 'dist', 'cli', 'main.bundle.js'));
+  copyFileSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+beforeEach(() => {
+  temporary = join(root, 'tmp');
+  rmSync(temporary, { recursive: true, force: true });
+  mkdirSync(temporary);
+  cacheDir = join(temporary, `secretform-compile-cache-${process.getuid!()}`);
+});
+
+/** Runs `secretform <command> --help` and returns what the binary said of its cache. */
+function run(command: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(process.execPath, [join(root, 'bin', 'secretform.js'), command, '--help'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, TMPDIR: temporary, SECRETFORM_DEBUG_COMPILE_CACHE: '1', ...env },
+  });
+  expect(result.status).toBe(0);
+  expect(result.stdout).toContain(`Usage: secretform ${command}`);
+  const said = /^secretform: compile cache (.*)$/m.exec(result.stderr);
+  expect(said).not.toBeNull();
+  return said![1];
+}
+
+function cacheFiles(): string[] {
+  return readdirSync(cacheDir).sort();
+}
+
+describe('the compile cache of the CLI bundle', () => {
+  test('is written by the first run of a command and used by the next', () => {
+    expect(run('plan')).toBe('miss');
+    expect(cacheFiles()).toEqual([expect.stringMatching(/^plan-v\d+\.\d+\.\d+-\w+-[0-9a-f]{8}\.bin$/)]);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheDir, cacheFiles()[0])).mode & 0o777).toBe(0o600);
+    expect(run('plan')).toBe('hit');
+    expect(run('plan')).toBe('hit');
+  });
+
+  test('is kept per command: another command makes its own', () => {
+    expect(run('plan')).toBe('miss');
+    expect(run('graph')).toBe('miss');
+    expect(cacheFiles()).toHaveLength(2);
+    expect(run('graph')).toBe('hit');
+  });
+
+  test('that V8 rejects is written again, and the run goes on as without one', () => {
+    expect(run('plan')).toBe('miss');
+    const file = join(cacheDir, cacheFiles()[0]);
+    const content = readFileSync(file);
+    const header = content.indexOf(0x0a) + 1;
+    writeFileSync(file, Buffer.concat([content.subarray(0, header), Buffer.alloc(content.length - header, 0x5a)]));
+    expect(run('plan')).toBe('rejected');
+    expect(run('plan')).toBe('hit');
+  });
+
+  test('made from another build of the bundle is not used', () => {
+    expect(run('plan')).toBe('miss');
+    const bundle = join(root, 'dist', 'cli', 'main.bundle.js');
+    const later = Date.now() / 1000 + 5;
+    utimesSync(bundle, later, later);
+    expect(run('plan')).toBe('miss');
+    expect(run('plan')).toBe('hit');
+  });
+
+  test('is not used in a directory others may write to', () => {
+    mkdirSync(cacheDir, { mode: 0o700 });
+    chmodSync(cacheDir, 0o777);
+    expect(run('plan')).toBe(`off (others may write to ${cacheDir})`);
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  test('is not used when its directory is a link to somewhere else', () => {
+    const elsewhere = join(temporary, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, cacheDir, 'dir');
+    expect(run('plan')).toBe(`off (${cacheDir} is not a directory)`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  test('is off with NODE_DISABLE_COMPILE_CACHE=1, as node\'s own', () => {
+    expect(run('plan', { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('off (NODE_DISABLE_COMPILE_CACHE=1)');
+    expect(readdirSync(temporary)).toEqual([]);
+  });
+});
