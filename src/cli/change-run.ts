@@ -50,7 +50,8 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
-  const choice = chooseStacks(prepared.options, settings, 'change', command, io);
+  // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
+  const choice = chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
   if (choice.kind === 'failed') return choice.exitCode;
   if (choice.kind === 'several') return runStacksChange(command, { ...choice, autoApprove, refreshOnly }, io, hooks);
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
@@ -86,7 +87,6 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     onProgress: progress.onProgress,
     refreshOnly,
     confirm,
-    policies,
   };
 
   const result = await runWithInterrupts(command, runOptions, io, hooks, progress);
