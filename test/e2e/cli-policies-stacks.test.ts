@@ -236,6 +236,7 @@ test('apply --stack over both stacks refuses before any write on either server, 
   expect(apply.stderr).toMatch(/^Error: stack staging: 1 mandatory policy failed, so nothing was changed:/);
   expect(apply.stderr).toContain(STAGING_FAILURE);
   expect(apply.stderr).not.toContain('prod/deployer');
+  expect(apply.stderr).toMatch(/\); no stack was changed\n$/);
   expect(writes()).toEqual([]);
   expect(await objectsByServer()).toEqual({ prod: [], staging: [] });
 });
@@ -250,6 +251,7 @@ test('apply PLANFILE of both stacks evaluates the packs it recorded and refuses 
   expect(apply.code).toBe(1);
   expect(apply.stderr).toMatch(/^Error: stack staging: 1 mandatory policy failed, so nothing was changed:/);
   expect(apply.stderr).toContain(STAGING_FAILURE);
+  expect(apply.stderr).toMatch(/\); no stack was changed\n$/);
   expect(writes()).toEqual([]);
   expect(await objectsByServer()).toEqual({ prod: [], staging: [] });
 });

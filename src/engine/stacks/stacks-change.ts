@@ -145,9 +145,10 @@ async function changeStacks(
     await Promise.race([locked.promise, run]);
   }
   const outcomes = await Promise.all(ordered.map((stack) => finished.get(stack)!.promise));
-  const stale = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code));
-  if (stale?.status === 'failed') {
-    return fail(new EngineError(stale.error.code, `stack ${stale.stack}: ${stale.error.message}; no stack of the saved plan was changed`));
+  const refused = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code));
+  if (refused?.status === 'failed') {
+    // Not only a saved plan: a failed policy refuses `apply --stack` too. A message's closing full stop gives way to the note.
+    return fail(new EngineError(refused.error.code, `stack ${refused.stack}: ${refused.error.message.replace(/\.$/, '')}; no stack was changed`));
   }
   return ok({ stacks: outcomes, confirmed: !declined && planned.size > 0 });
 }
