@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { sarifSchemaErrors } from '../support/sarif-schema';
+import { TEAM_SHORT_TTL_POLICY } from '../support/team-policy-source';
 import { cliEnv, createLinkedProject, runCli, transcript } from './cli-harness';
 
 jest.setTimeout(60_000);
@@ -48,16 +49,7 @@ app.synth();
 const TEAM_PACK = `
 const { definePolicy } = require('secretform');
 module.exports = [
-  definePolicy({
-    id: 'team-short-ttl',
-    description: 'Tokens of userpass users live at most a day.',
-    enforcement: 'mandatory',
-    resourceTypes: ['userpass_user'],
-    check(resource) {
-      const ttl = resource.desired?.token_ttl;
-      return typeof ttl === 'number' && ttl > 86400 ? [{ field: 'token_ttl', message: ttl + 's is longer than a day' }] : [];
-    },
-  }),
+  ${TEAM_SHORT_TTL_POLICY},
   definePolicy({
     id: 'team-kv-description',
     description: 'Every KV mount says what it holds.',

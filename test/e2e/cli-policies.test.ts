@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { sarifSchemaErrors } from '../support/sarif-schema';
+import { TEAM_SHORT_TTL_POLICY } from '../support/team-policy-source';
 import { ALICE_PASSWORD, cliEnv, createLinkedProject, runCli, transcript } from './cli-harness';
 
 jest.setTimeout(120_000);
@@ -40,16 +41,7 @@ import { definePolicy, type PolicyResource } from 'secretform';
 const record = (resource: PolicyResource) => appendFileSync('policy-input.jsonl', JSON.stringify(resource) + '\\n');
 
 export default [
-  definePolicy({
-    id: 'team-short-ttl',
-    description: 'Tokens of userpass users live at most a day.',
-    enforcement: 'mandatory',
-    resourceTypes: ['userpass_user'],
-    check(resource) {
-      const ttl = resource.desired?.token_ttl;
-      return typeof ttl === 'number' && ttl > 86400 ? [{ field: 'token_ttl', message: ttl + 's is longer than a day' }] : [];
-    },
-  }),
+  ${TEAM_SHORT_TTL_POLICY},
   definePolicy({
     id: 'team-record-input',
     description: 'Records what policy code is given (for the secret search).',
