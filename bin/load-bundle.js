@@ -25,19 +25,14 @@ const FORMAT = 'secretform-compile-cache 1';
  * command compiles different functions). SECRETFORM_DEBUG_COMPILE_CACHE=1 says on stderr what happened.
  */
 function loadBundle(file, command) {
-  // Without the loader for import() (Node before 20.12) the bundle must be required as any file.
-  if (vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined) return require(file);
   const source = fs.readFileSync(file, 'utf8');
   const cache = cacheFor(file, command);
   const cached = cache.file === undefined ? undefined : readCache(cache.file, cache.identity);
   // The wrapper node puts around a CommonJS file, on the file's first line so that line numbers stay the same.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
-  const script = new vm.Script(wrapped, {
-    filename: file,
-    cachedData: cached,
-    // The bundle imports ES modules (policy packs, tsx) with import(): resolved as a required file's would be.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // No loader for import(): vm's is experimental (a warning on Node 22) and lost with a cached script on Node 20.
+  // The bundle has no import() (scripts/bundle-cli.js checks); src/policy/native-import.ts stays outside it.
+  const script = new vm.Script(wrapped, { filename: file, cachedData: cached });
   const status = cache.file === undefined ? `off (${cache.why})` : cached === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   if (process.env.SECRETFORM_DEBUG_COMPILE_CACHE === '1') process.stderr.write(`secretform: compile cache ${status}\n`);
   if (status === 'miss' || status === 'rejected') {

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoadedPolicies } from './loaded-policies';
+import { importNative } from './native-import';
 import { definePolicy, POLICY_MARKER, policyDefinitionProblems, type Policy, type PolicyDefinition } from './policy';
 import { RECOMMENDED_PACK, RECOMMENDED_POLICIES } from './recommended';
 
@@ -127,10 +128,3 @@ function esmApiEntry(manifest: unknown, dir: string): string | undefined {
   const file = typeof imported === 'string' ? imported : (imported as { default?: unknown } | undefined)?.default;
   return typeof file === 'string' ? path.join(dir, file) : undefined;
 }
-
-/**
- * Node's own `import()`: this package is compiled to CommonJS, where TypeScript would turn `import()` into
- * `require()`, which cannot load an ES module pack. A function made at run time keeps the real `import()`.
- */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
-const importNative = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;

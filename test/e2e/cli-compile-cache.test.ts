@@ -16,9 +16,12 @@ let cacheDir: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'secretform-compile-cache-test-'));
   mkdirSync(join(root, 'bin'));
-  mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
   for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
-  copyFileSync(join(ROOT, 'dist', 'cli', 'main.bundle.js'), join(root, 'dist', 'cli', 'main.bundle.js'));
+  // The bundle and the module it requires from dist/ for every command (scripts/bundle-cli.js's externals).
+  for (const file of ['cli/main.bundle.js', 'policy/native-import.js']) {
+    mkdirSync(join(root, 'dist', file, '..'), { recursive: true });
+    copyFileSync(join(ROOT, 'dist', file), join(root, 'dist', file));
+  }
   copyFileSync(join(ROOT, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
 });
