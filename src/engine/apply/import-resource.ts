@@ -101,9 +101,14 @@ async function withImportRun<T>(
   }
 }
 
-/** The read that shows whether the object the code manages at `resource.address` exists, and what it holds. */
+/**
+ * The read that shows whether the object the code manages at `resource.address` exists, and what it holds. Its
+ * absence is the import's answer ("nothing to import", "not found"), so, as for an object state records, it is
+ * believed only once the run knows it talks to the service: another server answers 404 to every path too.
+ */
 function adoptionReadFor(resource: DesiredResource): RefreshRequest {
-  return refreshRequestFor(resource.address, getResourceType(resource.type), { desired: resource.spec, desiredId: resource.id, identity: 'desired' });
+  const request = refreshRequestFor(resource.address, getResourceType(resource.type), { desired: resource.spec, desiredId: resource.id, identity: 'desired' });
+  return { ...request, absenceMeans: 'not found' };
 }
 
 /**

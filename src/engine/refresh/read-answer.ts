@@ -5,7 +5,8 @@
  * - 2xx that looks like such an object: present (or absent, when the type reads it as "not there": a mount
  *   missing from a valid listing, an unconfigured engine's empty config);
  * - 404: absent, as the service answers for a missing object. Before an object that state records is called
- *   deleted, refresh needs proof that SERVICE_ADDR is the service (client/service-identity.ts);
+ *   deleted, or one an import looks for is reported not found, refresh needs proof that SERVICE_ADDR is the
+ *   service (client/service-identity.ts);
  * - 2xx that does not look like one (no body, a JSON scalar or array, `{}`, another server's JSON): invalid,
  *   never "absent", so that plan, apply and destroy never act on it;
  * - any other failure is the request's error (or, for the whole run, the client's run failure).

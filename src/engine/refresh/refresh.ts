@@ -20,9 +20,16 @@ export interface RefreshRequest {
   identity: Attributes;
   /** The forms to read into: the desired spec, or the attributes last applied (see `refreshRequestFor`). */
   desired?: Attributes;
-  /** State records the object: a read that finds nothing would call it deleted, so it needs proof (see `refresh`). */
-  recorded?: boolean;
+  /**
+   * What the command would conclude from a read that finds nothing, a conclusion that needs proof that
+   * SERVICE_ADDR is the service (see `refresh`): `deleted` for an object state records, `not found` for one an
+   * import looks for (it reports it as not on the service). Undefined for an object to be created: its absence
+   * is expected, and a wrong address fails its write anyway.
+   */
+  absenceMeans?: AbsenceMeaning;
 }
+
+export type AbsenceMeaning = 'deleted' | 'not found';
 
 export interface LiveObject {
   /** Canonical non-secret attributes, or null when the object does not exist. */
@@ -50,14 +57,15 @@ export function refreshRequestFor(
   if (!identity) throw new Error(`${address}: neither in code nor in state`);
   const codeManagesIt = desired !== undefined && (recorded === undefined || sources.identity === 'desired' || recorded.id === sources.desiredId);
   const forms = codeManagesIt ? desired : recorded?.attributes;
-  return { address, resourceType, identity, desired: forms, recorded: recorded !== undefined };
+  return { address, resourceType, identity, desired: forms, absenceMeans: recorded === undefined ? undefined : 'deleted' };
 }
 
 /**
  * Reads every requested object. An answer that does not look like its object fails that object's refresh (see
- * read-answer.ts); an object that state records and that reads as not there is called absent only once
- * the run has proof that SERVICE_ADDR is the service (a read that looked like its object, else one lookup of the
- * token); without it the run stops with an error naming SERVICE_ADDR, and nothing is called deleted.
+ * read-answer.ts); an object whose absence means something (`absenceMeans`: state records it, or an import
+ * looks for it) and that reads as not there is called absent only once the run has proof that SERVICE_ADDR is
+ * the service (a read that looked like its object, else one lookup of the token); without it the run stops with
+ * an error naming SERVICE_ADDR, and nothing is called deleted or not found.
  */
 export async function refresh(
   client: ServiceClient,
@@ -78,8 +86,8 @@ export async function refresh(
   options.onProgress?.({ kind: 'refresh', done, total });
   const live = new Map<string, LiveObject>();
   const problems: string[] = [];
-  /** Recorded objects that read as not there: absent only once the service is confirmed. */
-  const unconfirmed: Array<{ request: RefreshRequest; object: LiveObject; how: string }> = [];
+  /** Objects whose absence needs proof that read as not there: absent only once the service is confirmed. */
+  const unconfirmed: Unconfirmed[] = [];
   const found = (request: RefreshRequest, object: LiveObject): void => {
     live.set(request.address, object);
     options.onRead?.(request, object);
@@ -111,7 +119,7 @@ export async function refresh(
         else if (verdict.kind === 'present') {
           recordServiceAnswer(client);
           found(request, verdict.object);
-        } else if (request.recorded === true) unconfirmed.push({ request, object: verdict.object, how: verdict.how });
+        } else if (request.absenceMeans !== undefined) unconfirmed.push({ request, object: verdict.object, how: verdict.how, means: request.absenceMeans });
         else found(request, verdict.object);
       }
       done += 1;
@@ -133,18 +141,34 @@ export async function refresh(
   return ok(live);
 }
 
+/** An object whose absence needs proof, read as not there (`how`: the answer that said so). */
+interface Unconfirmed {
+  request: RefreshRequest;
+  object: LiveObject;
+  how: string;
+  means: AbsenceMeaning;
+}
+
+/** What a run does not conclude without proof, and how it counts the objects concerned, per meaning of an absence. */
+const UNPROVEN: Readonly<Record<AbsenceMeaning, { conclusion: string; more: string }>> = {
+  deleted: { conclusion: 'no object is taken as deleted', more: 'more recorded in state' },
+  'not found': { conclusion: 'nothing is imported, nor reported as not on the service', more: 'more of the code' },
+};
+
 /** The run-level error of objects that read as not found where nothing shows that SERVICE_ADDR is the service. */
-function notTheServiceError(client: ServiceClient, unconfirmed: ReadonlyArray<{ request: RefreshRequest; how: string }>, answer: string): EngineError {
+function notTheServiceError(client: ServiceClient, unconfirmed: readonly Unconfirmed[], answer: string): EngineError {
   const addresses = unconfirmed.map((entry) => entry.request.address).sort();
-  const which = addresses.length === 1 ? addresses[0] : `${addresses[0]} and ${addresses.length - 1} more recorded in state`;
   const first = unconfirmed.find((entry) => entry.request.address === addresses[0])!;
+  // A run reads objects of one meaning (plan, apply and destroy: recorded ones; import: the code's).
+  const unproven = UNPROVEN[first.means];
+  const which = addresses.length === 1 ? addresses[0] : `${addresses[0]} and ${addresses.length - 1} ${unproven.more}`;
   const endsInV1 = /\/v1\/?$/.test(new URL(client.address).pathname);
   const fix = endsInV1
     ? 'SERVICE_ADDR ends in /v1, which the client adds itself: set it to the service\'s base address (e.g. http://127.0.0.1:8200).'
     : 'Set SERVICE_ADDR to the secrets service\'s base address (scheme, host and port, e.g. http://127.0.0.1:8200), not another server.';
   return new EngineError(
     'service_unusable',
-    `refresh stopped: the server at SERVICE_ADDR (${client.address}) does not answer like the secrets service, so no object is taken as deleted. ` +
+    `refresh stopped: the server at SERVICE_ADDR (${client.address}) does not answer like the secrets service, so ${unproven.conclusion}. ` +
       `${which} read as not there (${first.how}), and ${answer}, which the service answers for any valid token. ${fix}`,
   );
 }

@@ -1,0 +1,120 @@
+/**
+ * `secretform import` through the real binary, over a two-stack app (blue and green, each a userpass mount and a
+ * user) and one dev server: an import reports an object as not on the service only once it knows it talks to
+ * the service (the token lookup that plan and apply use), never because another server answers 404 to everything.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
+import { startRawServer, type RawHandler, type RawServer } from './client-raw-server';
+
+jest.setTimeout(120_000);
+
+const PASSWORD = 'import-e2e-deployer-password-4b7e';
+const TOKEN = 'import-e2e-root-token';
+const LOOKUP_SELF = '/v1/auth/token/lookup-self';
+
+const APP = `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+for (const name of ['blue', 'green']) {
+  const stack = new TerraformStack(app, name);
+  const users = new sf.AuthMount(stack, 'users', { path: name + '-users', type: 'userpass' });
+  new sf.UserpassUser(stack, 'deployer', { mount: users, username: 'deployer', password: sf.SecretValue.fromEnv('SF_IMPORT_PASSWORD'), tokenPolicies: ['default'] });
+}
+app.synth();
+`;
+
+let dev: DevServer;
+let project: string;
+const raws: RawServer[] = [];
+
+const env = (extra: Record<string, string | undefined> = {}) => cliEnv(dev, { SF_IMPORT_PASSWORD: PASSWORD, ...extra });
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(['import', ...args, '--no-synth'], project, env(extra));
+const statePath = (stack: string) => join(project, '.secretform', `${stack}.state.json`);
+const recorded = (stack: string): string[] => (existsSync(statePath(stack)) ? Object.keys(JSON.parse(readFileSync(statePath(stack), 'utf8')).resources ?? {}).sort() : []);
+const lookups = (paths: string[]) => paths.filter((path) => path === LOOKUP_SELF);
+
+async function raw(handler: RawHandler): Promise<RawServer> {
+  const server = await startRawServer(handler);
+  raws.push(server);
+  return server;
+}
+
+beforeAll(async () => {
+  dev = await startDevServer({ port: 0, rootToken: TOKEN });
+  project = mkdtempSync(join(tmpdir(), 'secretform-import-'));
+  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  writeFileSync(join(project, 'main.js'), APP);
+  const synth = await runCli(['synth'], project, env());
+  if (synth.code !== 0) throw new Error(`synth failed: ${synth.stderr}`);
+});
+
+// Each test starts with no state: what an import records is all there is.
+beforeEach(() => rmSync(join(project, '.secretform'), { recursive: true, force: true }));
+
+afterAll(async () => {
+  await Promise.all(raws.map((server) => server.close()));
+  await dev?.close();
+});
+
+describe('a SERVICE_ADDR that is not the service', () => {
+  test('the real service without the objects: reported as not on the service once one token lookup confirms it (exit 0)', async () => {
+    const before = dev.requestLog.length;
+    const result = await cli(['--all', '--stack', 'blue']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Not found on the service: sys/auth/blue-users (blue/users); apply would create it.');
+    expect(result.stdout).toContain('0 imported, 2 not found, 0 already in state.');
+    expect(dev.requestLog.slice(before).filter((entry) => entry.path === 'auth/token/lookup-self')).toHaveLength(1);
+  });
+
+  test('another HTTP server answering 404 to everything: import --all and import ADDRESS ID exit 1 naming SERVICE_ADDR, never "not found"', async () => {
+    const server = await raw(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' }));
+    const all = await cli(['--all', '--stack', 'blue'], { SERVICE_ADDR: server.url });
+    expect(all.code).toBe(1);
+    expect(all.stderr).toContain(`the server at SERVICE_ADDR (${server.url}) does not answer like the secrets service, so nothing is imported, nor reported as not on the service`);
+    expect(all.stderr).toContain('blue/deployer and 1 more of the code read as not there (GET /v1/auth/blue-users/users/deployer: HTTP 404)');
+    expect(all.stderr).toContain(`GET ${LOOKUP_SELF} answered HTTP 404`);
+    expect(all.stderr).toContain("Set SERVICE_ADDR to the secrets service's base address");
+    expect(all.stdout).not.toMatch(/not found/i);
+
+    const one = await cli(['blue/deployer', 'auth/blue-users/users/deployer'], { SERVICE_ADDR: server.url });
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain(`the server at SERVICE_ADDR (${server.url}) does not answer like the secrets service`);
+    expect(one.stderr).not.toContain('does not exist on the service');
+    // One token lookup per run: the same proof plan and apply use.
+    expect(lookups(server.requests.map((request) => request.path))).toHaveLength(2);
+    expect(recorded('blue')).toEqual([]);
+  });
+
+  test('SERVICE_ADDR ending in /v1: import --all exits 1 saying the client adds /v1 itself', async () => {
+    const result = await cli(['--all', '--stack', 'green'], { SERVICE_ADDR: `${dev.url}/v1` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the server at SERVICE_ADDR (${dev.url}/v1) does not answer like the secrets service`);
+    expect(result.stderr).toContain('SERVICE_ADDR ends in /v1, which the client adds itself');
+    expect(result.stdout).not.toContain('not found');
+    expect(recorded('green')).toEqual([]);
+  });
+
+  test('a server answering 200 with JSON that is not the service: import --all exits 1 and records nothing', async () => {
+    const server = await raw(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'ok', service: 'something else' } }));
+    const result = await cli(['--all', '--stack', 'blue'], { SERVICE_ADDR: server.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('not a userpass_user object, nor its absence');
+    expect(result.stderr).toContain('SERVICE_ADDR');
+    expect(result.stdout).not.toMatch(/Imported|not found/);
+    expect(recorded('blue')).toEqual([]);
+  });
+});
+
+test('no secret value reaches any output or state file', () => {
+  const states = ['blue', 'green'].map(statePath).filter((file) => existsSync(file)).map((file) => readFileSync(file, 'utf8'));
+  for (const text of [...transcript, ...states]) {
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(TOKEN);
+  }
+});
