@@ -186,16 +186,16 @@ export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): P
   return result.outdir;
 }
 
+/** The engine options of a run, or the exit code of a failure that was already reported on stderr. */
+export type PreparedServiceRun = { ok: true; options: EngineOptions } | { ok: false; exitCode: number };
+
 /**
  * What every command that talks to the service does first: synthesize or find the existing output, then check
  * the stack's service connection (its ServiceConnection, else the SERVICE_* environment: address, token
  * variable set, PEM files) before any request. The engine options of the run, or the exit code of a failure
  * that was already reported on stderr.
  */
-export async function prepareServiceRun(
-  settings: EngineSettings,
-  io: CliIo,
-): Promise<{ ok: true; options: EngineOptions } | { ok: false; exitCode: number }> {
+export async function prepareServiceRun(settings: EngineSettings, io: CliIo): Promise<PreparedServiceRun> {
   let options: EngineOptions;
   try {
     options = engineOptions(settings, await prepareSynthOutput(settings, io), io);

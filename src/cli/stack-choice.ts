@@ -1,11 +1,13 @@
 /**
  * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns), and whether that
- * is a run of one stack (the commands as they always were) or over several (src/engine/stacks).
+ * is a run of one stack (the commands as they always were) or over several (src/engine/stacks); and the one
+ * stack of a command that works on exactly one (`--stack` once, by name).
  */
-import { resolveStack, selectSynthesizedStacks, type SelectionUse } from '../engine';
+import { resolveStack, selectSynthesizedStacks, stackOfAddress, type SelectionUse } from '../engine';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { connectionProblem, type EngineSettings } from './engine-flags';
 import { failWith, type CliIo } from './io';
+import { UsageError } from './usage-error';
 
 export type StackChoice =
   | { kind: 'one'; options: EngineOptions }
@@ -26,4 +28,42 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
   }
   if (selected.value.length === 1) return { kind: 'one', options: { ...options, stack: selected.value[0] } };
   return { kind: 'several', options, outdir, stacks: selected.value };
+}
+
+/**
+ * The stack of a command of one stack (import), from its flags alone: the one `--stack`, else the stack ADDRESS
+ * starts with. Several `--stack` (commander refuses a second one, but the settings type holds a list) and a
+ * `--stack` other than ADDRESS's own stack are refused with a UsageError: taking either one silently would read
+ * or write another stack's state than the user meant.
+ */
+export function oneStackOf(settings: EngineSettings, command: string, address?: string): string | undefined {
+  if (settings.stacks.length > 1) {
+    const given = settings.stacks.map((stack) => `"${stack}"`).join(', ');
+    throw new UsageError(`--stack was given ${settings.stacks.length} times (${given}); ${command} works on one stack: give --stack once, with that stack's name`);
+  }
+  const own = address === undefined ? undefined : stackOfAddress(address);
+  if (settings.stack !== undefined && own !== undefined && settings.stack !== own) {
+    throw new UsageError(
+      `--stack ${settings.stack} does not hold ${address}: an address starts with its stack's name, so it is in stack ${own}. ` +
+        `Drop --stack (the address names its stack), or give --stack ${own}`,
+    );
+  }
+  return settings.stack ?? own;
+}
+
+/**
+ * Why `stack`, given as `--stack` to a command of one stack, names no stack of the synth output `outdir`, or
+ * undefined when it names one. Such a command takes a stack's name, not a pattern: a pattern that matches one
+ * stack today may match two tomorrow, and then "the first" or "the last" would be a guess. A pattern is refused
+ * with the stacks it matches, and a name of no stack with the stacks there are, as plan and apply report them.
+ */
+export function oneStackNameProblem(outdir: string, stack: string, command: string): string | undefined {
+  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
+  if (!selected.ok) return selected.error.message;
+  if (selected.value.length === 1 && selected.value[0] === stack) return undefined;
+  const names = selected.value.map((name) => `--stack ${name}`).join(' or ');
+  return (
+    `--stack '${stack}' is a pattern, matching ${selected.value.join(', ')}; ${command} works on one stack and takes its name: ${names}` +
+    ' (patterns are for plan, apply, destroy, show and graph)'
+  );
 }

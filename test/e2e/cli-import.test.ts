@@ -1,12 +1,15 @@
 /**
  * `secretform import` through the real binary, over a two-stack app (blue and green, each a userpass mount and a
- * user) and one dev server: an import reports an object as not on the service only once it knows it talks to
- * the service (the token lookup that plan and apply use), never because another server answers 404 to everything.
+ * user) and one dev server: an import adopts into exactly one stack (`--stack` once, by name, and the stack its
+ * ADDRESS starts with), and it reports an object as not on the service only once it knows it talks to the
+ * service (the token lookup that plan and apply use), never because another server answers 404 to everything.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runImport } from '../../src/cli/commands/import';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { fakeIo } from '../unit/cli-fake-io';
 import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
 import { startRawServer, type RawHandler, type RawServer } from './client-raw-server';
 
@@ -108,6 +111,73 @@ describe('a SERVICE_ADDR that is not the service', () => {
     expect(result.stderr).toContain('SERVICE_ADDR');
     expect(result.stdout).not.toMatch(/Imported|not found/);
     expect(recorded('blue')).toEqual([]);
+  });
+});
+
+describe('the one stack an import adopts into', () => {
+  beforeAll(async () => {
+    const applied = await runCli(['apply', '--no-synth', '--stack', '*', '--auto-approve'], project, env());
+    expect(applied.code).toBe(0);
+  });
+
+  test('--stack given twice is refused naming the flag, before the app runs or any request', async () => {
+    const before = dev.requestCount;
+    for (const args of [['blue/deployer', 'auth/blue-users/users/deployer'], ['--all']]) {
+      const result = await cli([...args, '--stack', 'green', '--stack', 'blue']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('--stack was given twice ("green" and "blue"); this command works on one stack: give --stack once');
+    }
+    expect(dev.requestCount).toBe(before);
+    expect([recorded('blue'), recorded('green')]).toEqual([[], []]);
+  });
+
+  test('several --stack reaching the command itself are refused, not replaced by the address\'s stack', async () => {
+    const io = fakeIo({ cwd: project, env: env() });
+    const code = await runImport('blue/deployer', 'auth/blue-users/users/deployer', { stack: ['green', 'blue'], synth: false }, io);
+    expect(io.stderr.text).toBe('Error: --stack was given 2 times ("green", "blue"); import works on one stack: give --stack once, with that stack\'s name\n');
+    expect(code).toBe(1);
+    expect(recorded('blue')).toEqual([]);
+  });
+
+  test('--stack naming another stack than ADDRESS starts with is refused, naming both and the fix, before any request', async () => {
+    const before = dev.requestCount;
+    const result = await cli(['blue/deployer', 'auth/blue-users/users/deployer', '--stack', 'green']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Error: --stack green does not hold blue/deployer: an address starts with its stack\'s name, so it is in stack blue. ' +
+        'Drop --stack (the address names its stack), or give --stack blue\n',
+    );
+    expect(dev.requestCount).toBe(before);
+    expect([recorded('blue'), recorded('green')]).toEqual([[], []]);
+  });
+
+  test('a --stack pattern is refused with the stacks it matches, whether one or several', async () => {
+    const one = await cli(['--all', '--stack', 'b*']);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toBe("Error: --stack 'b*' is a pattern, matching blue; import --all works on one stack and takes its name: --stack blue (patterns are for plan, apply, destroy, show and graph)\n");
+    const several = await cli(['--all', '--stack', '*']);
+    expect(several.code).toBe(1);
+    expect(several.stderr).toContain("--stack '*' is a pattern, matching blue, green; import --all works on one stack and takes its name: --stack blue or --stack green");
+    expect([recorded('blue'), recorded('green')]).toEqual([[], []]);
+  });
+
+  test('one --stack by name: import --all adopts that stack\'s objects and leaves the other stack alone', async () => {
+    const result = await cli(['--all', '--stack', 'green']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('2 imported, 0 not found, 0 already in state.');
+    expect([recorded('blue'), recorded('green')]).toEqual([[], ['green/deployer', 'green/users']]);
+  });
+
+  test('--stack naming the address\'s own stack: the object is imported there', async () => {
+    const before = dev.requestLog.length;
+    const result = await cli(['blue/deployer', 'auth/blue-users/users/deployer', '--stack', 'blue']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Imported auth/blue-users/users/deployer as blue/deployer (userpass_user).');
+    expect(recorded('blue')).toEqual(['blue/deployer']);
+    // A read that looked like its object is the proof: no token lookup.
+    expect(dev.requestLog.slice(before).filter((entry) => entry.path === 'auth/token/lookup-self')).toEqual([]);
   });
 });
 

@@ -4,13 +4,14 @@
  * `secretform import --all`: every resource of the code that is not in state and exists on the service.
  */
 import type { Command } from 'commander';
-import { importAll, importResource, stackOfAddress } from '../../engine';
+import { importAll, importResource } from '../../engine';
 import {
   addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun,
-  type EngineFlags, type EngineSettings,
+  type EngineFlags, type EngineSettings, type PreparedServiceRun,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { oneStackNameProblem, oneStackOf } from '../stack-choice';
 
 /** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */
 export interface ImportFlags extends Omit<EngineFlags, 'target'> {
@@ -52,11 +53,11 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
     // --parallelism is for --all: one import makes one read.
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
     const parsed = parseEngineFlags({ ...flags, parallelism: undefined });
-    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
+    settings = { ...parsed, stack: oneStackOf(parsed, 'import', address) };
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareServiceRun(settings, io);
+  const prepared = await prepareImportRun(settings, 'import', io);
   if (!prepared.ok) return prepared.exitCode;
   const imported = await importResource(prepared.options, address, id);
   if (!imported.ok) return failWith(io, imported.error);
@@ -68,11 +69,12 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
 export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<number> {
   let settings: EngineSettings;
   try {
-    settings = parseEngineFlags(flags);
+    const parsed = parseEngineFlags(flags);
+    settings = { ...parsed, stack: oneStackOf(parsed, 'import --all') };
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareServiceRun(settings, io);
+  const prepared = await prepareImportRun(settings, 'import --all', io);
   if (!prepared.ok) return prepared.exitCode;
   const result = await importAll(prepared.options);
   if (!result.ok) return failWith(io, result.error);
@@ -83,4 +85,15 @@ export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<numbe
     `${imported.length} imported, ${notFound.length} not found, ${alreadyManaged} already in state. Run \`secretform plan\` to compare the code with the service.\n`,
   );
   return 0;
+}
+
+/**
+ * prepareServiceRun, and a `--stack` that names a stack of the synth output (known only once synthesized): an
+ * import adopts into one stack's state, so a pattern is refused rather than read as the name of no stack.
+ */
+async function prepareImportRun(settings: EngineSettings, command: string, io: CliIo): Promise<PreparedServiceRun> {
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok || settings.stacks.length === 0 || prepared.options.desired.kind !== 'synth-output') return prepared;
+  const problem = oneStackNameProblem(prepared.options.desired.outdir, settings.stacks[0], command);
+  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem) };
 }
