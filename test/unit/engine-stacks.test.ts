@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { EngineError, fail, ok } from '../../src/engine/errors';
 import { orderStacks, readStackDependencies, reverseDependencies } from '../../src/engine/stacks/stack-order';
 import { narrowToTargets, selectStacks } from '../../src/engine/stacks/stack-selection';
+import { stackProgress } from '../../src/engine/stacks/stack-progress';
 import { runStacksInOrder } from '../../src/engine/stacks/stack-scheduler';
+import type { ProgressEvent } from '../../src/engine/setup/engine-options';
 import { resolveStateLocation } from '../../src/engine/state/state-location';
 
 const STACKS = ['base', 'prod-eu', 'prod-us', 'staging'];
@@ -93,4 +95,13 @@ test('--target over several stacks keeps the stacks that hold a target, each wit
   expect(narrowed.ok && narrowed.value.targetsOf('prod')).toEqual(['prod/kv', 'prod/auth']);
   const outside = narrowToTargets(['base', 'prod'], ['qa/kv']);
   expect(!outside.ok && outside.error.message).toBe('--target qa/kv: not an address of the stacks of this run (base, prod); an address starts with its stack\'s name');
+});
+
+test("a stack's progress events name the stack, so counts of stacks running at the same time can be told apart", () => {
+  const events: ProgressEvent[] = [];
+  const onProgress = stackProgress((event) => events.push(event), 'prod');
+  onProgress?.({ kind: 'refresh', done: 1, total: 4 });
+  onProgress?.({ kind: 'operation-start', address: 'prod/kv', action: 'create' });
+  expect(events).toEqual([{ kind: 'refresh', stack: 'prod', done: 1, total: 4 }, { kind: 'operation-start', stack: 'prod', address: 'prod/kv', action: 'create' }]);
+  expect(stackProgress(undefined, 'prod')).toBeUndefined();
 });

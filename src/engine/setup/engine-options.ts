@@ -54,12 +54,19 @@ export interface EngineOptions {
   policies?: LoadedPolicies;
 }
 
-export type ProgressEvent =
+export type ProgressEvent = (
   | { kind: 'refresh'; done: number; total: number }
   /** Before the first operation of apply or destroy starts: how many will run (a replacement is two). */
   | { kind: 'operations'; total: number }
   | { kind: 'operation-start'; address: string; action: string }
-  | { kind: 'operation-done'; address: string; action: string; status: 'succeeded' | 'failed' | 'skipped'; message?: string };
+  | { kind: 'operation-done'; address: string; action: string; status: 'succeeded' | 'failed' | 'skipped'; message?: string }
+) & {
+  /**
+   * The stack the event is about, in a run over several stacks (absent in a run of one): independent stacks
+   * refresh and write at the same time, each counting its own objects, so counts mean nothing without it.
+   */
+  stack?: string;
+};
 
 export interface ApplyOptions extends EngineOptions {
   /**

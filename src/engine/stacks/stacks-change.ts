@@ -17,6 +17,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks, type StacksOptions } from './stack-preparation';
+import { stackProgress } from './stack-progress';
 import { narrowToTargets } from './stack-selection';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 
@@ -79,8 +80,8 @@ function changeSynthesizedStacks(options: StacksChangeOptions & { outdir: string
   return changeStacks(shared, stacks, dependencies.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, targets: targetsOf(stack), desired: desiredOf() }));
 }
 
-/** The hooks a stack's run is given: how it reports its lock and its plan to the run over all stacks. */
-type StackHooks = Required<Pick<ApplyOptions, 'confirm' | 'onStateLocked'>>;
+/** The hooks a stack's run is given: how it reports its lock, its plan and its progress to the run over all stacks. */
+type StackHooks = Required<Pick<ApplyOptions, 'confirm' | 'onStateLocked'>> & Pick<ApplyOptions, 'onProgress'>;
 
 async function changeStacks(
   options: StacksChangeOptions,
@@ -115,6 +116,7 @@ async function changeStacks(
 
   const hooksFor = (stack: string, locked: () => void): StackHooks => ({
     onStateLocked: locked,
+    onProgress: stackProgress(options.onProgress, stack),
     confirm: async (plan) => {
       planned.set(stack, plan);
       reached.get(stack)!.resolve();

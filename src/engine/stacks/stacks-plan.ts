@@ -11,6 +11,7 @@ import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks, type StacksOptions } from './stack-preparation';
+import { stackProgress } from './stack-progress';
 import { narrowToTargets } from './stack-selection';
 import { runStacksInOrder, type StackOutcome } from './stack-scheduler';
 
@@ -59,6 +60,6 @@ async function planEachStack(
   const order = prepareStacks(options, stacks, dependencies.value, desiredOf, false);
   if (!order.ok) return order;
   const { outdir: _outdir, stacks: _stacks, ...shared } = options;
-  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({ ...shared, stack, targets: targetsOf(stack), desired: desiredOf() }));
+  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({ ...shared, stack, targets: targetsOf(stack), desired: desiredOf(), onProgress: stackProgress(shared.onProgress, stack) }));
   return ok({ outcomes, dependencies: dependencies.value });
 }
