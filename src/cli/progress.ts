@@ -1,14 +1,16 @@
 /**
  * Progress of a run. Finished operations are results, not progress, so they are printed on stdout everywhere,
  * numbered and timed (`[3/25] prod/ldap/svc-role: created (0.4 s)`). Everything else is progress and appears only
- * when stderr is a terminal, on one line redrawn in place there: the refresh counter (`Refreshing 120/1000`),
- * then during apply and destroy a spinner with the count done, the operations in flight, the time elapsed and,
- * once a few have finished, an estimate of what remains. stderr carries it so that stdout, piped or not, holds
- * only the report; in a CI log (not a terminal) there is nothing beyond the per-object lines.
+ * when stderr is a terminal, on one line redrawn in place there: the refresh counter (`Refreshing 120/1000`;
+ * summed over the stacks of a run over several, see refresh-tally.ts), then during apply and destroy a spinner
+ * with the count done, the operations in flight, the time elapsed and, once a few have finished, an estimate of
+ * what remains. stderr carries it so that stdout, piped or not, holds only the report; in a CI log (not a
+ * terminal) there is nothing beyond the per-object lines.
  */
 import type { ProgressEvent } from '../engine/setup/engine-options';
 import type { CliIo } from './io';
 import { createLiveLine } from './live-line';
+import { RefreshTally } from './refresh-tally';
 
 /** Redraw at most this often, so a fast refresh does not flood the terminal; also the spinner's pace. */
 const REDRAW_INTERVAL_MS = 100;
@@ -68,6 +70,7 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
   let pausedFor = 0;
   let pausedAt: number | undefined;
   let lastRefreshDraw = 0;
+  const refreshes = new RefreshTally();
 
   // The operations phase of apply and destroy.
   let total: number | undefined;
@@ -93,11 +96,12 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
       switch (event.kind) {
         case 'refresh': {
           if (live === undefined) return;
-          const complete = event.done >= event.total;
+          refreshes.record(event);
+          const complete = refreshes.complete;
           if (!complete && now() - lastRefreshDraw < REDRAW_INTERVAL_MS) return;
           lastRefreshDraw = now();
           if (complete) live.clear();
-          else live.draw(`Refreshing ${event.done}/${event.total}`);
+          else live.draw(refreshes.line());
           return;
         }
         case 'operations':

@@ -33,10 +33,42 @@ new sf.SecretsMount(stack, 'kv', { path: 'apps', type: 'kv', options: { version:
 app.synth();
 `;
 
+/**
+ * The app of two stacks that do not wait for each other, `blue` and `green`, both on the service of SERVICE_ADDR
+ * (so a run over both refreshes and writes them at the same time): each a userpass auth mount `<stack>-users` with
+ * one user per name in SF_E2E_USERS (default "alice"; passwords from the file), token_ttl from SF_E2E_TTL, and a
+ * KV v2 mount `<stack>-apps`.
+ */
+export const TWO_STACKS = ['blue', 'green'] as const;
+
+const TWO_STACK_APP = `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+for (const name of ${JSON.stringify(TWO_STACKS)}) {
+  const stack = new TerraformStack(app, name);
+  const userpass = new sf.AuthMount(stack, 'userpass', { path: name + '-users', type: 'userpass' });
+  for (const user of (process.env.SF_E2E_USERS || 'alice').split(',').filter(Boolean)) {
+    new sf.UserpassUser(stack, user, { mount: userpass, username: user, password: sf.SecretValue.fromFile('user-password.txt'), tokenTtl: process.env.SF_E2E_TTL || '1h', tokenPolicies: ['default'] });
+  }
+  new sf.SecretsMount(stack, 'kv', { path: name + '-apps', type: 'kv', options: { version: '2' } });
+}
+app.synth();
+`;
+
 export function createProject(): string {
+  return projectOf(APP);
+}
+
+/** A project of the app of two independent stacks (TWO_STACKS). */
+export function createTwoStackProject(): string {
+  return projectOf(TWO_STACK_APP);
+}
+
+function projectOf(app: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-cli-e2e-'));
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }, null, 2));
-  writeFileSync(join(dir, 'main.js'), APP);
+  writeFileSync(join(dir, 'main.js'), app);
   writeFileSync(join(dir, 'user-password.txt'), `${BOB_PASSWORD}\n`);
   return dir;
 }

@@ -1,13 +1,14 @@
 /**
  * The progress of a long apply and destroy, as an operator sees it: on a pipe (a CI log) exactly one numbered,
  * timed line per finished object and the total time; on a terminal (a pseudo-terminal from util-linux `script`)
- * also a live line redrawn in place, which leaves nothing behind once the run ends. The dev server answers every
- * request after a delay, so the run lasts long enough for the live line to be drawn.
+ * also a live line redrawn in place, which leaves nothing behind once the run ends; over two stacks refreshing
+ * at the same time, one refresh line counting both. The dev server answers every request after a delay, so the
+ * run lasts long enough for the live line to be drawn.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { BIN, BOB_PASSWORD, cliEnv, createProject, runCli } from './cli-harness';
+import { BIN, BOB_PASSWORD, cliEnv, createProject, createTwoStackProject, runCli, TWO_STACKS } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -52,6 +53,14 @@ function runOnTerminal(args: string[], cwd: string, env: NodeJS.ProcessEnv): Pro
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
+/** Whether the pseudo-terminal tests can run: fails in CI without `script`, else skips with a warning. */
+function haveTerminal(): boolean {
+  if (existsSync(SCRIPT)) return true;
+  if (process.env.CI === 'true') throw new Error(`${SCRIPT} (util-linux) is missing: the pseudo-terminal test cannot run; install util-linux`);
+  console.warn(`skipped: ${SCRIPT} (util-linux) is missing, so no pseudo-terminal`);
+  return false;
+}
+
 describe('progress of apply and destroy', () => {
   const project = createProject();
 
@@ -73,11 +82,7 @@ describe('progress of apply and destroy', () => {
   });
 
   test('on a terminal: a live line on stderr redrawn in place that leaves a clean screen', async () => {
-    if (!existsSync(SCRIPT)) {
-      if (process.env.CI === 'true') throw new Error(`${SCRIPT} (util-linux) is missing: the pseudo-terminal test cannot run; install util-linux`);
-      console.warn(`skipped: ${SCRIPT} (util-linux) is missing, so no pseudo-terminal`);
-      return;
-    }
+    if (!haveTerminal()) return;
     const runEnv = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
     const { code, output } = await runOnTerminal(['destroy', '--auto-approve', '--no-synth', '--parallelism', '2'], project, runEnv);
     expect(code).toBe(0);
@@ -94,5 +99,40 @@ describe('progress of apply and destroy', () => {
     progress.forEach((line, index) => expect(line).toMatch(new RegExp(`^\\[${index + 1}/8\\] e2e/[a-z0-9/-]+: destroyed \\(\\d+\\.\\d s\\)$`)));
     expect(shown).toContain('Destroy complete! Resources: 8 destroyed.');
     expect(shown[shown.length - 1]).toMatch(/^Total time: \d+\.\d s$/);
+  });
+});
+
+describe('refresh progress over several stacks', () => {
+  test('on a terminal: one line sums the reads of the stacks refreshing at the same time and counts the stacks; on a pipe: no live line', async () => {
+    if (!haveTerminal()) return;
+    const project = createTwoStackProject();
+    const runEnv = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
+    const perStack = USERS.length + 2; // the users, their auth mount and the KV mount
+    const { code, output } = await runOnTerminal(['plan', '--parallelism', '1'], project, runEnv);
+    expect(code).toBe(0);
+    expect(output).not.toContain(BOB_PASSWORD);
+
+    // eslint-disable-next-line no-control-regex -- each draw follows the erase-line sequence, which starts with ESC
+    const draws = [...output.matchAll(/\r\x1b\[2K(Refreshing [^\r\n\x1b]*)/g)].map((match) => match[1]);
+    expect(draws.length).toBeGreaterThan(2);
+    const counts = draws.map((draw) => {
+      const match = /^Refreshing (\d+)\/(\d+), ([12]) stacks? running(?:, 1 done)?$/.exec(draw);
+      if (match === null) throw new Error(`not a refresh line of a run over two stacks: ${JSON.stringify(draw)}`);
+      return { done: Number(match[1]), total: Number(match[2]), running: Number(match[3]) };
+    });
+    // The sum over both stacks, which only grows: not one stack's count, then the other's.
+    counts.slice(1).forEach((count, index) => {
+      expect(count.done).toBeGreaterThanOrEqual(counts[index].done);
+      expect(count.total).toBeGreaterThanOrEqual(counts[index].total);
+    });
+    expect(counts.every((count) => count.done < count.total && count.total <= TWO_STACKS.length * perStack)).toBe(true);
+    expect(counts).toContainEqual(expect.objectContaining({ total: TWO_STACKS.length * perStack, running: 2 }));
+    expect(screen(output).filter((line) => line.includes('Refreshing'))).toEqual([]);
+
+    const piped = await runCli(['plan', '--no-synth', '--parallelism', '1'], project, runEnv);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).not.toMatch(ESC_OR_CR);
+    expect(piped.stdout).toContain(`Total over 2 stacks: Plan: ${TWO_STACKS.length * perStack} to add`);
   });
 });

@@ -45,11 +45,29 @@ describe('progress', () => {
     expect(io.stdout.text).toBe('');
   });
 
-  test('shows no refresh progress when stderr is not a terminal (CI logs)', () => {
+  test('on a terminal, stacks refreshing at the same time share one line: their reads summed, cleared once all are done', () => {
+    const io = fakeIo({ tty: true });
+    let now = 0;
+    const progress = createProgressReporter(io, { showOperations: false }, () => now);
+    const refresh = (stack: string, done: number, total: number) => {
+      now += 200; // each event late enough to be drawn
+      progress.onProgress({ kind: 'refresh', stack, done, total });
+    };
+    refresh('prod', 0, 3);
+    refresh('staging', 0, 2);
+    refresh('staging', 2, 2); // one stack done is not the end of the refresh
+    refresh('prod', 3, 3);
+    expect(io.stderr.text.split('\r\x1b[2K')).toEqual(['', 'Refreshing 0/3, 1 stack running', 'Refreshing 0/5, 2 stacks running', 'Refreshing 2/5, 1 stack running, 1 done', '']);
+    expect(io.stdout.text).toBe('');
+  });
+
+  test('shows no refresh progress when stderr is not a terminal (CI logs), for one stack or several', () => {
     const io = fakeIo();
     const progress = createProgressReporter(io, { showOperations: false }, () => 1000);
     progress.onProgress({ kind: 'refresh', done: 1, total: 2 });
     progress.onProgress({ kind: 'refresh', done: 2, total: 2 });
+    progress.onProgress({ kind: 'refresh', stack: 'prod', done: 1, total: 2 });
+    progress.onProgress({ kind: 'refresh', stack: 'staging', done: 1, total: 2 });
     progress.finish();
     expect(io.stderr.text).toBe('');
   });
