@@ -40,6 +40,21 @@ export function refreshOnlySummaryLine(drifted: number): string {
   return `Refresh-only apply complete! Recorded the live state of ${drifted} drifted resource${drifted === 1 ? '' : 's'} in state; nothing was changed on the service.`;
 }
 
+/** Whether `result` is a refresh-only apply that succeeded: it ends with what it recorded, not resource counts. */
+export function recordedRefreshOnly(result: ApplyResult): boolean {
+  return result.plan.refreshOnly && result.succeeded;
+}
+
+/**
+ * The report of a refresh-only apply that succeeded (from `apply --refresh-only` or a saved refresh-only plan):
+ * its summary line alone. Writes nothing and returns false for any other run, which `writeApplyResult` reports.
+ */
+export function writeRefreshOnlyResult(result: ApplyResult, io: CliIo): boolean {
+  if (!recordedRefreshOnly(result)) return false;
+  io.stdout.write(`\n${refreshOnlySummaryLine(result.plan.drift.length)}\n`);
+  return true;
+}
+
 export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {
   const counts = countResources(result.outcomes);
   const failed = result.outcomes.filter((o) => o.status === 'failed');

@@ -8,7 +8,7 @@ import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { refreshOnlySummaryLine, writeApplyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
+import { writeApplyResult, writeRefreshOnlyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
@@ -96,10 +96,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
   }
-  if (refreshOnly && result.value.succeeded) {
-    io.stdout.write(`\n${refreshOnlySummaryLine(result.value.plan.drift.length)}\n`);
-    return 0;
-  }
+  if (writeRefreshOnlyResult(result.value, io)) return 0;
   if (nothingToApply && result.value.succeeded) {
     writeStateOnlyChanges(result.value, io);
     return 0;

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
-import { refreshOnlySummaryLine, writeApplyResult } from './apply-report';
+import { writeApplyResult, writeRefreshOnlyResult } from './apply-report';
 import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
@@ -61,10 +61,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     progress.finish();
   }
   if (!result.ok) return failWith(io, result.error);
-  if (saved.refresh_only && result.value.succeeded) {
-    io.stdout.write(`\n${refreshOnlySummaryLine(result.value.plan.drift.length)}\n`);
-    return 0;
-  }
+  if (writeRefreshOnlyResult(result.value, io)) return 0;
   const exitCode = writeApplyResult('apply', result.value, io);
   io.stdout.write(`${progress.totalLine()}\n`);
   return exitCode;

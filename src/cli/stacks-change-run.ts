@@ -9,7 +9,7 @@ import type { EngineOptions } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions } from '../engine/plan/plan';
 import { renderStacksText, shouldUseColor } from '../report';
-import { writeApplyResult, type ChangeCommand } from './apply-report';
+import { recordedRefreshOnly, refreshOnlySummaryLine, writeApplyResult, writeRefreshOnlyResult, type ChangeCommand } from './apply-report';
 import { askApproval } from './approval';
 import { withInterrupts, type ProcessHooks } from './change-run';
 import { failWith, writeError, type CliIo } from './io';
@@ -61,7 +61,10 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
   return exitCode;
 }
 
-/** Each stack's result under its name, then exit code 1 if any stack failed or was skipped. */
+/**
+ * Each stack's result under its name, as a run of that stack alone reports it, then exit code 1 if any stack
+ * failed or was skipped. A refresh-only run that recorded every stack ends with the total recorded.
+ */
 export function writeStacksResult(command: ChangeCommand, result: StacksChangeResult, io: CliIo): number {
   let exitCode = 0;
   for (const outcome of result.stacks) {
@@ -73,8 +76,12 @@ export function writeStacksResult(command: ChangeCommand, result: StacksChangeRe
       exitCode = 1;
     } else if (result.confirmed) {
       io.stdout.write(`\n=== Stack ${outcome.stack} ===\n`);
-      if (writeApplyResult(command, outcome.value, io) !== 0) exitCode = 1;
+      if (!writeRefreshOnlyResult(outcome.value, io) && writeApplyResult(command, outcome.value, io) !== 0) exitCode = 1;
     }
+  }
+  const recorded = result.stacks.flatMap((outcome) => (outcome.status === 'done' && recordedRefreshOnly(outcome.value) ? [outcome.value.plan.drift.length] : []));
+  if (result.confirmed && recorded.length === result.stacks.length) {
+    io.stdout.write(`\nTotal over ${recorded.length} stacks: ${refreshOnlySummaryLine(recorded.reduce((sum, drifted) => sum + drifted, 0))}\n`);
   }
   return exitCode;
 }

@@ -269,6 +269,43 @@ test('a stale saved plan over several stacks is refused before any write on any 
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
 });
 
+/** The line a refresh-only apply of one stack ends with. */
+const recorded = (drifted: number) => `Refresh-only apply complete! Recorded the live state of ${drifted} drifted resource${drifted === 1 ? '' : 's'} in state; nothing was changed on the service.`;
+
+/** Each stack's user changed outside the code, on its own server (its policies: a field the code sets). */
+async function changeUsersOutside(policies: string[]): Promise<void> {
+  const users: Record<Stack, string> = { base: 'base-users/users/ops', prod: 'prod-users/users/deployer', staging: 'staging-users/users/deployer' };
+  for (const stack of STACKS) expect((await call(servers[stack], 'POST', `auth/${users[stack]}`, { token_policies: policies })).status).toBe(204);
+}
+
+test('a refresh-only apply over several stacks, saved or not, says per stack and in total what it recorded, as one stack does', async () => {
+  expect((await sf(['apply', '--auto-approve', '--stack', '*'])).code).toBe(0);
+  // What a run of one stack ends with, under each stack's name, then the total over the stacks.
+  const results = `${STACKS.map((stack) => `\n=== Stack ${stack} ===\n\n${recorded(1)}\n`).join('')}\nTotal over 3 stacks: ${recorded(3)}\n`;
+
+  await changeUsersOutside(['default', 'ops']);
+  const planFile = join(project, 'refresh-only.plan');
+  expect((await sf(['plan', '--refresh-only', '--out', planFile])).code).toBe(0);
+  const before = writes().length;
+  const applied = await runCli(['apply', planFile], project, env());
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  expect(applied.stdout).toMatch(/^Applying the saved plan .* \(3 stacks: base, prod, staging; made [^)]+\)\.\n/);
+  expect(applied.stdout.slice(applied.stdout.indexOf('\n') + 1)).toBe(results);
+
+  expect(writes().length).toBe(before);
+
+  await changeUsersOutside(['default', 'audit']);
+  const beforeAccepted = writes().length;
+  const accepted = await sf(['apply', '--refresh-only', '--auto-approve', '--stack', '*']);
+  expect(accepted.stderr).toBe('');
+  expect(accepted.code).toBe(0);
+  expect(accepted.stdout).toContain(results);
+  expect(accepted.stdout).not.toContain('Apply complete!');
+  expect(writes().length).toBe(beforeAccepted);
+  expect((await sf(['plan', '--refresh-only', '--detailed-exitcode'])).code).toBe(0);
+});
+
 /** The `npx secretform <command> ...` line of an example CI workflow, its variables filled in, as arguments. */
 function workflowLine(file: string, command: string, variables: Record<string, string>): string[] {
   const text = readFileSync(join(ROOT, 'examples', 'ci', file), 'utf8');

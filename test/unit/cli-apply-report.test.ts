@@ -1,4 +1,7 @@
-import { countResources, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
+import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
+import { writeStacksResult } from '../../src/cli/stacks-change-run';
+import { EngineError } from '../../src/engine/errors';
+import type { DriftEntry } from '../../src/engine/plan/plan';
 import { buildOperations } from '../../src/engine/apply/task-graph';
 import type { ApplyResult, OperationOutcome } from '../../src/engine/setup/engine-options';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
@@ -90,5 +93,32 @@ describe('apply report', () => {
     expect(writeApplyResult('apply', result([outcome('prod/a', 'create', 'succeeded')], { warnings }), io)).toBe(0);
     expect(io.stderr.text).toBe('Warning: prod/a: the service warned: Endpoint ignored these unrecognized parameters: [x]\n');
     expect(io.stdout.text).toContain('Apply complete!');
+  });
+});
+
+describe('the result of a run over several stacks', () => {
+  /** A refresh-only apply of `stack` that recorded `count` drifted objects. */
+  const recorded = (stack: string, count: number): ApplyResult => {
+    const drift = Array.from({ length: count }, (_, index) => ({ address: `${stack}/user-${index}` }) as DriftEntry);
+    return result([], { plan: emptyPlan({ stack, refreshOnly: true, drift }), stateOnly: drift.map(({ address }) => ({ address, change: 'refreshed' })) });
+  };
+
+  test('a refresh-only run says under each stack what a run of that stack alone says, then the total recorded', () => {
+    const io = fakeIo();
+    const stacks = [{ stack: 'base', status: 'done', value: recorded('base', 1) }, { stack: 'prod', status: 'done', value: recorded('prod', 2) }] as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(0);
+    expect(io.stdout.text).toBe(
+      `\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n\n=== Stack prod ===\n\n${refreshOnlySummaryLine(2)}\n` +
+        '\nTotal over 2 stacks: Refresh-only apply complete! Recorded the live state of 3 drifted resources in state; nothing was changed on the service.\n',
+    );
+    expect(io.stderr.text).toBe('');
+  });
+
+  test('a refresh-only run in which a stack failed reports the others and no total', () => {
+    const io = fakeIo();
+    const failed = { stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'the service is down') } as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: recorded('base', 1) }, failed] }, io)).toBe(1);
+    expect(io.stdout.text).toBe(`\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n`);
+    expect(io.stderr.text).toBe('Error: stack prod: the service is down\n');
   });
 });
