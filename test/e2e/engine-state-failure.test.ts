@@ -26,7 +26,10 @@ describeWithPostgres('a state write that fails during apply', () => {
   });
   afterAll(() => pg?.stop());
   beforeEach(async () => {
-    h = await startHarness();
+    // 25 ms a request: the other eleven users take a good part of a second, so the database has ended the
+    // connection long before the last of them, even on a loaded machine (where the admin connection that ends it
+    // can take 100 ms or more to open).
+    h = await startHarness({}, { latencyMs: 25 });
   });
   afterEach(() => h.close());
 
