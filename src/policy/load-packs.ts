@@ -12,7 +12,6 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LoadedPolicies } from './loaded-policies';
-import { importNative } from './native-import';
 import { definePolicy, POLICY_MARKER, policyDefinitionProblems, type Policy, type PolicyDefinition } from './policy';
 import { RECOMMENDED_PACK, RECOMMENDED_POLICIES } from './recommended';
 
@@ -127,4 +126,10 @@ function esmApiEntry(manifest: unknown, dir: string): string | undefined {
   const imported = typeof target === 'object' && target !== null ? (target as { import?: unknown }).import : undefined;
   const file = typeof imported === 'string' ? imported : (imported as { default?: unknown } | undefined)?.default;
   return typeof file === 'string' ? path.join(dir, file) : undefined;
+}
+
+/** Node's own import() (native-import.ts), loaded only by a run that loads a pack file or tsx. */
+function importNative(specifier: string): Promise<unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the CLI's bundle, and only when needed
+  return (require('./native-import') as typeof import('./native-import')).importNative(specifier);
 }

@@ -80,6 +80,14 @@ describe('secretform start-up', () => {
     expect(planned.modules.filter((m) => /node_modules[\\/]undici[\\/](index\.js|lib[\\/]web[\\/])/.test(m))).toEqual([]);
     expect(planned.modules.filter(isCdktf)).toEqual([]);
     expect(planned.modules.filter(isDevServer)).toEqual([]);
+    // A plan writes no file, deletes nothing here and names no stack pattern (src/lazy-packages.ts).
+    expect(planned.modules.filter((m) => /node_modules[\\/](write-file-atomic|p-limit|picomatch)[\\/]/.test(m))).toEqual([]);
+  });
+
+  test('a plan that writes its saved plan does load write-file-atomic (the check above can fail)', async () => {
+    const saved = await loadedModules(['plan', '--no-synth', '--out', 'startup.plan']);
+    expect(saved.code).toBe(0);
+    expect(saved.modules.some((m) => /node_modules[\\/]write-file-atomic[\\/]/.test(m))).toBe(true);
   });
 
   test('the dev-server command does load the dev server (the check above can fail)', async () => {

@@ -4,7 +4,7 @@
  * users ...). Only those objects are asked, so a plan without a delete or replace sends no extra request. A
  * count that cannot be made (no permission, say) becomes a warning: it never fails the plan.
  */
-import pLimit from 'p-limit';
+import { concurrencyLimit } from '../../lazy-packages';
 import type { ServiceClient } from '../../client';
 import type { ApiCall, Attributes, Consequence } from '../../resources/types';
 import type { PlanComputation } from '../plan/compute-plan';
@@ -17,7 +17,7 @@ export async function withConsequences(computation: PlanComputation, client: Ser
     (resource) => (resource.change.action === 'delete' || resource.change.action === 'replace') && removedAttributes(resource) !== undefined,
   );
   if (removed.length === 0) return computation;
-  const limit = pLimit(Math.max(1, parallelism));
+  const limit = concurrencyLimit(Math.max(1, parallelism));
   const read = async (call: ApiCall): Promise<unknown> => limit(async () => {
     const answer = await client.request(call.method, call.path, { query: call.query });
     if (answer.ok) return answer.raw;

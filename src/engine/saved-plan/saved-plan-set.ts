@@ -5,7 +5,7 @@
  * alone, as before, and reads as a set of one.
  */
 import { promises as fs } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../../lazy-packages';
 import { lazy } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { parseSavedPlan, readSavedPlan, writeSavedPlan, type SavedPlan } from './saved-plan';
@@ -39,7 +39,7 @@ export async function writeSavedPlanSet(file: string, set: SavedPlanSet): Promis
     stacks: set.plans,
   };
   try {
-    await writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomically(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
     return ok(undefined);
   } catch (error) {
     return fail(new EngineError('plan_file', `cannot write the saved plan ${file}: ${(error as Error).message}`));

@@ -5,7 +5,7 @@
  * `apply PLANFILE` resolves the references again.
  */
 import { promises as fs } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../../lazy-packages';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { lazy, type Infer } from '../../lazy-zod';
 import type { Plan } from '../plan/plan';
@@ -69,7 +69,7 @@ export type SavedPlanSchemaCheck = Holds<Same<Infer<typeof savedPlanSchema>, Sav
 /** Writes the saved plan atomically, readable by its owner only. */
 export async function writeSavedPlan(file: string, saved: SavedPlan): Promise<Result<void>> {
   try {
-    await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomically(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
     return ok(undefined);
   } catch (error) {
     return fail(new EngineError('plan_file', `cannot write the saved plan ${file}: ${(error as Error).message}`));

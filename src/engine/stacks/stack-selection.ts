@@ -3,7 +3,7 @@
  * (`prod-*`, `*`). Without `--stack`, a read-only command covers every stack, and a command that changes the
  * service refuses an output of several stacks, so that nobody applies every environment by forgetting a flag.
  */
-import picomatch from 'picomatch';
+import { globs } from '../../lazy-packages';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { DesiredStateError, listSynthesizedStacks } from '../setup/desired';
 
@@ -26,9 +26,9 @@ export function selectStacks(available: readonly string[], patterns: readonly st
   }
   const chosen = new Set<string>();
   for (const pattern of patterns) {
-    const matches = available.filter((stack) => picomatch.isMatch(stack, pattern, { dot: true }));
+    const matches = available.filter((stack) => globs().isMatch(stack, pattern, { dot: true }));
     if (matches.length === 0) {
-      const what = picomatch.scan(pattern).isGlob ? `--stack '${pattern}' matches no stack` : `there is no stack "${pattern}"`;
+      const what = globs().scan(pattern).isGlob ? `--stack '${pattern}' matches no stack` : `there is no stack "${pattern}"`;
       return fail(new EngineError('desired_invalid', `${what}; stacks: ${listed}`));
     }
     for (const stack of matches) chosen.add(stack);

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../../lazy-packages';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
 import { headerLine, journalPathOf, recordLine, replayJournal } from './journal';
@@ -181,7 +181,7 @@ export class LocalStateBackend implements StateBackend {
   async #writeStateFile(state: StateFile, command: string): Promise<Result<void>> {
     await this.#closeJournal();
     try {
-      await writeFileAtomic(this.path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+      await writeFileAtomically(this.path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     } catch (err) {
       return fail(new EngineError('state_io', `cannot write state file ${this.path}: ${(err as Error).message}`));
     }
@@ -199,7 +199,7 @@ export class LocalStateBackend implements StateBackend {
     try {
       await fs.mkdir(dir, { recursive: true, mode: 0o700 });
       const version = { created_at: new Date().toISOString(), command, state };
-      await writeFileAtomic(join(dir, versionFileName(state.serial)), `${JSON.stringify(version)}\n`, { mode: 0o600 });
+      await writeFileAtomically(join(dir, versionFileName(state.serial)), `${JSON.stringify(version)}\n`, { mode: 0o600 });
       const files = await this.#versionFiles();
       if (files.ok) {
         for (const old of files.value.slice(0, Math.max(0, files.value.length - HISTORY_VERSIONS))) await fs.rm(join(dir, old), { force: true });

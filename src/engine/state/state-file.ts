@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomically } from '../../lazy-packages';
 import { hasKeysInOrder, inKeyOrder, isJsonObject, isNonEmptyString, isOptionalBoolean, isStringArray, isStringRecord } from '../../json-shape';
 import { lazy, type Infer } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -134,7 +134,7 @@ function isWellFormedEntry(value: unknown): boolean {
 export async function writeState(path: string, state: StateFile): Promise<Result<StateFile>> {
   const next: StateFile = { ...state, serial: state.serial + 1 };
   try {
-    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomically(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
     return ok(next);
   } catch (err) {
     return fail(new EngineError('state_io', `cannot write state file ${path}: ${(err as Error).message}`));
