@@ -21,5 +21,5 @@ export type {
   ClientStats,
   Query,
 } from './service-client';
-export { confirmService, recordServiceAnswer, SERVICE_IDENTITY_PATH } from './service-identity';
-export type { ServiceIdentity } from './service-identity';
+export { confirmService, notTheServiceMessage, recordServiceAnswer, SERVICE_IDENTITY_PATH } from './service-identity';
+export type { ServiceIdentity, UnprovenAbsence } from './service-identity';

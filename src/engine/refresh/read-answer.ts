@@ -25,10 +25,7 @@ export type ReadVerdict =
 export function readVerdict(client: ServiceClient, request: RefreshRequest, call: ApiCall, result: ServiceResult): ReadVerdict {
   // Named only in what says "absent" or "invalid": not built for each of the objects read as present.
   const asked = (): string => `${call.method} ${client.displayPath(call.path)}`;
-  if (!result.ok) {
-    const said = result.error.errors.filter((text) => text.trim() !== '');
-    return { kind: 'absent', object: { attributes: null, data: null, warnings: [] }, how: `${asked()}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}` };
-  }
+  if (!result.ok) return { kind: 'absent', object: { attributes: null, data: null, warnings: [] }, how: notFoundAnswer(client, call, result.error.errors) };
   const found = request.resourceType.readAnswerProblem(result.raw);
   // The problem may name the answer's keys: text the server chose.
   const problem = found === undefined ? undefined : client.scrubServerText(found);
@@ -48,4 +45,13 @@ export function readVerdict(client: ServiceClient, request: RefreshRequest, call
   }
   if (attributes === null) return { kind: 'absent', object: { attributes: null, data: null, warnings: result.warnings }, how: `${asked()}: HTTP ${result.status} without it` };
   return { kind: 'present', object: { attributes, data: unwrapData(result.raw), warnings: result.warnings } };
+}
+
+/**
+ * A 404 as messages quote it (`GET /v1/<path>: HTTP 404: <what the server said>`): the service's "no handler for
+ * route" tells an address ending in /v1 from a missing object, and another server's answer shows it is not one.
+ */
+export function notFoundAnswer(client: ServiceClient, call: ApiCall, errors: readonly string[]): string {
+  const said = errors.filter((text) => text.trim() !== '');
+  return `${call.method} ${client.displayPath(call.path)}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}`;
 }

@@ -6,7 +6,7 @@
  * A failure that concerns the whole run (wrong token, service unreachable, TLS) stops the refresh: the client
  * sends nothing after it, and it is reported once with its likely cause instead of once per resource.
  */
-import { confirmService, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
+import { confirmService, notTheServiceMessage, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
 import type { Attributes, ResourceType } from '../../resources/types';
 import type { ProgressEvent } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -162,13 +162,8 @@ function notTheServiceError(client: ServiceClient, unconfirmed: readonly Unconfi
   // A run reads objects of one meaning (plan, apply and destroy: recorded ones; import: the code's).
   const unproven = UNPROVEN[first.means];
   const which = addresses.length === 1 ? addresses[0] : `${addresses[0]} and ${addresses.length - 1} ${unproven.more}`;
-  const endsInV1 = /\/v1\/?$/.test(new URL(client.address).pathname);
-  const fix = endsInV1
-    ? 'SERVICE_ADDR ends in /v1, which the client adds itself: set it to the service\'s base address (e.g. http://127.0.0.1:8200).'
-    : 'Set SERVICE_ADDR to the secrets service\'s base address (scheme, host and port, e.g. http://127.0.0.1:8200), not another server.';
   return new EngineError(
     'service_unusable',
-    `refresh stopped: the server at SERVICE_ADDR (${client.address}) does not answer like the secrets service, so ${unproven.conclusion}. ` +
-      `${which} read as not there (${first.how}), and ${answer}, which the service answers for any valid token. ${fix}`,
+    notTheServiceMessage(client, { run: 'refresh', conclusion: unproven.conclusion, absent: `${which} read as not there (${first.how})`, answer }),
   );
 }
