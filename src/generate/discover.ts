@@ -1,16 +1,19 @@
 /**
  * Discovery: finds every object of the types that declare `discover` (the resource model holds the listing
  * endpoints), then reads each with the engine's refresh, through one client, at most `parallelism` requests at
- * a time. Identical calls (the mount listing, a destination-type listing) are sent once.
+ * a time. Identical calls (the mount listing, a destination-type listing) are sent once. A listing that answered
+ * 404 is an empty area only once the run knows it talks to the service (service-proof.ts).
  */
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
 import { EngineError, fail, ok, type Result } from '../engine/errors';
+import { notFoundAnswer } from '../engine/refresh/read-answer';
 import { refresh } from '../engine/refresh/refresh';
 import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
 import type { ApiCall, Attributes, ResourceType } from '../resources/types';
 import { appendAll } from '../append-all';
+import { serviceProven, type EmptyListing } from './service-proof';
 
 /** One object found on the service and read back. */
 export interface DiscoveredObject {
@@ -33,6 +36,7 @@ export interface Discovery {
 export async function discover(client: ServiceClient, options: { parallelism: number }): Promise<Result<Discovery>> {
   const limit = pLimit(Math.max(1, options.parallelism));
   const answers = new Map<string, Promise<unknown>>();
+  const emptyListings: EmptyListing[] = [];
   const read = (call: ApiCall): Promise<unknown> => {
     const key = `${call.method} ${call.path} ${JSON.stringify(call.query ?? {})}`;
     let answer = answers.get(key);
@@ -40,7 +44,10 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
       answer = limit(async () => {
         const result = await client.request(call.method, call.path, { query: call.query });
         if (result.ok) return result.raw;
-        if (result.error.status === 404) return undefined;
+        if (result.error.status === 404) {
+          emptyListings.push({ path: call.path, how: notFoundAnswer(client, call, result.error.errors) });
+          return undefined;
+        }
         throw new EngineError('service_error', `discovery: ${call.method} ${call.path}: ${result.error.message}`);
       });
       answers.set(key, answer);
@@ -85,6 +92,9 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
     if (error instanceof EngineError) return fail(error);
     throw error;
   }
+  // The app says that what it leaves out is not on the service: a conclusion from every area that read as empty.
+  const proven = await serviceProven(client, emptyListings);
+  if (!proven.ok) return proven;
   return ok({ objects, unexpressed: [...unexpressed].sort() });
 }
 

@@ -1,0 +1,123 @@
+/**
+ * `secretform generate` through the real binary, against one dev server and servers that are not the service:
+ * an empty listing (a 404, as the service answers a LIST with no entries) is believed only once the run knows it
+ * talks to the service (the token lookup that plan, apply and import use), so a wrong SERVICE_ADDR is an error
+ * and never an empty or partial app.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { cliEnv, runCli, transcript } from './cli-harness';
+import { startRawServer, type RawHandler, type RawServer } from './client-raw-server';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'generate-e2e-deployer-password-7c1a';
+const TOKEN = 'generate-e2e-root-token';
+const LOOKUP_SELF = '/v1/auth/token/lookup-self';
+
+let dev: DevServer;
+let dir: string;
+const raws: RawServer[] = [];
+
+const env = (extra: Record<string, string | undefined> = {}) => cliEnv(dev, extra);
+const generate = (extra: Record<string, string | undefined> = {}) => runCli(['generate', '--out-file', 'main.ts'], dir, env(extra));
+const outFile = () => join(dir, 'main.ts');
+
+async function raw(handler: RawHandler): Promise<RawServer> {
+  const server = await startRawServer(handler);
+  raws.push(server);
+  return server;
+}
+
+async function call(method: string, path: string, body: unknown): Promise<void> {
+  const answer = await fetch(`${dev.url}/v1/${path}`, { method, headers: { 'x-service-token': TOKEN, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+}
+
+beforeAll(async () => {
+  dev = await startDevServer({ port: 0, rootToken: TOKEN });
+  await call('POST', 'sys/auth/team-users', { type: 'userpass' });
+  await call('POST', 'auth/team-users/users/deployer', { password: PASSWORD, token_policies: ['default'] });
+});
+
+// Each test writes into a fresh directory: what a run wrote is all there is.
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'secretform-generate-'));
+});
+
+afterAll(async () => {
+  await Promise.all(raws.map((server) => server.close()));
+  await dev?.close();
+});
+
+describe('a SERVICE_ADDR that is not the service', () => {
+  test('another HTTP server answering 404 to everything: exit 1 naming SERVICE_ADDR and the fix, nothing written', async () => {
+    const server = await raw(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' }));
+    const result = await generate({ SERVICE_ADDR: server.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the server at SERVICE_ADDR (${server.url}) does not answer like the secrets service, so no area is taken as empty`);
+    expect(result.stderr).toMatch(/The listing sys\/auth and \d+ more read as empty \(GET \/v1\/sys\/auth: HTTP 404\)/);
+    expect(result.stderr).toContain(`GET ${LOOKUP_SELF} answered HTTP 404`);
+    expect(result.stderr).toContain("Set SERVICE_ADDR to the secrets service's base address");
+    expect(result.stdout).toBe('');
+    expect(existsSync(outFile())).toBe(false);
+    // One token lookup: the proof plan, apply and import use, asked once.
+    expect(server.requests.filter((request) => request.path === LOOKUP_SELF)).toHaveLength(1);
+  });
+
+  test('SERVICE_ADDR ending in /v1: exit 1 saying the client adds /v1 itself, nothing written', async () => {
+    const result = await generate({ SERVICE_ADDR: `${dev.url}/v1` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the server at SERVICE_ADDR (${dev.url}/v1) does not answer like the secrets service`);
+    expect(result.stderr).toContain('read as empty (GET /v1/v1/sys/auth: HTTP 404: no handler for route');
+    expect(result.stderr).toContain('SERVICE_ADDR ends in /v1, which the client adds itself');
+    expect(result.stdout).toBe('');
+    expect(existsSync(outFile())).toBe(false);
+  });
+
+  // Already refused before the proof (the sync configuration's read does not look like one); kept as a guard.
+  test('a server answering 200 with JSON that is not the service: exit 1 naming SERVICE_ADDR, nothing written', async () => {
+    const server = await raw(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'ok', service: 'something else' } }));
+    const result = await generate({ SERVICE_ADDR: server.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('GET /v1/sys/sync/config answered HTTP 200 with an object with only "status", "service"');
+    expect(result.stderr).toContain('Check that SERVICE_ADDR points at the secrets service itself');
+    expect(result.stdout).toBe('');
+    expect(existsSync(outFile())).toBe(false);
+  });
+
+  test('to stdout (no --out-file): a wrong SERVICE_ADDR prints no app', async () => {
+    const server = await raw(() => ({ status: 404, body: { errors: [] } }));
+    const result = await runCli(['generate'], dir, env({ SERVICE_ADDR: server.url }));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('does not answer like the secrets service');
+  });
+});
+
+describe('the service itself', () => {
+  test('empty listings are believed once a read looked like its object: the app is written, no token lookup sent', async () => {
+    const before = dev.requestLog.length;
+    const result = await generate();
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Generated \d+ objects in stack imported \(main\.ts\)\.$/m);
+    const source = readFileSync(outFile(), 'utf8');
+    expect(source).toContain("new UserpassUser(stack, 'deployer'");
+    expect(source).not.toContain('new SyncDestination');
+    const sent = dev.requestLog.slice(before);
+    // Listings of what is not there answered 404 (the service's "empty list")...
+    expect(sent.some((entry) => entry.method === 'LIST' && entry.status === 404)).toBe(true);
+    // ...and the objects read back were the proof.
+    expect(sent.filter((entry) => entry.path === 'auth/token/lookup-self')).toEqual([]);
+  });
+});
+
+test('no secret value reaches any output', () => {
+  for (const text of transcript) {
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(TOKEN);
+  }
+});
