@@ -5,7 +5,7 @@
  */
 import { resolveStack, selectSynthesizedStacks, stackOfAddress, type SelectionUse } from '../engine';
 import type { EngineOptions } from '../engine/setup/engine-options';
-import { connectionProblem, type EngineSettings } from './engine-flags';
+import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
 import { failWith, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
@@ -31,10 +31,10 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
 }
 
 /**
- * The stack of a command of one stack (import), from its flags alone: the one `--stack`, else the stack ADDRESS
- * starts with. Several `--stack` (commander refuses a second one, but the settings type holds a list) and a
- * `--stack` other than ADDRESS's own stack are refused with a UsageError: taking either one silently would read
- * or write another stack's state than the user meant.
+ * The stack of a command of one stack (import, action, exec), from its flags alone: the one `--stack`, else the
+ * stack ADDRESS starts with. Several `--stack` (commander refuses a second one, but the settings type holds a
+ * list) and a `--stack` other than ADDRESS's own stack are refused with a UsageError: taking either one silently
+ * would read or write another stack's state than the user meant.
  */
 export function oneStackOf(settings: EngineSettings, command: string, address?: string): string | undefined {
   if (settings.stacks.length > 1) {
@@ -66,4 +66,16 @@ export function oneStackNameProblem(outdir: string, stack: string, command: stri
     `--stack '${stack}' is a pattern, matching ${selected.value.join(', ')}; ${command} works on one stack and takes its name: ${names}` +
     ' (patterns are for plan, apply, destroy, show and graph)'
   );
+}
+
+/**
+ * prepareServiceRun for a command of one stack (settings holding `oneStackOf`'s choice), and a `--stack` that
+ * names a stack of the synth output, known only once synthesized: such a command reads or writes one stack's
+ * state, so a pattern is refused rather than read as the name of no stack (`oneStackNameProblem`).
+ */
+export async function prepareOneStackRun(settings: EngineSettings, command: string, io: CliIo): Promise<PreparedServiceRun> {
+  const prepared = await prepareServiceRun(settings, io);
+  if (!prepared.ok || settings.stacks.length === 0 || prepared.options.desired.kind !== 'synth-output') return prepared;
+  const problem = oneStackNameProblem(prepared.options.desired.outdir, settings.stacks[0], command);
+  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem) };
 }

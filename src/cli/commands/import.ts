@@ -6,12 +6,12 @@
 import type { Command } from 'commander';
 import { importAll, importResource } from '../../engine';
 import {
-  addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags, prepareServiceRun,
-  type EngineFlags, type EngineSettings, type PreparedServiceRun,
+  addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags,
+  type EngineFlags, type EngineSettings,
 } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { oneStackNameProblem, oneStackOf } from '../stack-choice';
+import { oneStackOf, prepareOneStackRun } from '../stack-choice';
 
 /** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */
 export interface ImportFlags extends Omit<EngineFlags, 'target'> {
@@ -57,7 +57,7 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareImportRun(settings, 'import', io);
+  const prepared = await prepareOneStackRun(settings, 'import', io);
   if (!prepared.ok) return prepared.exitCode;
   const imported = await importResource(prepared.options, address, id);
   if (!imported.ok) return failWith(io, imported.error);
@@ -74,7 +74,7 @@ export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<numbe
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareImportRun(settings, 'import --all', io);
+  const prepared = await prepareOneStackRun(settings, 'import --all', io);
   if (!prepared.ok) return prepared.exitCode;
   const result = await importAll(prepared.options);
   if (!result.ok) return failWith(io, result.error);
@@ -85,15 +85,4 @@ export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<numbe
     `${imported.length} imported, ${notFound.length} not found, ${alreadyManaged} already in state. Run \`secretform plan\` to compare the code with the service.\n`,
   );
   return 0;
-}
-
-/**
- * prepareServiceRun, and a `--stack` that names a stack of the synth output (known only once synthesized): an
- * import adopts into one stack's state, so a pattern is refused rather than read as the name of no stack.
- */
-async function prepareImportRun(settings: EngineSettings, command: string, io: CliIo): Promise<PreparedServiceRun> {
-  const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok || settings.stacks.length === 0 || prepared.options.desired.kind !== 'synth-output') return prepared;
-  const problem = oneStackNameProblem(prepared.options.desired.outdir, settings.stacks[0], command);
-  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem) };
 }
