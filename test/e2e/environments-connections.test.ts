@@ -8,7 +8,10 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAction } from '../../src/cli/commands/action';
+import { runExec } from '../../src/cli/commands/exec';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
+import { fakeIo } from '../unit/cli-fake-io';
 import { cliEnv, ROOT, runCli, transcript, type CliResult } from './cli-harness';
 
 jest.setTimeout(180_000);
@@ -167,6 +170,64 @@ test('exec finds the stack from the address; the child gets neither token variab
   expect(names.filter((name) => name.startsWith('SERVICE_') || name.startsWith('SECRETFORM_'))).toEqual([]);
   expect(prod.requestCount).toBe(before);
   expect(staging.requestLog.at(-1)).toMatchObject({ method: 'POST', path: 'auth/userpass/login/staging-ci', status: 200 });
+});
+
+describe('action and exec work on the stack their address starts with', () => {
+  const requestCounts = () => [staging.requestCount, prod.requestCount];
+  const mismatch = (given: string, address: string, own: string) =>
+    `Error: --stack ${given} does not hold ${address}: an address starts with its stack's name, so it is in stack ${own}. ` +
+    `Drop --stack (the address names its stack), or give --stack ${own}\n`;
+
+  test('a --stack other than the address\'s stack is refused, naming both and the fix, before the app runs or any request', async () => {
+    const before = requestCounts();
+    // An app that fails, into an output of its own: had it run, its failure would be the error.
+    const app = ['--app', `${JSON.stringify(process.execPath)} -e "process.exit(3)"`, '--output', mkdtempSync(join(tmpdir(), 'secretform-no-app-'))];
+    const action = await cli(['action', 'login', 'prod/ci', '--stack', 'staging', '--format', 'json', ...app]);
+    expect(action.stderr).toBe(mismatch('staging', 'prod/ci', 'prod'));
+    expect(action.code).toBe(1);
+    expect(action.stdout).toBe('');
+    const exec = await cli(['exec', 'staging/ci', '--stack', 'prod', ...app, '--', process.execPath, '-e', 'process.stdout.write("the command ran")']);
+    expect(exec.stderr).toBe(mismatch('prod', 'staging/ci', 'staging'));
+    expect(exec.code).toBe(1);
+    expect(exec.stdout).toBe('');
+    expect(requestCounts()).toEqual(before);
+  });
+
+  test('several --stack reaching the commands themselves are refused, not replaced by the address\'s stack', async () => {
+    const before = requestCounts();
+    const stack = ['staging', 'prod'];
+    const actionIo = fakeIo({ cwd: project, env });
+    expect(await runAction('login', 'prod/ci', { stack, synth: false, format: 'json' }, actionIo)).toBe(1);
+    expect(actionIo.stderr.text).toBe('Error: --stack was given 2 times ("staging", "prod"); action works on one stack: give --stack once, with that stack\'s name\n');
+    expect(actionIo.stdout.text).toBe('');
+    const execIo = fakeIo({ cwd: project, env });
+    expect(await runExec('prod/ci', [process.execPath, '-e', 'process.stdout.write("the command ran")'], { stack, synth: false }, execIo)).toBe(1);
+    expect(execIo.stderr.text).toBe('Error: --stack was given 2 times ("staging", "prod"); exec works on one stack: give --stack once, with that stack\'s name\n');
+    expect(requestCounts()).toEqual(before);
+  });
+
+  test('a --stack naming a stack the synth output lacks is refused as plan refuses it, before any request', async () => {
+    const before = requestCounts();
+    const plan = await cli(['plan', '--no-synth', '--stack', 'qa']);
+    expect(plan.stderr).toBe('Error: there is no stack "qa"; stacks: prod, staging\n');
+    const action = await cli(['action', 'login', 'qa/ci', '--no-synth', '--stack', 'qa']);
+    expect(action.stderr).toBe(plan.stderr);
+    expect(action.code).toBe(1);
+    const exec = await cli(['exec', 'qa/ci', '--no-synth', '--stack', 'qa', '--', process.execPath, '-e', 'process.stdout.write("the command ran")']);
+    expect(exec.stderr).toBe(plan.stderr);
+    expect(exec.code).toBe(1);
+    expect(exec.stdout).toBe('');
+    expect(requestCounts()).toEqual(before);
+  });
+
+  test('--stack naming the address\'s own stack: the operation runs on that stack\'s service', async () => {
+    const before = staging.requestCount;
+    const result = await cli(['action', 'login', 'prod/ci', '--no-synth', '--stack', 'prod', '--format', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toHaveProperty('client_token');
+    expect(staging.requestCount).toBe(before);
+  });
 });
 
 test('no token appears in the synth output, state, saved plans, JSON plans or any output', async () => {

@@ -4,12 +4,13 @@
  * check-in, status, login). Which operations a type offers comes from the resource model.
  */
 import type { Command } from 'commander';
-import { runOperation, stackOfAddress } from '../../engine';
+import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type StateFlags } from '../engine-flags';
+import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { oneStackOf, prepareOneStackRun } from '../stack-choice';
 import { collectNames } from './synth';
 import { parseOperationFormat, renderAnswer } from '../operation-output';
 import { UsageError } from '../usage-error';
@@ -59,11 +60,11 @@ export async function runAction(operationName: string, address: string, flags: A
     }
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
     const parsed = parseEngineFlags(flags);
-    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
+    settings = { ...parsed, stack: oneStackOf(parsed, 'action', address) };
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareServiceRun(settings, io);
+  const prepared = await prepareOneStackRun(settings, 'action', io);
   if (!prepared.ok) return prepared.exitCode;
   const answered = await runOperation(prepared.options, { address, operation, ttl: flags.ttl, force: flags.force, accounts: flags.account });
   if (!answered.ok) return failWith(io, answered.error);

@@ -8,14 +8,15 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Command } from 'commander';
-import { runOperation, stackOfAddress, stateShow, type OperationAnswer } from '../../engine';
+import { runOperation, stateShow, type OperationAnswer } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type StateFlags } from '../engine-flags';
+import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../engine-flags';
 import { failWith, processIo, writeError, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { oneStackOf, prepareOneStackRun } from '../stack-choice';
 import { credentialEnvironment } from '../operation-output';
 import { UsageError } from '../usage-error';
 
@@ -54,11 +55,11 @@ export async function runExec(address: string, command: string[], flags: ExecFla
     if (command.length === 0 || command[0] === '') throw new UsageError('exec needs a command after --, e.g. `secretform exec prod/ldap/pool -- ./job.sh`');
     // Without --stack, the address names its stack (its first segment), and so which connection to use.
     const parsed = parseEngineFlags(flags);
-    settings = { ...parsed, stack: parsed.stack ?? stackOfAddress(address) };
+    settings = { ...parsed, stack: oneStackOf(parsed, 'exec', address) };
   } catch (error) {
     return failWith(io, error);
   }
-  const prepared = await prepareServiceRun(settings, io);
+  const prepared = await prepareOneStackRun(settings, 'exec', io);
   if (!prepared.ok) return prepared.exitCode;
   const operation = await execOperation(prepared.options, address);
   if (!operation.ok) return failWith(io, operation.error);
