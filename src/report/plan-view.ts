@@ -243,6 +243,14 @@ export function totalsPhrase(totals: PlanTotals): string {
   return `Plan: ${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy${forget}`;
 }
 
+/**
+ * `Refresh-only plan: 2 drifted` (without punctuation, as `totalsPhrase`): a refresh-only plan changes nothing
+ * on the service, so what drifted is all it counts.
+ */
+export function refreshOnlyPhrase(drifted: number): string {
+  return `Refresh-only plan: ${drifted} drifted`;
+}
+
 /** A copy of the attributes without the secret fields and absent values; `{}` for a missing object. */
 export function visibleAttributes(
   attributes: Record<string, unknown> | null,

@@ -1,11 +1,10 @@
 /**
  * The text report of a run over several stacks: a section per stack (the per-stack report as `renderText`
- * writes it, or why the stack has none), then one total line.
+ * writes it, or why the stack has none), then one total line, in the words of the stacks' reports.
  */
 import pc from 'picocolors';
 import { renderText, type TextOptions } from './text';
-import { totalsPhrase } from './plan-view';
-import { problemsPhrase, stackProblem, stacksTotals, type StackReport } from './stacks-view';
+import { problemsPhrase, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
 
 export function renderStacksText(reports: readonly StackReport[], options: TextOptions): string {
   const colors = pc.createColors(options.color);
@@ -16,6 +15,6 @@ export function renderStacksText(reports: readonly StackReport[], options: TextO
     else out.push(`${colors.bold(colors.red(report.status === 'failed' ? 'Error:' : 'Skipped:'))} ${stackProblem(report)}`, '');
   }
   const totals = stacksTotals(reports);
-  out.push(colors.bold(`Total over ${reports.length} stacks: ${totalsPhrase(totals)}, ${totals.drifted} drifted${problemsPhrase(totals)}.`));
+  out.push(colors.bold(`Total over ${reports.length} stacks: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}.`));
   return `${out.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@
 import type { Plan, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
 import type { StackOutcome } from '../engine/stacks/stack-scheduler';
-import { planTotals, type PlanTotals } from './plan-view';
+import { planTotals, refreshOnlyPhrase, totalsPhrase, type PlanTotals } from './plan-view';
 import { OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
 
 /** One stack of a report: as the run over several stacks hands it over. */
@@ -44,6 +44,16 @@ export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
     }
   }
   return totals;
+}
+
+/**
+ * The totals in the words each stack's report uses: `Plan: 4 to add, 1 to change, 0 to destroy, 2 drifted`, or,
+ * when the stacks planned refresh-only (each says only `Refresh-only plan: 1 drifted`), `Refresh-only plan: 2
+ * drifted`. A run plans every stack in one mode, so any planned stack tells which.
+ */
+export function stacksTotalsPhrase(reports: readonly StackReport[], totals: StacksTotals): string {
+  const refreshOnly = reports.some((report) => report.status === 'done' && report.value.refreshOnly);
+  return refreshOnly ? refreshOnlyPhrase(totals.drifted) : `${totalsPhrase(totals)}, ${totals.drifted} drifted`;
 }
 
 /** The JSON summary over the planned stacks: each PlanSummary count summed. */

@@ -11,6 +11,7 @@ import {
   movedFromNote,
   NOT_VERIFIABLE,
   planTotals,
+  refreshOnlyPhrase,
   totalsPhrase,
   unchangedAttributeCount,
   unchangedAttributesNote,
@@ -88,7 +89,7 @@ function refreshOnlyEnding(plan: Plan, colors: Colors): string[] {
   return [
     'This is a refresh-only plan: secretform will not change anything on the service.',
     '',
-    colors.bold(`Refresh-only plan: ${plan.drift.length} drifted.`),
+    colors.bold(`${refreshOnlyPhrase(plan.drift.length)}.`),
     '',
   ];
 }

@@ -306,6 +306,19 @@ test('a refresh-only apply over several stacks, saved or not, says per stack and
   expect((await sf(['plan', '--refresh-only', '--detailed-exitcode'])).code).toBe(0);
 });
 
+test('a refresh-only plan over several stacks totals what drifted in the words each stack ends with, in the log and the comment', async () => {
+  expect((await sf(['apply', '--auto-approve', '--stack', '*'])).code).toBe(0);
+  await changeUsersOutside(['default', 'ops']);
+  const text = await sf(['plan', '--refresh-only']);
+  expect(text.stderr).toBe('');
+  expect(text.code).toBe(0);
+  expect(text.stdout.match(/^Refresh-only plan: .*$/gm)).toEqual(['Refresh-only plan: 1 drifted.', 'Refresh-only plan: 1 drifted.', 'Refresh-only plan: 1 drifted.']);
+  expect(text.stdout).toMatch(/\nTotal over 3 stacks: Refresh-only plan: 3 drifted\.\n$/);
+  const markdown = await sf(['plan', '--refresh-only', '--format', 'markdown']);
+  expect(markdown.code).toBe(0);
+  expect(markdown.stdout.split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 3 drifted** over 3 stacks');
+});
+
 /** The `npx secretform <command> ...` line of an example CI workflow, its variables filled in, as arguments. */
 function workflowLine(file: string, command: string, variables: Record<string, string>): string[] {
   const text = readFileSync(join(ROOT, 'examples', 'ci', file), 'utf8');

@@ -1,6 +1,7 @@
 /**
  * The reports of a run over several stacks: the text sections and total line, the markdown table of stacks
- * (status per stack, a failed and a skipped stack) split like a per-stack comment, and the JSON document.
+ * (status per stack, a failed and a skipped stack) split like a per-stack comment, and the JSON document; the
+ * totals of a refresh-only plan in its own words.
  */
 import { EngineError } from '../../src/engine/errors';
 import { renderMarkdown } from '../../src/report';
@@ -8,7 +9,7 @@ import { renderStacksJson } from '../../src/report/stacks-json';
 import { renderStacksMarkdown } from '../../src/report/stacks-markdown';
 import { renderStacksText } from '../../src/report/stacks-text';
 import type { StackReport } from '../../src/report/stacks-view';
-import { emptyPlan, fullPlan, largePlan } from './report-plan-fixture';
+import { emptyPlan, fullPlan, largePlan, ldapDynamicRoleDeleted, userpassUserDrift } from './report-plan-fixture';
 
 const reports: StackReport[] = [
   { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base' }) },
@@ -63,4 +64,24 @@ test('json: the per-stack objects, the summary summed, and the stacks without a 
     { stack: 'staging', status: 'failed', message: 'cannot reach https://staging.example:8200 (ECONNREFUSED)' },
     { stack: 'tools', status: 'skipped', message: 'not planned: stack staging, which it depends on, failed or was skipped' },
   ]);
+});
+
+describe('a refresh-only plan over several stacks', () => {
+  const refreshOnly: StackReport[] = [
+    { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base', refreshOnly: true }) },
+    { stack: 'prod', status: 'done', value: emptyPlan({ stack: 'prod', refreshOnly: true, drift: [userpassUserDrift(), ldapDynamicRoleDeleted()] }) },
+  ];
+  const failed: StackReport = { stack: 'staging', status: 'failed', error: new EngineError('service_unusable', 'cannot reach https://staging.example:8200 (ECONNREFUSED)') };
+
+  test('text: the total counts what drifted in the words each stack ends with, not the plan counts', () => {
+    const text = renderStacksText(refreshOnly, { color: false });
+    expect(text).toContain('\nRefresh-only plan: 2 drifted.\n');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Total over 2 stacks: Refresh-only plan: 2 drifted.');
+    expect(renderStacksText([...refreshOnly, failed], { color: false }).trimEnd().split('\n').at(-1)).toBe('Total over 3 stacks: Refresh-only plan: 2 drifted, 1 stack failed.');
+  });
+
+  test('markdown: the status line over the stacks says refresh-only plan and what drifted', () => {
+    expect(renderStacksMarkdown(refreshOnly)[0].split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 2 drifted** over 2 stacks');
+    expect(renderStacksMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error: Refresh-only plan: 2 drifted** over 3 stacks, 1 stack failed');
+  });
 });
