@@ -30,14 +30,40 @@ export function countResources(outcomes: OperationOutcome[]): ResourceCounts {
   return counts;
 }
 
-export function summaryLine(command: ChangeCommand, counts: ResourceCounts): string {
-  if (command === 'destroy') return `Destroy complete! Resources: ${counts.destroyed} destroyed.`;
-  return `Apply complete! Resources: ${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed.`;
+/**
+ * A run's summary line in two parts: which run it was (`Apply`, `Destroy`, `Refresh-only apply`) and what it did
+ * (`Resources: 2 added, 1 changed, 0 destroyed`), so that the total over several stacks says it in the same words.
+ */
+export interface RunSummary {
+  run: string;
+  did: string;
 }
 
-/** After `apply --refresh-only`: what was recorded, and that the service was not touched. */
+/** What apply or destroy did: the resources its succeeded operations added, changed and destroyed. */
+export function changeSummary(command: ChangeCommand, counts: ResourceCounts): RunSummary {
+  if (command === 'destroy') return { run: 'Destroy', did: `Resources: ${counts.destroyed} destroyed` };
+  return { run: 'Apply', did: `Resources: ${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed` };
+}
+
+/** What `apply --refresh-only` did: what it recorded, and that the service was not touched. */
+export function refreshOnlySummary(drifted: number): RunSummary {
+  return {
+    run: 'Refresh-only apply',
+    did: `Recorded the live state of ${drifted} drifted resource${drifted === 1 ? '' : 's'} in state; nothing was changed on the service`,
+  };
+}
+
+/** `Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`: the line a run that succeeded ends with. */
+export function completeLine(summary: RunSummary): string {
+  return `${summary.run} complete! ${summary.did}.`;
+}
+
+export function summaryLine(command: ChangeCommand, counts: ResourceCounts): string {
+  return completeLine(changeSummary(command, counts));
+}
+
 export function refreshOnlySummaryLine(drifted: number): string {
-  return `Refresh-only apply complete! Recorded the live state of ${drifted} drifted resource${drifted === 1 ? '' : 's'} in state; nothing was changed on the service.`;
+  return completeLine(refreshOnlySummary(drifted));
 }
 
 /** Whether `result` is a refresh-only apply that succeeded: it ends with what it recorded, not resource counts. */

@@ -9,11 +9,12 @@ import type { EngineOptions } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions } from '../engine/plan/plan';
 import { renderStacksText, shouldUseColor } from '../report';
-import { recordedRefreshOnly, refreshOnlySummaryLine, writeApplyResult, writeRefreshOnlyResult, type ChangeCommand } from './apply-report';
+import { writeApplyResult, writeRefreshOnlyResult, type ChangeCommand } from './apply-report';
 import { askApproval } from './approval';
 import { withInterrupts, type ProcessHooks } from './change-run';
 import { failWith, writeError, type CliIo } from './io';
 import { createProgressReporter } from './progress';
+import { stacksChangeTotalLine } from './stacks-change-total';
 
 export interface StacksChangeRequest {
   options: EngineOptions;
@@ -57,13 +58,14 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
     return 1;
   }
   const exitCode = writeStacksResult(command, result.value, io);
-  if (result.value.confirmed) io.stdout.write(`\n${progress.totalLine()}\n`);
+  // Right under the total line, as under one stack's summary.
+  if (result.value.confirmed) io.stdout.write(`${progress.totalLine()}\n`);
   return exitCode;
 }
 
 /**
- * Each stack's result under its name, as a run of that stack alone reports it, then exit code 1 if any stack
- * failed or was skipped. A refresh-only run that recorded every stack ends with the total recorded.
+ * Each stack's result under its name, as a run of that stack alone reports it, then (once the run was approved)
+ * the total over the stacks. Exit code 1 if any stack failed or was skipped.
  */
 export function writeStacksResult(command: ChangeCommand, result: StacksChangeResult, io: CliIo): number {
   let exitCode = 0;
@@ -79,9 +81,6 @@ export function writeStacksResult(command: ChangeCommand, result: StacksChangeRe
       if (!writeRefreshOnlyResult(outcome.value, io) && writeApplyResult(command, outcome.value, io) !== 0) exitCode = 1;
     }
   }
-  const recorded = result.stacks.flatMap((outcome) => (outcome.status === 'done' && recordedRefreshOnly(outcome.value) ? [outcome.value.plan.drift.length] : []));
-  if (result.confirmed && recorded.length === result.stacks.length) {
-    io.stdout.write(`\nTotal over ${recorded.length} stacks: ${refreshOnlySummaryLine(recorded.reduce((sum, drifted) => sum + drifted, 0))}\n`);
-  }
+  if (result.confirmed) io.stdout.write(`\n${stacksChangeTotalLine(command, result)}\n`);
   return exitCode;
 }

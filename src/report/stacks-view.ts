@@ -23,10 +23,13 @@ export function stackOutcome(report: StackReport): PlanOutcome {
   return report.status === 'done' ? planOutcome(report.value) : 'error';
 }
 
-export interface StacksTotals extends PlanTotals {
+/** How many stacks of a run failed, and how many were skipped because a stack they wait for failed. */
+export interface StackProblems {
   failed: number;
   skipped: number;
 }
+
+export interface StacksTotals extends PlanTotals, StackProblems {}
 
 /** Terraform's counting summed over the planned stacks, and how many stacks failed or were skipped. */
 export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
@@ -73,10 +76,16 @@ export function runOutcome(reports: readonly StackReport[]): PlanOutcome {
   return (Object.keys(OUTCOME_LOOK) as PlanOutcome[]).find((outcome) => outcomes.has(outcome)) ?? 'no_changes';
 }
 
-/** `, 1 stack failed, 1 skipped` (empty when none failed or was skipped). */
-export function problemsPhrase(totals: StacksTotals): string {
+/** `1 stack failed, 1 skipped` (empty when none failed or was skipped). */
+export function problemsWords(problems: StackProblems): string {
   const parts: string[] = [];
-  if (totals.failed > 0) parts.push(`${totals.failed} stack${totals.failed === 1 ? '' : 's'} failed`);
-  if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`);
-  return parts.length > 0 ? `, ${parts.join(', ')}` : '';
+  if (problems.failed > 0) parts.push(`${problems.failed} stack${problems.failed === 1 ? '' : 's'} failed`);
+  if (problems.skipped > 0) parts.push(`${problems.skipped} skipped`);
+  return parts.join(', ');
+}
+
+/** `, 1 stack failed, 1 skipped` (empty when none failed or was skipped): the end of a plan's total line. */
+export function problemsPhrase(problems: StackProblems): string {
+  const words = problemsWords(problems);
+  return words === '' ? '' : `, ${words}`;
 }

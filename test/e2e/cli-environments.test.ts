@@ -173,7 +173,7 @@ test('apply and destroy refuse several stacks unless named; unknown stacks and p
   expect(requests()).toEqual([]);
 });
 
-test("apply --stack '*' writes base before the stacks that depend on it; destroy removes them first", async () => {
+test("apply --stack '*' writes base before the stacks that depend on it; destroy removes them first; each ends with the total", async () => {
   const applied = await sf(['apply', '--auto-approve', '--stack', '*']);
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
@@ -181,7 +181,7 @@ test("apply --stack '*' writes base before the stacks that depend on it; destroy
   expect(created).toHaveLength(9);
   // N counts the operations of the stacks started so far: the last line is the ninth of nine.
   expect(applied.stdout).toMatch(/^\[9\/9\] \S+: created /m);
-  expect(applied.stdout).toMatch(/\nTotal time: \d+\.\d s\n$/);
+  expect(applied.stdout).toMatch(/\n\nTotal over 3 stacks: Apply complete! Resources: 9 added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
   const lastBase = Math.max(...['base/kv', 'base/auth', 'base/ops'].map((address) => created.indexOf(address)));
   expect(created.slice(0, lastBase + 1).every((address) => address.startsWith('base/'))).toBe(true);
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
@@ -192,6 +192,7 @@ test("apply --stack '*' writes base before the stacks that depend on it; destroy
 
   const destroyed = await sf(['destroy', '--auto-approve', '--stack', '*']);
   expect(destroyed.code).toBe(0);
+  expect(destroyed.stdout).toMatch(/\n\nTotal over 3 stacks: Destroy complete! Resources: 9 destroyed\.\nTotal time: \d+\.\d s\n$/);
   const removed = doneOrder(destroyed.stdout, 'destroyed');
   expect(removed).toHaveLength(9);
   const firstBase = Math.min(...['base/kv', 'base/auth', 'base/ops'].map((address) => removed.indexOf(address)));
@@ -219,7 +220,7 @@ test('a server that is down fails its stack and the stacks that depend on it; th
   servers.base = await startDevServer({ port: ports.base, rootToken: TOKENS.base });
 });
 
-test('a stack that fails stops the stacks that depend on it; the others finish and the run exits 1', async () => {
+test('a stack that fails stops the stacks that depend on it; the others finish, the total says the run did not complete, and it exits 1', async () => {
   const baseFails = await sf(['apply', '--auto-approve', '--stack', '*'], { SF_ENV_BASE_PASSWORD: undefined });
   expect(baseFails.code).toBe(1);
   expect(baseFails.stderr).toContain('Error: stack base:');
@@ -240,6 +241,7 @@ test('a stack that fails stops the stacks that depend on it; the others finish a
   // staging uses the same variable: it fails too, on its own; base, which needs neither, is applied.
   expect(prodFails.stderr).toMatch(/Error: stack staging: .*SF_ENV_PROD_PASSWORD/s);
   expect(prodFails.stdout).toContain('=== Stack base ===');
+  expect(prodFails.stdout).toMatch(/\n\nTotal over 3 stacks: Apply did not complete \(2 stacks failed\)\. Resources: 3 added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
 });
 
 test('a stale saved plan over several stacks is refused before any write on any stack', async () => {

@@ -114,11 +114,50 @@ describe('the result of a run over several stacks', () => {
     expect(io.stderr.text).toBe('');
   });
 
-  test('a refresh-only run in which a stack failed reports the others and no total', () => {
+  const failed = { stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'the service is down') } as const;
+
+  test('a refresh-only run in which a stack failed reports the others, then a total that says the run did not complete', () => {
     const io = fakeIo();
-    const failed = { stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'the service is down') } as const;
     expect(writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: recorded('base', 1) }, failed] }, io)).toBe(1);
-    expect(io.stdout.text).toBe(`\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n`);
+    expect(io.stdout.text).toBe(
+      `\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n` +
+        '\nTotal over 2 stacks: Refresh-only apply did not complete (1 stack failed). Recorded the live state of 1 drifted resource in state; nothing was changed on the service.\n',
+    );
     expect(io.stderr.text).toBe('Error: stack prod: the service is down\n');
+  });
+
+  test("apply ends with the resources added, changed and destroyed over the stacks, in the words of one stack's summary", () => {
+    const io = fakeIo();
+    const base = result([outcome('base/a', 'create', 'succeeded'), outcome('base/b', 'update', 'succeeded')]);
+    const prod = result([outcome('prod/c', 'replace:delete', 'succeeded'), outcome('prod/c', 'replace:create', 'succeeded')]);
+    const stacks = [{ stack: 'base', status: 'done', value: base }, { stack: 'prod', status: 'done', value: prod }] as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(0);
+    expect(io.stdout.text).toBe(
+      `\n=== Stack base ===\n\n${summaryLine('apply', { added: 1, changed: 1, destroyed: 0 })}\n` +
+        `\n=== Stack prod ===\n\n${summaryLine('apply', { added: 1, changed: 0, destroyed: 1 })}\n` +
+        '\nTotal over 2 stacks: Apply complete! Resources: 2 added, 1 changed, 1 destroyed.\n',
+    );
+  });
+
+  test('destroy ends with the resources destroyed over the stacks', () => {
+    const io = fakeIo();
+    const gone = (stack: string, count: number) => result(Array.from({ length: count }, (_, index) => outcome(`${stack}/${index}`, 'delete', 'succeeded')));
+    expect(writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: gone('prod', 2) }, { stack: 'base', status: 'done', value: gone('base', 1) }] }, io)).toBe(0);
+    expect(io.stdout.text.split('\n').at(-2)).toBe('Total over 2 stacks: Destroy complete! Resources: 3 destroyed.');
+  });
+
+  test('a run in which a stack failed, or was skipped, ends with a total that says so and counts what the others did', () => {
+    const io = fakeIo();
+    const partly = result([outcome('staging/a', 'create', 'succeeded'), outcome('staging/b', 'create', 'failed', 'service answered 400')]);
+    const stacks = [
+      { stack: 'base', status: 'done', value: result([outcome('base/a', 'create', 'succeeded')]) },
+      { stack: 'staging', status: 'done', value: partly },
+      failed,
+      { stack: 'tools', status: 'skipped', dependency: 'prod' },
+    ] as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(1);
+    // staging's operation failed and prod failed: two stacks; what succeeded in staging is counted, as state records it.
+    expect(io.stdout.text.split('\n').at(-2)).toBe('Total over 4 stacks: Apply did not complete (2 stacks failed, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(io.stdout.text).not.toMatch(/Total over .*complete!/);
   });
 });
