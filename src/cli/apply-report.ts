@@ -1,10 +1,10 @@
 /**
- * What apply and destroy print after the run: skipped operations, failures, and the terraform-style summary
- * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`). Returns the exit code.
+ * What apply and destroy print after the run: skipped operations, failures, the terraform-style summary
+ * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`) and when it is due `Total time`.
  */
 import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/setup/engine-options';
 import { writeError, writeWarning, type CliIo } from './io';
-import { operationLine } from './progress';
+import { operationLine, type ProgressReporter } from './progress';
 
 export type ChangeCommand = 'apply' | 'destroy';
 
@@ -71,14 +71,40 @@ export function recordedRefreshOnly(result: ApplyResult): boolean {
   return result.plan.refreshOnly && result.succeeded;
 }
 
+/** How a stack's result was reported: its exit code, and whether it was an apply or destroy result (`timed`). */
+export interface WrittenResult {
+  exitCode: number;
+  /** Reported by `writeApplyResult` (succeeded or not): `Total time` follows it (see `writeTotalTime`). */
+  timed: boolean;
+}
+
 /**
- * The report of a refresh-only apply that succeeded (from `apply --refresh-only` or a saved refresh-only plan):
- * its summary line alone. Writes nothing and returns false for any other run, which `writeApplyResult` reports.
+ * One stack's result, as a run of that stack alone reports it: a refresh-only apply that succeeded says what it
+ * recorded (its summary line alone), any other run what `writeApplyResult` says.
  */
-export function writeRefreshOnlyResult(result: ApplyResult, io: CliIo): boolean {
-  if (!recordedRefreshOnly(result)) return false;
-  io.stdout.write(`\n${refreshOnlySummaryLine(result.plan.drift.length)}\n`);
-  return true;
+export function writeResult(command: ChangeCommand, result: ApplyResult, io: CliIo): WrittenResult {
+  if (recordedRefreshOnly(result)) {
+    io.stdout.write(`\n${refreshOnlySummaryLine(result.plan.drift.length)}\n`);
+    return { exitCode: 0, timed: false };
+  }
+  return { exitCode: writeApplyResult(command, result, io), timed: true };
+}
+
+/**
+ * `Total time: 4.2 s`, the last line of a run whose report holds an apply or destroy result (`Apply complete!`,
+ * `Destroy complete!`, or why the run did not finish): once, after that result for one stack, after the total
+ * line for several. A run with none (a refresh-only apply that recorded; a run of one stack with nothing to
+ * apply; a cancelled run) ran no operation on the service, so it has no time to give.
+ */
+export function writeTotalTime(written: readonly WrittenResult[], clock: Pick<ProgressReporter, 'totalLine'>, io: CliIo): void {
+  if (written.some((result) => result.timed)) io.stdout.write(`${clock.totalLine()}\n`);
+}
+
+/** A run of one stack: its result, then `Total time` when it is due. Returns the exit code. */
+export function writeRunResult(command: ChangeCommand, result: ApplyResult, io: CliIo, clock: Pick<ProgressReporter, 'totalLine'>): number {
+  const written = writeResult(command, result, io);
+  writeTotalTime([written], clock, io);
+  return written.exitCode;
 }
 
 export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {

@@ -8,7 +8,7 @@ import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions, type Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
-import { writeApplyResult, writeRefreshOnlyResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
+import { writeRunResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
@@ -96,14 +96,11 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
     return 1;
   }
-  if (writeRefreshOnlyResult(result.value, io)) return 0;
   if (nothingToApply && result.value.succeeded) {
     writeStateOnlyChanges(result.value, io);
     return 0;
   }
-  const exitCode = writeApplyResult(command, result.value, io);
-  io.stdout.write(`${progress.totalLine()}\n`);
-  return exitCode;
+  return writeRunResult(command, result.value, io, progress);
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
-import { writeApplyResult, writeRefreshOnlyResult } from './apply-report';
+import { writeRunResult } from './apply-report';
 import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
@@ -61,10 +61,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     progress.finish();
   }
   if (!result.ok) return failWith(io, result.error);
-  if (writeRefreshOnlyResult(result.value, io)) return 0;
-  const exitCode = writeApplyResult('apply', result.value, io);
-  io.stdout.write(`${progress.totalLine()}\n`);
-  return exitCode;
+  return writeRunResult('apply', result.value, io, progress);
 }
 
 /**
@@ -87,7 +84,7 @@ async function runSavedPlanSetApply(
   const progress = createProgressReporter(io, { showOperations: true });
   const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
   if (!result.ok) return failWith(io, result.error);
-  return writeStacksResult('apply', result.value, io);
+  return writeStacksResult('apply', result.value, io, progress);
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */

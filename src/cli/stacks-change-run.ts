@@ -9,11 +9,11 @@ import type { EngineOptions } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import { hasActions } from '../engine/plan/plan';
 import { renderStacksText, shouldUseColor } from '../report';
-import { writeApplyResult, writeRefreshOnlyResult, type ChangeCommand } from './apply-report';
+import { writeResult, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
 import { askApproval } from './approval';
 import { withInterrupts, type ProcessHooks } from './change-run';
 import { failWith, writeError, type CliIo } from './io';
-import { createProgressReporter } from './progress';
+import { createProgressReporter, type ProgressReporter } from './progress';
 import { stacksChangeTotalLine } from './stacks-change-total';
 
 export interface StacksChangeRequest {
@@ -57,18 +57,17 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
     writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
     return 1;
   }
-  const exitCode = writeStacksResult(command, result.value, io);
-  // Right under the total line, as under one stack's summary.
-  if (result.value.confirmed) io.stdout.write(`${progress.totalLine()}\n`);
-  return exitCode;
+  return writeStacksResult(command, result.value, io, progress);
 }
 
 /**
  * Each stack's result under its name, as a run of that stack alone reports it, then (once the run was approved)
- * the total over the stacks. Exit code 1 if any stack failed or was skipped.
+ * the total over the stacks and, as after one stack's result, `Total time` when it is due (`writeTotalTime`).
+ * Exit code 1 if any stack failed or was skipped.
  */
-export function writeStacksResult(command: ChangeCommand, result: StacksChangeResult, io: CliIo): number {
+export function writeStacksResult(command: ChangeCommand, result: StacksChangeResult, io: CliIo, clock: Pick<ProgressReporter, 'totalLine'>): number {
   let exitCode = 0;
+  const written: WrittenResult[] = [];
   for (const outcome of result.stacks) {
     if (outcome.status === 'failed') {
       writeError(io, `stack ${outcome.stack}: ${outcome.error.message}`);
@@ -78,9 +77,12 @@ export function writeStacksResult(command: ChangeCommand, result: StacksChangeRe
       exitCode = 1;
     } else if (result.confirmed) {
       io.stdout.write(`\n=== Stack ${outcome.stack} ===\n`);
-      if (!writeRefreshOnlyResult(outcome.value, io) && writeApplyResult(command, outcome.value, io) !== 0) exitCode = 1;
+      const stackResult = writeResult(command, outcome.value, io);
+      if (stackResult.exitCode !== 0) exitCode = 1;
+      written.push(stackResult);
     }
   }
   if (result.confirmed) io.stdout.write(`\n${stacksChangeTotalLine(command, result)}\n`);
+  writeTotalTime(written, clock, io);
   return exitCode;
 }

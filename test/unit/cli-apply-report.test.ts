@@ -1,4 +1,4 @@
-import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult } from '../../src/cli/apply-report';
+import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/apply-report';
 import { writeStacksResult } from '../../src/cli/stacks-change-run';
 import { EngineError } from '../../src/engine/errors';
 import type { DriftEntry } from '../../src/engine/plan/plan';
@@ -9,6 +9,9 @@ import { fakeIo } from './cli-fake-io';
 import { emptyPlan } from './report-plan-fixture';
 
 const outcome = (address: string, action: string, status: OperationOutcome['status'], message?: string): OperationOutcome => ({ address, action, status, message });
+
+/** The run's clock: what `Total time` says, when it is due. */
+const clock = { totalLine: () => 'Total time: 1.5 s' };
 
 function result(outcomes: OperationOutcome[], flags: Partial<ApplyResult> = {}): ApplyResult {
   return { plan: emptyPlan(), outcomes, interrupted: false, succeeded: outcomes.every((o) => o.status === 'succeeded'), confirmed: true, stateOnly: [], ...flags };
@@ -96,6 +99,9 @@ describe('apply report', () => {
   });
 });
 
+/** A stack of a run over several stacks that failed. */
+const failed = { stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'the service is down') } as const;
+
 describe('the result of a run over several stacks', () => {
   /** A refresh-only apply of `stack` that recorded `count` drifted objects. */
   const recorded = (stack: string, count: number): ApplyResult => {
@@ -103,10 +109,10 @@ describe('the result of a run over several stacks', () => {
     return result([], { plan: emptyPlan({ stack, refreshOnly: true, drift }), stateOnly: drift.map(({ address }) => ({ address, change: 'refreshed' })) });
   };
 
-  test('a refresh-only run says under each stack what a run of that stack alone says, then the total recorded', () => {
+  test('a refresh-only run says under each stack what a run of that stack alone says, then the total recorded, and no Total time', () => {
     const io = fakeIo();
     const stacks = [{ stack: 'base', status: 'done', value: recorded('base', 1) }, { stack: 'prod', status: 'done', value: recorded('prod', 2) }] as const;
-    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(0);
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock)).toBe(0);
     expect(io.stdout.text).toBe(
       `\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n\n=== Stack prod ===\n\n${refreshOnlySummaryLine(2)}\n` +
         '\nTotal over 2 stacks: Refresh-only apply complete! Recorded the live state of 3 drifted resources in state; nothing was changed on the service.\n',
@@ -114,11 +120,9 @@ describe('the result of a run over several stacks', () => {
     expect(io.stderr.text).toBe('');
   });
 
-  const failed = { stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'the service is down') } as const;
-
   test('a refresh-only run in which a stack failed reports the others, then a total that says the run did not complete', () => {
     const io = fakeIo();
-    expect(writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: recorded('base', 1) }, failed] }, io)).toBe(1);
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: recorded('base', 1) }, failed] }, io, clock)).toBe(1);
     expect(io.stdout.text).toBe(
       `\n=== Stack base ===\n\n${refreshOnlySummaryLine(1)}\n` +
         '\nTotal over 2 stacks: Refresh-only apply did not complete (1 stack failed). Recorded the live state of 1 drifted resource in state; nothing was changed on the service.\n',
@@ -131,19 +135,19 @@ describe('the result of a run over several stacks', () => {
     const base = result([outcome('base/a', 'create', 'succeeded'), outcome('base/b', 'update', 'succeeded')]);
     const prod = result([outcome('prod/c', 'replace:delete', 'succeeded'), outcome('prod/c', 'replace:create', 'succeeded')]);
     const stacks = [{ stack: 'base', status: 'done', value: base }, { stack: 'prod', status: 'done', value: prod }] as const;
-    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(0);
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock)).toBe(0);
     expect(io.stdout.text).toBe(
       `\n=== Stack base ===\n\n${summaryLine('apply', { added: 1, changed: 1, destroyed: 0 })}\n` +
         `\n=== Stack prod ===\n\n${summaryLine('apply', { added: 1, changed: 0, destroyed: 1 })}\n` +
-        '\nTotal over 2 stacks: Apply complete! Resources: 2 added, 1 changed, 1 destroyed.\n',
+        '\nTotal over 2 stacks: Apply complete! Resources: 2 added, 1 changed, 1 destroyed.\nTotal time: 1.5 s\n',
     );
   });
 
   test('destroy ends with the resources destroyed over the stacks', () => {
     const io = fakeIo();
     const gone = (stack: string, count: number) => result(Array.from({ length: count }, (_, index) => outcome(`${stack}/${index}`, 'delete', 'succeeded')));
-    expect(writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: gone('prod', 2) }, { stack: 'base', status: 'done', value: gone('base', 1) }] }, io)).toBe(0);
-    expect(io.stdout.text.split('\n').at(-2)).toBe('Total over 2 stacks: Destroy complete! Resources: 3 destroyed.');
+    expect(writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: gone('prod', 2) }, { stack: 'base', status: 'done', value: gone('base', 1) }] }, io, clock)).toBe(0);
+    expect(io.stdout.text.split('\n').slice(-3)).toEqual(['Total over 2 stacks: Destroy complete! Resources: 3 destroyed.', 'Total time: 1.5 s', '']);
   });
 
   test('a run in which a stack failed, or was skipped, ends with a total that says so and counts what the others did', () => {
@@ -155,9 +159,31 @@ describe('the result of a run over several stacks', () => {
       failed,
       { stack: 'tools', status: 'skipped', dependency: 'prod' },
     ] as const;
-    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(1);
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock)).toBe(1);
     // staging's operation failed and prod failed: two stacks; what succeeded in staging is counted, as state records it.
-    expect(io.stdout.text.split('\n').at(-2)).toBe('Total over 4 stacks: Apply did not complete (2 stacks failed, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(io.stdout.text.split('\n').slice(-3)).toEqual(['Total over 4 stacks: Apply did not complete (2 stacks failed, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.', 'Total time: 1.5 s', '']);
     expect(io.stdout.text).not.toMatch(/Total over .*complete!/);
+  });
+});
+
+describe('Total time', () => {
+  test('one stack: after an apply or destroy result, succeeded or not; not after a refresh-only apply that recorded', () => {
+    const applied = fakeIo();
+    expect(writeRunResult('apply', result([outcome('prod/a', 'create', 'succeeded')]), applied, clock)).toBe(0);
+    expect(applied.stdout.text).toBe('\nApply complete! Resources: 1 added, 0 changed, 0 destroyed.\nTotal time: 1.5 s\n');
+    const failedRun = fakeIo();
+    expect(writeRunResult('destroy', result([outcome('prod/a', 'delete', 'failed', 'service answered 500')]), failedRun, clock)).toBe(1);
+    expect(failedRun.stdout.text).toBe('Total time: 1.5 s\n');
+    const recordedRun = fakeIo();
+    const drift = [{ address: 'prod/user' } as DriftEntry];
+    expect(writeRunResult('apply', result([], { plan: emptyPlan({ refreshOnly: true, drift }) }), recordedRun, clock)).toBe(0);
+    expect(recordedRun.stdout.text).toBe(`\n${refreshOnlySummaryLine(1)}\n`);
+  });
+
+  test('several stacks: once, after the total, when any stack has an apply or destroy result, as for one stack', () => {
+    const io = fakeIo();
+    writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: result([outcome('base/a', 'create', 'succeeded')]) }, failed] }, io, clock);
+    expect(io.stdout.text.match(/^Total time: .*$/gm)).toEqual(['Total time: 1.5 s']);
+    expect(io.stdout.text.endsWith('. Resources: 1 added, 0 changed, 0 destroyed.\nTotal time: 1.5 s\n')).toBe(true);
   });
 });
