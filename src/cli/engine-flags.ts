@@ -118,10 +118,8 @@ export function addEngineOptions(command: Command): Command {
 
 /** Checks every flag value; throws a UsageError naming the flag, the value and what is allowed. */
 export function parseEngineFlags(flags: EngineFlags): EngineSettings {
-  const stacks = (flags.stack === undefined ? [] : [flags.stack].flat()).map((stack) => nonEmptyFlag('--stack', stack)!);
   return {
-    stack: stacks.length === 1 ? stacks[0] : undefined,
-    stacks,
+    ...parseStackFlag(flags.stack),
     output: nonEmptyFlag('--output', flags.output),
     statePath: nonEmptyFlag('--state', flags.state),
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
@@ -131,6 +129,12 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     app: appFlag(flags),
     passEnv: (flags.synthEnv ?? []).map((name) => nonEmptyFlag('--synth-env', name)!),
   };
+}
+
+/** `--stack` as given (one value from commander, or a list): every value, and the one value when there is one. */
+export function parseStackFlag(flag: string | readonly string[] | undefined): Pick<EngineSettings, 'stack' | 'stacks'> {
+  const stacks = (flag === undefined ? [] : [flag].flat()).map((stack) => nonEmptyFlag('--stack', stack)!);
+  return { stack: stacks.length === 1 ? stacks[0] : undefined, stacks };
 }
 
 export function parseParallelism(value: string): number {

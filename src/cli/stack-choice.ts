@@ -1,9 +1,10 @@
 /**
  * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns), and whether that
  * is a run of one stack (the commands as they always were) or over several (src/engine/stacks); and the one
- * stack of a command that works on exactly one (`--stack` once, by name).
+ * stack of a command that works on exactly one (`--stack` once, by name): import, action, exec, and the state
+ * commands with force-unlock.
  */
-import { resolveStack, selectSynthesizedStacks, stackOfAddress, type SelectionUse } from '../engine';
+import { isStackPattern, resolveStack, selectSynthesizedStacks, stackOfAddress, type SelectionUse } from '../engine';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
 import { failWith, type CliIo } from './io';
@@ -31,12 +32,12 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
 }
 
 /**
- * The stack of a command of one stack (import, action, exec), from its flags alone: the one `--stack`, else the
- * stack ADDRESS starts with. Several `--stack` (commander refuses a second one, but the settings type holds a
- * list) and a `--stack` other than ADDRESS's own stack are refused with a UsageError: taking either one silently
- * would read or write another stack's state than the user meant.
+ * The stack of a command of one stack (import, action, exec, state, force-unlock), from its flags alone: the one
+ * `--stack`, else the stack ADDRESS starts with. Several `--stack` (commander refuses a second one, but the
+ * settings type holds a list) and a `--stack` other than ADDRESS's own stack are refused with a UsageError:
+ * taking either one silently would read or write another stack's state than the user meant.
  */
-export function oneStackOf(settings: EngineSettings, command: string, address?: string): string | undefined {
+export function oneStackOf(settings: Pick<EngineSettings, 'stack' | 'stacks'>, command: string, address?: string): string | undefined {
   if (settings.stacks.length > 1) {
     const given = settings.stacks.map((stack) => `"${stack}"`).join(', ');
     throw new UsageError(`--stack was given ${settings.stacks.length} times (${given}); ${command} works on one stack: give --stack once, with that stack's name`);
@@ -61,11 +62,27 @@ export function oneStackNameProblem(outdir: string, stack: string, command: stri
   const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
   if (!selected.ok) return selected.error.message;
   if (selected.value.length === 1 && selected.value[0] === stack) return undefined;
-  const names = selected.value.map((name) => `--stack ${name}`).join(' or ');
-  return (
-    `--stack '${stack}' is a pattern, matching ${selected.value.join(', ')}; ${command} works on one stack and takes its name: ${names}` +
-    ' (patterns are for plan, apply, destroy, show and graph)'
-  );
+  return patternRefusal(stack, selected.value, command);
+}
+
+/**
+ * Why `stack`, given as `--stack` to a state command or force-unlock, is not a stack's name, or undefined. These
+ * take a pattern no more than the other commands of one stack do (refused as `oneStackNameProblem` refuses it),
+ * but they do take a name the synth output lacks, or with no synth output at all: a stack's state outlives its
+ * code (`state pull`, `state rm` after the stack left the app) and is moved between machines without it.
+ */
+export function stateStackNameProblem(outdir: string, stack: string, command: string): string | undefined {
+  if (!isStackPattern(stack)) return undefined;
+  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
+  if (selected.ok && selected.value.length === 1 && selected.value[0] === stack) return undefined;
+  return patternRefusal(stack, selected.ok ? selected.value : [], command);
+}
+
+/** The refusal of a pattern given to a command of one stack, with the stacks it matches (none when unknown). */
+function patternRefusal(stack: string, matching: readonly string[], command: string): string {
+  const matches = matching.length > 0 ? `, matching ${matching.join(', ')}` : '';
+  const names = matching.length > 0 ? `: ${matching.map((name) => `--stack ${name}`).join(' or ')}` : '';
+  return `--stack '${stack}' is a pattern${matches}; ${command} works on one stack and takes its name${names} (patterns are for plan, apply, destroy, show and graph)`;
 }
 
 /**

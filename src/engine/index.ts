@@ -34,7 +34,7 @@ export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
 export { runOperation, offeredOperations } from './operations/operation-run';
 export type { OperationRequest, OperationAnswer } from './operations/operation-run';
-export { selectStacks, selectSynthesizedStacks } from './stacks/stack-selection';
+export { isStackPattern, selectStacks, selectSynthesizedStacks } from './stacks/stack-selection';
 export type { SelectionUse } from './stacks/stack-selection';
 export { planStacks, createSavedPlanSet } from './stacks/stacks-plan';
 export type { SynthesizedStacksOptions } from './stacks/stacks-plan';

@@ -24,7 +24,7 @@ export function registerForceUnlockCommand(program: Command, outcome: CommandOut
 export async function runForceUnlock(flags: StateFlags, io: CliIo): Promise<number> {
   let options;
   try {
-    options = stateOptions(flags, io);
+    options = stateOptions(flags, io, 'force-unlock');
   } catch (error) {
     return failWith(io, error);
   }

@@ -7,14 +7,16 @@
 import type { Command } from 'commander';
 import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, stateFlagValue } from '../engine-flags';
+import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, parseStackFlag, stateFlagValue } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
+import { oneStackOf, stateStackNameProblem } from '../stack-choice';
 import { UsageError } from '../usage-error';
 import * as path from 'node:path';
 
 export interface StateFlags {
-  stack?: string;
+  /** One name from commander (a second `--stack` is refused there); a program may pass a list, refused here. */
+  stack?: string | string[];
   output?: string;
   state?: string;
   lockTimeout?: string;
@@ -64,13 +66,21 @@ export function registerStateCommand(program: Command, outcome: CommandOutcome):
     });
 }
 
-/** The state commands never synthesize: they read the existing output only to find the stack's name. */
-export function stateOptions(flags: StateFlags, io: CliIo): EngineOptions {
-  const stack = nonEmptyFlag('--stack', flags.stack);
+/**
+ * The state commands never synthesize: they read the existing output only to find the stack's name. They work
+ * on one stack, as import, action and exec do (`oneStackOf`): the one `--stack`, by name, else the stack ADDRESS
+ * (of show, rm, mv) starts with, else the only stack of the output. Refusals throw a UsageError.
+ */
+export function stateOptions(flags: StateFlags, io: CliIo, command: string, address?: string): EngineOptions {
+  const given = parseStackFlag(flags.stack);
+  const stack = oneStackOf(given, command, address);
   const output = nonEmptyFlag('--output', flags.output) ?? configuredOutputDir(io.cwd);
+  const outdir = path.resolve(io.cwd, output);
+  const problem = given.stack === undefined ? undefined : stateStackNameProblem(outdir, given.stack, command);
+  if (problem !== undefined) throw new UsageError(problem);
   return {
     stack,
-    desired: { kind: 'synth-output', outdir: path.resolve(io.cwd, output) },
+    desired: { kind: 'synth-output', outdir },
     statePath: stateFlagValue(nonEmptyFlag('--state', flags.state), io.cwd),
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
     env: io.env,
@@ -78,10 +88,16 @@ export function stateOptions(flags: StateFlags, io: CliIo): EngineOptions {
   };
 }
 
-async function withOptions(flags: StateFlags, io: CliIo, run: (options: EngineOptions) => Promise<number>): Promise<number> {
+/** What a state command is called in messages, and the address whose stack it works on (show, rm, mv). */
+interface StateCommand {
+  command: string;
+  address?: string;
+}
+
+async function withOptions(flags: StateFlags, io: CliIo, { command, address }: StateCommand, run: (options: EngineOptions) => Promise<number>): Promise<number> {
   let options: EngineOptions;
   try {
-    options = stateOptions(flags, io);
+    options = stateOptions(flags, io, command, address);
   } catch (error) {
     return failWith(io, error);
   }
@@ -89,7 +105,7 @@ async function withOptions(flags: StateFlags, io: CliIo, run: (options: EngineOp
 }
 
 export function runStateList(flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state list' }, async (options) => {
     const listed = await stateList(options);
     if (!listed.ok) return failWith(io, listed.error);
     for (const entry of listed.value) io.stdout.write(`${entry.address}\n`);
@@ -98,7 +114,7 @@ export function runStateList(flags: StateFlags, io: CliIo): Promise<number> {
 }
 
 export function runStateShow(address: string, flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state show', address }, async (options) => {
     const shown = await stateShow(options, address);
     if (!shown.ok) return failWith(io, shown.error);
     const entry = shown.value;
@@ -119,7 +135,7 @@ export function runStateShow(address: string, flags: StateFlags, io: CliIo): Pro
 }
 
 export function runStateRm(address: string, flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state rm', address }, async (options) => {
     const removed = await stateRm(options, address);
     if (!removed.ok) return failWith(io, removed.error);
     io.stdout.write(`Removed ${address} from state. The object on the service is untouched; secretform no longer manages it.\n`);
@@ -128,7 +144,7 @@ export function runStateRm(address: string, flags: StateFlags, io: CliIo): Promi
 }
 
 export function runStateHistory(flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state history' }, async (options) => {
     const history = await stateHistory(options);
     if (!history.ok) return failWith(io, history.error);
     if (history.value.length === 0) {
@@ -145,7 +161,7 @@ export function runStateHistory(flags: StateFlags, io: CliIo): Promise<number> {
 }
 
 export function runStateRestore(serialText: string, flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state restore' }, async (options) => {
     if (!/^\d+$/.test(serialText.trim())) return failWith(io, new UsageError(`SERIAL must be a version's serial number (see \`secretform state history\`), got "${serialText}"`));
     const serial = Number(serialText.trim());
     const restored = await stateRestore(options, serial);
@@ -159,7 +175,7 @@ export function runStateRestore(serialText: string, flags: StateFlags, io: CliIo
 }
 
 export function runStatePull(flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state pull' }, async (options) => {
     const state = await statePull(options);
     if (!state.ok) return failWith(io, state.error);
     io.stdout.write(`${JSON.stringify(state.value, null, 2)}\n`);
@@ -168,7 +184,7 @@ export function runStatePull(flags: StateFlags, io: CliIo): Promise<number> {
 }
 
 export function runStatePush(file: string, flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  return withOptions(flags, io, { command: 'state push' }, async (options) => {
     const pushed = await statePush(options, path.resolve(io.cwd, file), flags.force === true);
     if (!pushed.ok) return failWith(io, pushed.error);
     io.stdout.write(`Pushed ${file} (${Object.keys(pushed.value.resources).length} resources, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
@@ -177,7 +193,8 @@ export function runStatePush(file: string, flags: StateFlags, io: CliIo): Promis
 }
 
 export function runStateMv(from: string, to: string, flags: StateFlags, io: CliIo): Promise<number> {
-  return withOptions(flags, io, async (options) => {
+  // FROM names the stack: TO must then be an address of that stack too (the engine checks it).
+  return withOptions(flags, io, { command: 'state mv', address: from }, async (options) => {
     const moved = await stateMv(options, from, to);
     if (!moved.ok) return failWith(io, moved.error);
     for (const warning of moved.value.warnings) writeWarning(io, warning);

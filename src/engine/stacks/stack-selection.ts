@@ -28,12 +28,17 @@ export function selectStacks(available: readonly string[], patterns: readonly st
   for (const pattern of patterns) {
     const matches = available.filter((stack) => globs().isMatch(stack, pattern, { dot: true }));
     if (matches.length === 0) {
-      const what = globs().scan(pattern).isGlob ? `--stack '${pattern}' matches no stack` : `there is no stack "${pattern}"`;
+      const what = isStackPattern(pattern) ? `--stack '${pattern}' matches no stack` : `there is no stack "${pattern}"`;
       return fail(new EngineError('desired_invalid', `${what}; stacks: ${listed}`));
     }
     for (const stack of matches) chosen.add(stack);
   }
   return ok(available.filter((stack) => chosen.has(stack)));
+}
+
+/** Whether a `--stack` value is a glob pattern (`prod-*`, `{a,b}`) rather than a stack's name. */
+export function isStackPattern(value: string): boolean {
+  return globs().scan(value).isGlob;
 }
 
 /** `selectStacks` over the stacks of the synth output `outdir` (its `manifest.json`). */
