@@ -64,8 +64,9 @@ const OPTION_FLAGS: Record<OperationOption, string> = { ttl: '--ttl', force: '--
 
 /** Runs one operation on an object recorded in state. Nothing is sent unless the request fits the type. */
 export async function runOperation(options: EngineOptions, request: OperationRequest): Promise<Result<OperationAnswer>> {
-  // The address names its stack (its first segment): with several stacks, no --stack is needed.
-  const prepared = prepareRun({ ...options, stack: options.stack ?? operationStack(options, request.address) });
+  const stack = operationStack(options, request.address);
+  if (!stack.ok) return stack;
+  const prepared = prepareRun({ ...options, stack: stack.value });
   if (!prepared.ok) return prepared;
   const context = prepared.value;
   // rotate-root records in state: it holds the lock from the first read to the last write.
@@ -123,9 +124,23 @@ export async function runOperation(options: EngineOptions, request: OperationReq
   }
 }
 
-/** The stack of an operation: the address's first segment, unless the desired state is already one stack's. */
-function operationStack(options: EngineOptions, address: string): string | undefined {
-  return options.desired.kind === 'synth-output' ? stackOfAddress(address) : undefined;
+/**
+ * The stack of an operation: the one given, else the address's first segment (with several stacks, none need be
+ * given), unless the desired state is already one stack's. A stack given that does not hold the address is
+ * refused before anything is read: its connection, state and lock are another stack's, and the address would only
+ * turn out "not in the state of" it, without a word about which stack was meant.
+ */
+function operationStack(options: EngineOptions, address: string): Result<string | undefined> {
+  const own = stackOfAddress(address);
+  const given = options.stack === '' ? undefined : options.stack;
+  if (given !== undefined && own !== undefined && given !== own) {
+    return fail(new EngineError(
+      'address_unknown',
+      `stack ${given} does not hold ${address}: an address starts with its stack's name, so it is in stack ${own}. ` +
+        `Leave the stack out (the address names its stack), or give stack ${own}; nothing was read or sent`,
+    ));
+  }
+  return ok(given ?? (options.desired.kind === 'synth-output' ? own : undefined));
 }
 
 function notInState(context: RunContext, address: string, known: string[]): EngineError {
