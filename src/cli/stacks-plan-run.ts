@@ -42,15 +42,17 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
   } catch (error) {
     return { exitCode: failWith(io, error) };
   }
+  // Said whether or not another stack failed: the reports show the failed policy, and so does the closing message.
+  const policyFailure = mandatoryPolicyFailure(plannedStacks(outcomes));
   if (problems.length > 0) {
     for (const problem of problems) {
       writeError(io, problem.status === 'failed' ? `stack ${problem.stack}: ${problem.error.message}` : `stack ${problem.stack} was not planned: stack ${problem.dependency}, which it depends on, failed or was skipped`);
     }
     if (planFile !== undefined) writeError(io, `the plan was not saved to ${planFile}: it would not cover every stack asked for`);
+    if (policyFailure !== undefined) writeError(io, policyFailure);
     return { exitCode: 1 };
   }
   if (planFile !== undefined) io.stderr.write(`Saved the plan of ${stacks.length} stacks to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
-  const policyFailure = mandatoryPolicyFailure(plannedStacks(outcomes));
   if (policyFailure !== undefined) return { exitCode: failWith(io, policyFailure) };
   return { changes: outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) };
 }

@@ -64,6 +64,8 @@ module.exports = [
 const TEAM = ['--policy', 'policies/team.cjs'];
 const TEAM_AND_RECOMMENDED = ['--policy', 'recommended', ...TEAM];
 const STAGING_FAILURE = 'userpass-token-ttl (mandatory) failed for staging/deployer';
+/** A token prod's server refuses: prod fails to plan. */
+const REFUSED_PROD_TOKEN = 'refused-prod-token-d71a';
 
 /** The server of each stack: restarted empty on the same port before each test (the port is synthesized). */
 const servers = {} as Record<Stack, DevServer>;
@@ -103,9 +105,9 @@ function env(): NodeJS.ProcessEnv {
   return cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-the-token-of-any-server' }, connections);
 }
 
-/** A command over the synth output made once, with its own state files (`name`). */
-function sf(name: string, args: string[]) {
-  return runCli([...args, '--no-synth', '--state', join('.secretform', `${name}-{stack}.json`)], project, env());
+/** A command over the synth output made once, with its own state files (`name`), and `extra` in its environment. */
+function sf(name: string, args: string[], extra: Record<string, string> = {}) {
+  return runCli([...args, '--no-synth', '--state', join('.secretform', `${name}-{stack}.json`)], project, { ...env(), ...extra });
 }
 
 const writes = () => STACKS.flatMap((stack) => servers[stack].requestLog.filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST'));
@@ -222,6 +224,18 @@ test('a mandatory policy failing in one stack: plan writes the reports and the s
   expect(writes()).toEqual([]);
 });
 
+test('a mandatory policy failing in one stack while the other fails to plan: plan names both failures, then exits 1', async () => {
+  const plan = await sf('blocked-and-failed', ['plan', ...TEAM_AND_RECOMMENDED, '--out', 'out/partial.plan'], { PROD_SERVICE_TOKEN: REFUSED_PROD_TOKEN });
+  expect(plan.code).toBe(1);
+  const errors = plan.stderr.split(/^(?=Error: )/m);
+  expect(errors).toHaveLength(3);
+  expect(errors[0]).toMatch(/^Error: stack prod: .*PROD_SERVICE_TOKEN is probably wrong, expired or revoked/);
+  expect(errors[1]).toBe('Error: the plan was not saved to out/partial.plan: it would not cover every stack asked for\n');
+  expect(errors[2]).toBe(`Error: 1 mandatory policy failed; apply will refuse this plan:\n  ${STAGING_FAILURE}: token_ttl: not set (the mount's default applies); set tokenTtl to at most 24h\n`);
+  expect(existsSync(join(project, 'out', 'partial.plan'))).toBe(false);
+  expect(writes()).toEqual([]);
+});
+
 test('apply --stack over both stacks refuses before any write on either server, naming the policy and the stack', async () => {
   const apply = await sf('blocked-apply', ['apply', '--stack', 'staging', '--stack', 'prod', '--auto-approve', ...TEAM_AND_RECOMMENDED]);
   expect(apply.code).toBe(1);
@@ -265,6 +279,6 @@ test('no secret value reaches any output, report, saved plan or state file', () 
     .filter((name) => !name.startsWith('node_modules') && /\.(json|plan|md|sarif)$/.test(name));
   expect(files).toEqual(expect.arrayContaining([join('out', 'blocked.plan'), join('.secretform', 'advisory-prod.json')]));
   for (const text of [...transcript, ...files.map((name) => readFileSync(join(project, name), 'utf8'))]) {
-    for (const secret of [DEPLOYER_PASSWORD, ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
+    for (const secret of [DEPLOYER_PASSWORD, REFUSED_PROD_TOKEN, ...Object.values(TOKENS)]) expect(text).not.toContain(secret);
   }
 });
