@@ -22,10 +22,11 @@ import { narrowToTargets } from './stack-selection';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 
 /**
- * A stack's failures that refuse a run over several stacks as a whole: a saved plan was reviewed as one file,
- * and a failed mandatory policy anywhere stops apply before any write.
+ * A stack's failures that refuse every stack of a run over several, before any of them writes: a saved plan
+ * that is stale, tampered with or already applied (the plan was reviewed as one file), and a failed mandatory
+ * policy, which stops `apply --stack` without a saved plan as well as `apply PLANFILE`.
  */
-const REFUSES_THE_SAVED_PLAN: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed']);
+const REFUSES_EVERY_STACK: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed']);
 
 /** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
 export type StackPreview = StackOutcome<Plan>;
@@ -106,8 +107,8 @@ async function changeStacks(
   const decide = (): Promise<boolean> => (decision ??= (async () => {
     await Promise.all([...reached.values()].map((step) => step.promise));
     const early = await Promise.all(ordered.filter((stack) => !planned.has(stack)).map((stack) => finished.get(stack)!.promise));
-    // A stale saved plan refuses the whole run: the plan was reviewed as one.
-    if (early.some((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code))) return false;
+    // A stale saved plan or a failed mandatory policy in one stack: no stack is confirmed (REFUSES_EVERY_STACK).
+    if (early.some((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code))) return false;
     if (planned.size === 0) return false;
     const approved = options.confirm ? await options.confirm(previews(ordered, waitsFor, planned, early)) : true;
     declined = !approved;
@@ -147,9 +148,9 @@ async function changeStacks(
     await Promise.race([locked.promise, run]);
   }
   const outcomes = await Promise.all(ordered.map((stack) => finished.get(stack)!.promise));
-  const refused = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_THE_SAVED_PLAN.has(outcome.error.code));
+  const refused = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code));
   if (refused?.status === 'failed') {
-    // Not only a saved plan: a failed policy refuses `apply --stack` too. A message's closing full stop gives way to the note.
+    // A message's closing full stop gives way to the note.
     return fail(new EngineError(refused.error.code, `stack ${refused.stack}: ${refused.error.message.replace(/\.$/, '')}; no stack was changed`));
   }
   return ok({ stacks: outcomes, confirmed: !declined && planned.size > 0 });
