@@ -2,7 +2,8 @@
  * Discovery: finds every object of the types that declare `discover` (the resource model holds the listing
  * endpoints), then reads each with the engine's refresh, through one client, at most `parallelism` requests at
  * a time. Identical calls (the mount listing, a destination-type listing) are sent once. A listing that answered
- * 404 is an empty area only once the run knows it talks to the service (service-proof.ts).
+ * 2xx must have the shape its type declares for it (listing-answer.ts); one that answered 404 is an empty area
+ * only once the run knows it talks to the service (service-proof.ts).
  */
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
@@ -11,8 +12,9 @@ import { notFoundAnswer } from '../engine/refresh/read-answer';
 import { refresh } from '../engine/refresh/refresh';
 import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
-import type { ApiCall, Attributes, ResourceType } from '../resources/types';
+import type { Attributes, ListingCall, ResourceType } from '../resources/types';
 import { appendAll } from '../append-all';
+import { notAListingError } from './listing-answer';
 import { serviceProven, type EmptyListing } from './service-proof';
 
 /** One object found on the service and read back. */
@@ -37,13 +39,17 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
   const limit = pLimit(Math.max(1, options.parallelism));
   const answers = new Map<string, Promise<unknown>>();
   const emptyListings: EmptyListing[] = [];
-  const read = (call: ApiCall): Promise<unknown> => {
+  const read = (call: ListingCall): Promise<unknown> => {
     const key = `${call.method} ${call.path} ${JSON.stringify(call.query ?? {})}`;
     let answer = answers.get(key);
     if (!answer) {
       answer = limit(async () => {
         const result = await client.request(call.method, call.path, { query: call.query });
-        if (result.ok) return result.raw;
+        if (result.ok) {
+          const problem = call.answers.problem(result.raw);
+          if (problem !== undefined) throw notAListingError(client, call, result.status, problem);
+          return result.raw;
+        }
         if (result.error.status === 404) {
           emptyListings.push({ path: call.path, how: notFoundAnswer(client, call, result.error.errors) });
           return undefined;

@@ -293,7 +293,7 @@ export function describeKeys(names: readonly string[]): string {
 }
 
 /** Why a read answer's body is not an object at all (what `unwrapData` would take as "nothing there"), or undefined. */
-function payloadProblem(raw: unknown): string | undefined {
+export function payloadProblem(raw: unknown): string | undefined {
   if (raw === undefined) return 'no body';
   if (!isPlainObject(raw)) return `a JSON ${Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw} instead of an object`;
   if (unwrapData(raw) === null) return 'an envelope whose data is null';

@@ -1,6 +1,6 @@
 /** What secrets engines (`sys/mounts`) and auth methods (`sys/auth`) share: how they are enabled, read and tuned. */
-import { describeKeys, isPlainObject, matchPath, unwrapData, type ResourceTypeDefinition } from './define';
-import { ImportIdError, type DiscoverySpec } from './types';
+import { describeKeys, isPlainObject, matchPath, payloadProblem, unwrapData, type ResourceTypeDefinition } from './define';
+import { ImportIdError, type DiscoverySpec, type ListingShape } from './types';
 
 /** Mounts every server has and no one configures (the system backend, per-token storage, the token method). */
 const BUILT_IN_MOUNT_TYPES = ['system', 'cubbyhole', 'identity', 'token', 'ns_system', 'ns_cubbyhole', 'ns_identity', 'ns_token'];
@@ -69,15 +69,31 @@ function mountListingProblem(data: Record<string, unknown>): string | undefined 
 /** Fields of the service's envelope, which a listing answered at the top level may carry beside its entries. */
 const RESPONSE_ENVELOPE_KEYS = ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'];
 
+/**
+ * The listing discovery reads (`GET sys/mounts`, `GET sys/auth`), as refresh reads it (`mountListingProblem`), and
+ * not a bare `{}`: the service answers in its envelope and always lists its built-in mounts (`sys/`, `token/`),
+ * so a body with neither says nothing about what is mounted. The envelope with empty `data` lists no mount.
+ */
+const MOUNT_LISTING: ListingShape = {
+  expected: 'the mount listing the service answers (an object keyed "<path>/", each entry an object with its "type")',
+  problem(body) {
+    const problem = payloadProblem(body);
+    if (problem !== undefined) return problem;
+    if (Object.keys(body as Record<string, unknown>).length === 0) return 'an empty object, neither the envelope nor any mount';
+    return mountListingProblem(unwrapData(body)!);
+  },
+};
+
 /** Every mount of the listing whose type secretform manages; other types (not built in) are reported. */
 function mountDiscovery(base: string, supportedTypes: readonly string[]): DiscoverySpec {
   return {
     async find(read) {
-      const data = unwrapData(await read({ method: 'GET', path: base })) ?? {};
+      const data = unwrapData(await read({ method: 'GET', path: base, answers: MOUNT_LISTING })) ?? {};
       const found = [];
       const unexpressed = [];
       for (const key of Object.keys(data).sort()) {
         const entry = data[key];
+        // Keys without "/" are envelope fields beside the entries; every entry has its type (MOUNT_LISTING).
         if (!key.endsWith('/') || !isPlainObject(entry) || typeof entry.type !== 'string') continue;
         if (BUILT_IN_MOUNT_TYPES.includes(entry.type)) continue;
         const path = key.slice(0, -1);

@@ -3,9 +3,9 @@ import { countEntries } from './consequences';
 import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
 import { field } from './field';
 import { SEGMENT_NAME } from './formats';
-import { isPlainObject as isObject, keysBesides, listAllNames, listedNames } from './discovery';
+import { isPlainObject as isObject, keysBesides, listAllNames, readNames } from './discovery';
 import { SECRET_NAME_TEMPLATE } from './template';
-import { ImportIdError, type DiscoveryRead, type FieldSpec, type ResourceType } from './types';
+import { ImportIdError, type FieldSpec, type ListingRead, type ResourceType } from './types';
 
 export interface DestinationDefinition {
   /** The service's type identifier, e.g. `cloud1-sm`. */
@@ -117,9 +117,9 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
 }
 
 /** Destinations of types secretform does not know, from the listing of every type (`LIST sys/sync/destinations`). */
-async function unknownDestinationTypes(read: DiscoveryRead): Promise<string[]> {
+async function unknownDestinationTypes(read: ListingRead): Promise<string[]> {
   const unknown: string[] = [];
-  for (const key of listedNames(await read({ method: 'LIST', path: 'sys/sync/destinations' }))) {
+  for (const key of await readNames(read, 'sys/sync/destinations')) {
     const destinationType = key.replace(/\/$/, '');
     if ((DESTINATION_TYPES as readonly string[]).includes(destinationType)) continue;
     for (const name of await listAllNames(read, `sys/sync/destinations/${destinationType}`, false)) {

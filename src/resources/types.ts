@@ -259,10 +259,34 @@ export interface WriteBodyOptions {
 }
 
 /**
- * Calls the service while discovering objects: the answer's body, or `undefined` when the service answered 404
- * (a LIST with no entries answers 404 too). Identical calls are sent once.
+ * Calls the service for a type's `consequences` hook: the answer's body, or `undefined` when the service answered
+ * 404 (a LIST with no entries answers 404 too). Identical calls are sent once.
  */
 export type DiscoveryRead = (call: ApiCall) => Promise<unknown>;
+
+/**
+ * What a listing endpoint answers, as service-api.md gives it (and the envelope behaviour-notes adds). Discovery
+ * checks every answer against it before a type's `find` reads it: a body of another shape (`{}`, `data` without
+ * `keys`, names that are not strings) would otherwise read as an empty or partial area.
+ */
+export interface ListingShape {
+  /** The shape in words, for the error that refuses another: `a list of names (...)`. */
+  readonly expected: string;
+  /** Why a 2xx answer's body (`undefined`: none) is not such a listing; undefined when it is one (empty ones too). */
+  problem(body: unknown): string | undefined;
+}
+
+/** A call discovery sends, with the shape its 2xx answer must have. */
+export interface ListingCall extends ApiCall {
+  readonly answers: ListingShape;
+}
+
+/**
+ * Calls the service while discovering objects: the body of a 2xx answer, which has the call's shape (generate
+ * stops on one that has not), or `undefined` when the service answered 404 (a LIST with no entries answers 404;
+ * generate believes it only once it knows it talks to the service). Identical calls are sent once.
+ */
+export type ListingRead = (call: ListingCall) => Promise<unknown>;
 
 /** What discovery found of one type: the identities of its objects, and what it saw but cannot express. */
 export interface DiscoveryResult {
@@ -280,7 +304,7 @@ export interface DiscoverySpec {
    * Absent: `find` is called once, with no parent.
    */
   readonly within?: string;
-  find(read: DiscoveryRead, parent: Attributes | undefined): Promise<DiscoveryResult>;
+  find(read: ListingRead, parent: Attributes | undefined): Promise<DiscoveryResult>;
   /**
    * The secret fields an object holds, from its read answer (unwrapped): the server never returns them, so
    * generated code asks for them from the environment. Default: the required sensitive fields.

@@ -1,15 +1,16 @@
 /**
  * `secretform generate` through the real binary, against one dev server and servers that are not the service:
  * an empty listing (a 404, as the service answers a LIST with no entries) is believed only once the run knows it
- * talks to the service (the token lookup that plan, apply and import use), so a wrong SERVICE_ADDR is an error
- * and never an empty or partial app.
+ * talks to the service (the token lookup that plan, apply and import use), and a listing answered 200 must be of
+ * the shape the service answers, so a wrong SERVICE_ADDR, or a proxy that gets some paths wrong, is an error and
+ * never an empty or partial app.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, runCli, transcript } from './cli-harness';
-import { startRawServer, type RawHandler, type RawServer } from './client-raw-server';
+import { envelopeOf, startRawServer, type RawHandler, type RawReply, type RawRequest, type RawServer } from './client-raw-server';
 
 jest.setTimeout(60_000);
 
@@ -29,6 +30,21 @@ async function raw(handler: RawHandler): Promise<RawServer> {
   const server = await startRawServer(handler);
   raws.push(server);
   return server;
+}
+
+/**
+ * A server that answers like the service (it passes each request on to the dev server) except where `own`
+ * answers itself: a proxy or a stub that gets some paths wrong.
+ */
+async function proxy(own: (request: RawRequest) => RawReply | undefined): Promise<RawServer> {
+  return raw(async (request) => {
+    const reply = own(request);
+    if (reply) return reply;
+    const headers: Record<string, string> = {};
+    for (const name of ['x-service-token', 'content-type']) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+    const answer = await fetch(`${dev.url}${request.path}`, { method: request.method, headers, body: request.body === '' ? undefined : request.body });
+    return { status: answer.status, headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' }, body: await answer.text() };
+  });
 }
 
 async function call(method: string, path: string, body: unknown): Promise<void> {
@@ -77,13 +93,13 @@ describe('a SERVICE_ADDR that is not the service', () => {
     expect(existsSync(outFile())).toBe(false);
   });
 
-  // Already refused before the proof (the sync configuration's read does not look like one); kept as a guard.
+  // Refused before the proof: the first listing (the secrets mounts) is not one.
   test('a server answering 200 with JSON that is not the service: exit 1 naming SERVICE_ADDR, nothing written', async () => {
     const server = await raw(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { status: 'ok', service: 'something else' } }));
     const result = await generate({ SERVICE_ADDR: server.url });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('GET /v1/sys/sync/config answered HTTP 200 with an object with only "status", "service"');
-    expect(result.stderr).toContain('Check that SERVICE_ADDR points at the secrets service itself');
+    expect(result.stderr).toContain('GET /v1/sys/mounts answered HTTP 200 with an object with keys that are not mount paths ending in "/" ("status", "service")');
+    expect(result.stderr).toContain(`Check that SERVICE_ADDR (${server.url}) points at the secrets service itself`);
     expect(result.stdout).toBe('');
     expect(existsSync(outFile())).toBe(false);
   });
@@ -94,6 +110,27 @@ describe('a SERVICE_ADDR that is not the service', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('does not answer like the secrets service');
+  });
+});
+
+describe('a server that answers some paths like the service, and a listing not as the service lists', () => {
+  const USERS = '/v1/auth/team-users/users';
+  test.each<[string, string, RawReply, string]>([
+    ['data without keys', `LIST /v1/sys/sync/github-apps`, { status: 200, body: envelopeOf({}) }, 'LIST /v1/sys/sync/github-apps answered HTTP 200 with an object without "keys" where a list was expected'],
+    ['{}', `LIST ${USERS}`, { status: 200, body: {} }, `LIST ${USERS} answered HTTP 200 with an object without "keys" where a list was expected`],
+    ['no body', `LIST ${USERS}`, { status: 200 }, `LIST ${USERS} answered HTTP 200 with no body`],
+    ['keys that are not all strings', `LIST ${USERS}`, { status: 200, body: envelopeOf({ keys: ['deployer', 7] }) }, 'with a list with entries that are not strings (a number)'],
+    ['mount entries without a type', 'GET /v1/sys/auth', { status: 200, body: envelopeOf({ 'team-users/': { accessor: 'auth_userpass_1' } }) }, 'GET /v1/sys/auth answered HTTP 200 with a mount listing whose entries "team-users/" have no "type"'],
+    ['associated secrets without key_info', 'LIST /v1/sys/sync/associations', { status: 200, body: envelopeOf({ keys: ['secret/app'] }) }, 'LIST /v1/sys/sync/associations answered HTTP 200 with a listing without "key_info"'],
+  ])('a listing answered 200 with %s: exit 1 naming the endpoint and what is wrong, nothing written', async (_name, wrong, reply, said) => {
+    const server = await proxy((request) => (`${request.method} ${request.path}` === wrong ? reply : undefined));
+    const result = await generate({ SERVICE_ADDR: server.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(said);
+    expect(result.stderr).toContain('Nothing is concluded from it (read as a listing, its area would look empty or partial) and nothing is written');
+    expect(result.stderr).toContain(`Check that SERVICE_ADDR (${server.url}) points at the secrets service itself, not at a proxy or another server.`);
+    expect(result.stdout).toBe('');
+    expect(existsSync(outFile())).toBe(false);
   });
 });
 
