@@ -3,7 +3,8 @@
  * endpoints), then reads each with the engine's refresh, through one client, at most `parallelism` requests at
  * a time. Identical calls (the mount listing, a destination-type listing) are sent once. A listing that answered
  * 2xx must have the shape its type declares for it (listing-answer.ts); one that answered 404 is an empty area
- * only once the run knows it talks to the service (service-proof.ts).
+ * only once the run knows it talks to the service (service-proof.ts). An object a listing named whose read then
+ * finds nothing is left out with a warning.
  */
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
@@ -33,6 +34,8 @@ export interface Discovery {
   readonly objects: readonly DiscoveredObject[];
   /** What the model cannot express, sorted: unknown mount or destination types, fields the model lacks. */
   readonly unexpressed: readonly string[];
+  /** Objects listed whose read then found nothing (left out of the app), sorted. */
+  readonly warnings: readonly string[];
 }
 
 export async function discover(client: ServiceClient, options: { parallelism: number }): Promise<Result<Discovery>> {
@@ -63,6 +66,7 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
 
   const objects: DiscoveredObject[] = [];
   const unexpressed = new Set<string>();
+  const warnings: string[] = [];
   const byType = new Map<string, DiscoveredObject[]>();
   try {
     for (const resourceType of typesInDiscoveryOrder()) {
@@ -78,7 +82,11 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
       const found: DiscoveredObject[] = [];
       for (const request of requests) {
         const object = live.value.get(request.address);
-        if (!object?.attributes) continue; // e.g. a mount whose engine was never configured
+        if (!object?.attributes) {
+          // An unconfigured engine's configuration is simply not there; a listed object that is not, is news.
+          if (!spec.foundUnlisted) warnings.push(vanishedWarning(client, resourceType, request.address, request.identity));
+          continue;
+        }
         const data = object.data ?? {};
         found.push({
           resourceType,
@@ -101,7 +109,16 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
   // The app says that what it leaves out is not on the service: a conclusion from every area that read as empty.
   const proven = await serviceProven(client, emptyListings);
   if (!proven.ok) return proven;
-  return ok({ objects, unexpressed: [...unexpressed].sort() });
+  return ok({ objects, unexpressed: [...unexpressed].sort(), warnings: warnings.sort() });
+}
+
+/** An object a listing named whose read found nothing: gone since, or a listing that names what is not there. */
+function vanishedWarning(client: ServiceClient, resourceType: ResourceType, address: string, identity: Attributes): string {
+  const call = resourceType.api(identity).read;
+  return (
+    `${address} was listed, but its read (${call.method} ${client.displayPath(call.path)}) found nothing, so it is left out of the app. ` +
+    'It was deleted between the listing and the read, or the server lists objects it does not have: run generate again to see which.'
+  );
 }
 
 /** Types that declare discovery, each after the type its objects live in. */

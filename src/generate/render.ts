@@ -31,7 +31,7 @@ interface PlannedConstruct {
   readonly extraProps: string[];
 }
 
-export function renderApp(discovery: Discovery, stackName: string): RenderedApp {
+export function renderApp(discovery: Pick<Discovery, 'objects' | 'unexpressed'>, stackName: string): RenderedApp {
   const unexpressed = [...discovery.unexpressed];
   const byId = new Map(discovery.objects.map((object) => [object.id, object]));
   const absorbed = absorbedMounts(discovery.objects, byId);

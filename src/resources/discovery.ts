@@ -72,6 +72,7 @@ export function configOfMount(engineType: string) {
     within: 'secrets_mount',
     find: (_read: ListingRead, mount: Attributes | undefined): Promise<DiscoveryResult> =>
       Promise.resolve({ found: mount && mount.type === engineType ? [{ path: mount.path }] : [] }),
+    foundUnlisted: true,
   };
 }
 

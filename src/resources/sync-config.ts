@@ -20,7 +20,7 @@ export const syncConfig = defineResourceType({
     return {};
   },
   // One object per server, always present (with the service's defaults until set).
-  discover: { find: () => Promise.resolve({ found: [{}] }) },
+  discover: { find: () => Promise.resolve({ found: [{}] }), foundUnlisted: true },
   api: () => ({
     read: { method: 'GET', path: 'sys/sync/config' },
     create: { method: 'PATCH', path: 'sys/sync/config', contentType: MERGE_PATCH },

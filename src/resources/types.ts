@@ -306,6 +306,13 @@ export interface DiscoverySpec {
   readonly within?: string;
   find(read: ListingRead, parent: Attributes | undefined): Promise<DiscoveryResult>;
   /**
+   * `find` names objects no listing showed, which may not exist (an engine's one configuration in each mount of
+   * its type, the global sync configuration): one that reads as absent is simply not there. Otherwise each object
+   * found was listed, and one whose read then finds nothing (deleted between the two, or a listing that names what
+   * is not there) is left out with a warning.
+   */
+  readonly foundUnlisted?: boolean;
+  /**
    * The secret fields an object holds, from its read answer (unwrapped): the server never returns them, so
    * generated code asks for them from the environment. Default: the required sensitive fields.
    */

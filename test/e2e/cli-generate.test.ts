@@ -3,7 +3,7 @@
  * an empty listing (a 404, as the service answers a LIST with no entries) is believed only once the run knows it
  * talks to the service (the token lookup that plan, apply and import use), and a listing answered 200 must be of
  * the shape the service answers, so a wrong SERVICE_ADDR, or a proxy that gets some paths wrong, is an error and
- * never an empty or partial app.
+ * never an empty or partial app. An object listed that then reads as not there is a warning.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,6 +131,21 @@ describe('a server that answers some paths like the service, and a listing not a
     expect(result.stderr).toContain(`Check that SERVICE_ADDR (${server.url}) points at the secrets service itself, not at a proxy or another server.`);
     expect(result.stdout).toBe('');
     expect(existsSync(outFile())).toBe(false);
+  });
+
+  test('an object listed whose read answers 404: a warning on stderr naming it, the rest of the app written', async () => {
+    const server = await proxy((request) =>
+      `${request.method} ${request.path}` === `LIST ${USERS}` ? { status: 200, body: envelopeOf({ keys: ['deployer', 'ghost'] }) } : undefined,
+    );
+    const result = await generate({ SERVICE_ADDR: server.url });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'Warning: auth/team-users/users/ghost was listed, but its read (GET /v1/auth/team-users/users/ghost) found nothing, so it is left out of ' +
+        'the app. It was deleted between the listing and the read, or the server lists objects it does not have: run generate again to see which.\n',
+    );
+    const source = readFileSync(outFile(), 'utf8');
+    expect(source).toContain("new UserpassUser(stack, 'deployer'");
+    expect(source).not.toContain('ghost');
   });
 });
 

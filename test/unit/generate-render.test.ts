@@ -75,6 +75,7 @@ describe('renderApp', () => {
       { resourceType: staticRole, id: 'ldap/static-role/team/svc', attributes: { mount: 'ldap', name: 'team/svc', username: 'svc', rotation_period: 86400 }, secrets: [] },
     ],
     unexpressed: ['sys/mounts/pki (mount type "pki" is not one secretform manages)'],
+    warnings: [],
   };
 
   test('one construct per object, the mount made by its backend, references, no defaults, secrets from the environment', () => {

@@ -9,7 +9,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { ServiceClient } from '../../client';
 import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
 import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
+import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { checkServiceEnvironment } from '../service-environment';
 
@@ -48,6 +48,7 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
     const generated = await generateApp(client, { stack: flags.stack, parallelism });
     if (!generated.ok) return failWith(io, generated.error);
     const app = generated.value;
+    for (const warning of app.warnings) writeWarning(io, warning);
     const report = flags.outFile === undefined ? io.stderr : io.stdout;
     if (flags.outFile === undefined) io.stdout.write(app.source);
     else await writeFileAtomic(path.resolve(io.cwd, flags.outFile), app.source);
