@@ -107,6 +107,16 @@ export function writeRunResult(command: ChangeCommand, result: ApplyResult, io: 
   return written.exitCode;
 }
 
+/**
+ * Why a run that did not succeed stopped, as its report says it: a failure of the whole run (its message says
+ * it, even when Ctrl-C came too), an interrupt (even when an operation had failed before it), or failed
+ * operations. The total over several stacks counts its stacks by the same reason.
+ */
+export function whyUnfinished(result: ApplyResult): 'run failure' | 'interrupted' | 'failed' {
+  if (result.runFailure !== undefined) return 'run failure';
+  return result.interrupted ? 'interrupted' : 'failed';
+}
+
 export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {
   const counts = countResources(result.outcomes);
   const failed = result.outcomes.filter((o) => o.status === 'failed');
@@ -129,14 +139,15 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     return 0;
   }
   const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
-  if (result.runFailure !== undefined) {
+  const stop = whyUnfinished(result);
+  if (stop === 'run failure') {
     const hit = failed.filter((o) => o.stoppedByRunFailure).length;
     writeError(
       io,
       `${command} ${result.runFailure}\n${command} did not finish (${done}; ${hit} ${hit === 1 ? 'operation' : 'operations'} failed with this error, ` +
         `${skipped.length} not started); state records exactly what succeeded. Fix the cause and run \`secretform ${command}\` again.`,
     );
-  } else if (result.interrupted) {
+  } else if (stop === 'interrupted') {
     const notStarted = skipped.length === 1 ? '1 operation was not started' : `${skipped.length} operations were not started`;
     writeError(
       io,

@@ -23,9 +23,13 @@ export function stackOutcome(report: StackReport): PlanOutcome {
   return report.status === 'done' ? planOutcome(report.value) : 'error';
 }
 
-/** How many stacks of a run failed, and how many were skipped because a stack they wait for failed. */
+/**
+ * How many stacks of a run failed, were interrupted (apply and destroy: Ctrl-C; a plan is never interrupted),
+ * and were skipped because a stack they wait for did not succeed.
+ */
 export interface StackProblems {
   failed: number;
+  interrupted?: number;
   skipped: number;
 }
 
@@ -76,12 +80,21 @@ export function runOutcome(reports: readonly StackReport[]): PlanOutcome {
   return (Object.keys(OUTCOME_LOOK) as PlanOutcome[]).find((outcome) => outcomes.has(outcome)) ?? 'no_changes';
 }
 
-/** `1 stack failed, 1 skipped` (empty when none failed or was skipped). */
+/**
+ * `1 stack failed, 2 interrupted, 1 skipped` (empty when every stack succeeded): the first count says what it
+ * counts, the others follow it.
+ */
 export function problemsWords(problems: StackProblems): string {
-  const parts: string[] = [];
-  if (problems.failed > 0) parts.push(`${problems.failed} stack${problems.failed === 1 ? '' : 's'} failed`);
-  if (problems.skipped > 0) parts.push(`${problems.skipped} skipped`);
-  return parts.join(', ');
+  const counts: [number, string][] = [
+    [problems.failed, 'failed'],
+    [problems.interrupted ?? 0, 'interrupted'],
+    [problems.skipped, 'skipped'],
+  ];
+  const noun = (count: number) => `stack${count === 1 ? '' : 's'} `;
+  return counts
+    .filter(([count]) => count > 0)
+    .map(([count, word], index) => `${count} ${index === 0 ? noun(count) : ''}${word}`)
+    .join(', ');
 }
 
 /** `, 1 stack failed, 1 skipped` (empty when none failed or was skipped): the end of a plan's total line. */

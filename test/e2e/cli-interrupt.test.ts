@@ -1,12 +1,13 @@
 /**
  * Ctrl-C during a slow apply (the dev server answers every request after a delay): the first SIGINT stops the
- * run after the operations in flight, with state saved and exit 1; a second SIGINT exits at once.
+ * run after the operations in flight, with state saved and exit 1; a second SIGINT exits at once. Over several
+ * stacks, each stack stopped says so as one stack does, and the total counts it as interrupted.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
-import { cliEnv, createProject, runCli, startCli, waitFor } from './cli-harness';
+import { BOB_PASSWORD, cliEnv, createProject, createTwoStackProject, runCli, startCli, waitFor } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -72,5 +73,24 @@ describe('SIGINT during apply', () => {
     const { code } = await running.exited;
     expect(code).toBe(130);
     expect(running.stderr()).toContain('Second interrupt: exiting now.');
+  });
+});
+
+describe('SIGINT during apply over several stacks', () => {
+  test('each stack stopped reports its interrupt as one stack does, and the total counts the stacks as interrupted, not failed', async () => {
+    const project = createTwoStackProject();
+    const env = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
+    expect((await runCli(['plan'], project, env)).code).toBe(0);
+
+    // blue and green do not wait for each other: both are writing when the interrupt comes.
+    const running = startCli(['apply', '--no-synth', '--auto-approve', '--stack', '*', '--parallelism', '1'], project, env);
+    await waitFor(() => /(blue|green)\/u\d: created/.test(running.stdout()), 'the first user to be created');
+    running.child.kill('SIGINT');
+    const { code, signal } = await running.exited;
+    expect(signal).toBeNull();
+    expect(code).toBe(1);
+    expect(running.stderr().match(/^Error: apply was interrupted before it finished/gm)).toHaveLength(2);
+    expect(running.stdout()).toMatch(/\n\nTotal over 2 stacks: Apply did not complete \(2 stacks interrupted\)\. Resources: \d+ added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
+    expect(`${running.stdout()}${running.stderr()}`).not.toContain(BOB_PASSWORD);
   });
 });

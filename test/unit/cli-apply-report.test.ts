@@ -164,6 +164,29 @@ describe('the result of a run over several stacks', () => {
     expect(io.stdout.text.split('\n').slice(-3)).toEqual(['Total over 4 stacks: Apply did not complete (2 stacks failed, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.', 'Total time: 1.5 s', '']);
     expect(io.stdout.text).not.toMatch(/Total over .*complete!/);
   });
+
+  test('a stack stopped by Ctrl-C is counted as interrupted, as its own report says; one whose run failure came too, as failed', () => {
+    const io = fakeIo();
+    const stopped = (stack: string, flags: Partial<ApplyResult> = {}) =>
+      result([outcome(`${stack}/a`, 'create', 'succeeded'), outcome(`${stack}/b`, 'create', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false, ...flags });
+    const stacks = [
+      { stack: 'base', status: 'done', value: stopped('base') },
+      { stack: 'prod', status: 'done', value: stopped('prod') },
+      { stack: 'staging', status: 'done', value: stopped('staging', { runFailure: 'stopped: the service is down' }) },
+      { stack: 'tools', status: 'skipped', dependency: 'prod' },
+    ] as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock)).toBe(1);
+    expect(io.stderr.text.match(/^Error: apply was interrupted before it finished/gm)).toHaveLength(2);
+    expect(io.stderr.text).toContain('Error: apply stopped: the service is down');
+    expect(io.stdout.text.split('\n').slice(-3)).toEqual(['Total over 4 stacks: Apply did not complete (1 stack failed, 2 interrupted, 1 skipped). Resources: 3 added, 0 changed, 0 destroyed.', 'Total time: 1.5 s', '']);
+  });
+
+  test('a run whose only stack problems are interrupts counts them first, naming what it counts', () => {
+    const io = fakeIo();
+    const stopped = result([outcome('base/a', 'delete', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
+    writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: stopped }, { stack: 'prod', status: 'skipped', dependency: 'base' }] }, io, clock);
+    expect(io.stdout.text).toContain('\nTotal over 2 stacks: Destroy did not complete (1 stack interrupted, 1 skipped). Resources: 0 destroyed.\n');
+  });
 });
 
 describe('Total time', () => {
