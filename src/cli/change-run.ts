@@ -6,7 +6,7 @@
 import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
-import { hasActions, type Plan } from '../engine/plan/plan';
+import type { Plan } from '../engine/plan/plan';
 import { renderText, shouldUseColor } from '../report';
 import { writeRunResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
@@ -14,6 +14,7 @@ import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSetti
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
+import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { chooseStacks } from './stack-choice';
@@ -110,23 +111,17 @@ function showPreview(
   io: CliIo,
   refreshOnly: boolean,
 ): 'nothing to destroy' | 'nothing to record' | 'nothing to apply' | 'actions' {
-  if (refreshOnly) {
-    io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
-    if (preview.drift.length > 0) return 'actions';
-    io.stdout.write('\nNothing to record.\n');
-    return 'nothing to record';
-  }
-  const actionable = hasActions(preview);
-  if (command === 'destroy' && !actionable) {
-    io.stdout.write(`No resources in state for stack ${preview.stack} to destroy. Nothing to do.\n`);
+  const nothing = hasNothingToDo(preview);
+  const nothingLine = nothingToDoLine(command, refreshOnly, { stack: preview.stack });
+  // destroy with nothing in state has no plan worth showing: the line says why.
+  if (command === 'destroy' && nothing) {
+    io.stdout.write(`${nothingLine}\n`);
     return 'nothing to destroy';
   }
   io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
-  if (!actionable) {
-    io.stdout.write('\nNothing to apply.\n');
-    return 'nothing to apply';
-  }
-  return 'actions';
+  if (!nothing) return 'actions';
+  io.stdout.write(`\n${nothingLine}\n`);
+  return refreshOnly ? 'nothing to record' : 'nothing to apply';
 }
 
 function runWithInterrupts(

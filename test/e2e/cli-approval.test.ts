@@ -10,7 +10,7 @@ import { synthesize } from '../../src/synthesize';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { fakeIo, type FakeIo } from '../unit/cli-fake-io';
-import { cliEnv, createProject, waitFor } from './cli-harness';
+import { cliEnv, createProject, createTwoStackProject, waitFor } from './cli-harness';
 
 jest.setTimeout(60_000);
 
@@ -78,5 +78,25 @@ describe('approval on an interactive stdin', () => {
     expect(io.stdout.text).toContain('Plan: 0 to add, 0 to change, 3 to destroy.');
     expect(io.stdout.text).toContain('Destroy complete! Resources: 3 destroyed.');
     expect((await call(server, 'GET', 'auth/userpass/users/alice')).status).toBe(404);
+  });
+});
+
+describe('approval over several stacks on an interactive stdin', () => {
+  test('apply and destroy with nothing to do in any stack say so in one line without asking, as for one stack', async () => {
+    const twoStacks = createTwoStackProject();
+    await synthesize({ cwd: twoStacks, env, stdout: process.stderr });
+    const bothStacks = flags({ stack: ['*'] });
+    expect(await runChangeCommand('apply', { ...bothStacks, autoApprove: true }, fakeIo({ env, cwd: twoStacks }), hooks())).toBe(0);
+
+    const applied = fakeIo({ tty: true, env, cwd: twoStacks });
+    expect(await runChangeCommand('apply', bothStacks, applied, hooks())).toBe(0);
+    expect(applied.stdout.text.endsWith('\n\nNothing to apply in 2 stacks.\n')).toBe(true);
+    expect(applied.stdout.text).not.toContain(APPROVAL_QUESTION);
+
+    expect(await runChangeCommand('destroy', { ...bothStacks, autoApprove: true }, fakeIo({ env, cwd: twoStacks }), hooks())).toBe(0);
+    const destroyed = fakeIo({ tty: true, env, cwd: twoStacks });
+    expect(await runChangeCommand('destroy', bothStacks, destroyed, hooks())).toBe(0);
+    expect(destroyed.stdout.text.endsWith('\n\nNo resources in state for any of the 2 stacks to destroy. Nothing to do.\n')).toBe(true);
+    expect(destroyed.stdout.text).not.toContain(APPROVAL_QUESTION);
   });
 });

@@ -4,7 +4,8 @@
  * nothing), planned in one run (text, markdown, JSON), applied with --stack '*' in dependency order with each
  * stack's objects on its own server only, destroyed in the reverse order; a stale saved plan of several stacks
  * refused with no write anywhere; a server that is down (or a stack that fails) stopping its stack and its
- * dependents only; a dependency cycle and bad --stack values refused before any request.
+ * dependents only; a stack with nothing to do saying what it says alone; a dependency cycle and bad --stack
+ * values refused before any request.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -343,6 +344,49 @@ test("the example CI workflows' lines plan every stack into one comment and one 
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
+});
+
+test('apply and destroy over several stacks with nothing to do end with one line and no total or Total time, as one stack does', async () => {
+  expect((await sf(['apply', '--auto-approve', '--stack', '*'])).code).toBe(0);
+  const before = writes().length;
+  const applied = await sf(['apply', '--auto-approve', '--stack', '*']);
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  // The plans, then what one stack says after its plan, over the stacks: no section per stack, no total.
+  expect(applied.stdout.endsWith('\nTotal over 3 stacks: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted.\n\nNothing to apply in 3 stacks.\n')).toBe(true);
+  expect(applied.stdout).not.toMatch(/complete!|Total time/);
+  expect(writes().length).toBe(before);
+
+  expect((await sf(['destroy', '--auto-approve', '--stack', '*'])).code).toBe(0);
+  const destroyed = await sf(['destroy', '--auto-approve', '--stack', '*']);
+  expect(destroyed.code).toBe(0);
+  expect(destroyed.stdout.endsWith('\n\nNo resources in state for any of the 3 stacks to destroy. Nothing to do.\n')).toBe(true);
+  expect(destroyed.stdout).not.toMatch(/complete!|Total time/);
+});
+
+test('a stack with nothing to do among stacks that change says under its name what a run of it alone says', async () => {
+  expect((await sf(['apply', '--auto-approve', '--stack', '*'])).code).toBe(0);
+  // prod's mount deleted outside: only prod has something to apply.
+  expect((await call(servers.prod, 'DELETE', 'sys/mounts/prod-apps')).status).toBe(204);
+  const applied = await sf(['apply', '--auto-approve', '--stack', '*']);
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  const sections = applied.stdout.slice(applied.stdout.indexOf('\n=== Stack base ===\n\nNothing to apply.'));
+  expect(sections).toMatch(
+    /^\n=== Stack base ===\n\nNothing to apply\.\n\n=== Stack prod ===\n\nApply complete! Resources: 1 added, 0 changed, 0 destroyed\.\n\n=== Stack staging ===\n\nNothing to apply\.\n\nTotal over 3 stacks: Apply complete! Resources: 1 added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/,
+  );
+
+  // prod destroyed alone, then again alone: what one stack says when it has nothing to destroy.
+  expect((await sf(['destroy', '--auto-approve', '--stack', 'prod'])).code).toBe(0);
+  const alone = await sf(['destroy', '--auto-approve', '--stack', 'prod']);
+  expect(alone.stdout).toBe('No resources in state for stack prod to destroy. Nothing to do.\n');
+  const destroyed = await sf(['destroy', '--auto-approve', '--stack', '*']);
+  expect(destroyed.stderr).toBe('');
+  expect(destroyed.code).toBe(0);
+  expect(destroyed.stdout).toContain(`\n=== Stack prod ===\n\n${alone.stdout}\n`);
+  expect(destroyed.stdout).toContain('\n=== Stack staging ===\n\nDestroy complete! Resources: 3 destroyed.\n');
+  expect(destroyed.stdout).toMatch(/\n\nTotal over 3 stacks: Destroy complete! Resources: 6 destroyed\.\nTotal time: \d+\.\d s\n$/);
+  expect(destroyed.stdout).not.toContain('Resources: 0 destroyed');
 });
 
 test('a cycle in the stack dependencies is an error naming it, before any request', async () => {

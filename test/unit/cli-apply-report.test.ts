@@ -1,7 +1,8 @@
 import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/apply-report';
-import { writeStacksResult } from '../../src/cli/stacks-change-run';
+import { nothingToDoLine } from '../../src/cli/nothing-to-do';
+import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '../../src/cli/stacks-change-run';
 import { EngineError } from '../../src/engine/errors';
-import type { DriftEntry } from '../../src/engine/plan/plan';
+import type { DriftEntry, PlannedChange } from '../../src/engine/plan/plan';
 import { buildOperations } from '../../src/engine/apply/task-graph';
 import type { ApplyResult, OperationOutcome } from '../../src/engine/setup/engine-options';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
@@ -186,6 +187,61 @@ describe('the result of a run over several stacks', () => {
     const stopped = result([outcome('base/a', 'delete', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
     writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: stopped }, { stack: 'prod', status: 'skipped', dependency: 'base' }] }, io, clock);
     expect(io.stdout.text).toContain('\nTotal over 2 stacks: Destroy did not complete (1 stack interrupted, 1 skipped). Resources: 0 destroyed.\n');
+  });
+});
+
+describe('stacks with nothing to do in a run over several stacks', () => {
+  /** A planned create in `stack`, and its succeeded operation. */
+  const created = (stack: string): ApplyResult =>
+    result([outcome(`${stack}/a`, 'create', 'succeeded')], { plan: emptyPlan({ stack, changes: [{ address: `${stack}/a`, action: 'create' } as PlannedChange] }) });
+  /** A run of `stack` whose plan had nothing to do. */
+  const idle = (stack: string, flags: Partial<ApplyResult> = {}): ApplyResult => result([], { plan: emptyPlan({ stack }), ...flags });
+
+  test("one stack's words, and the same over several stacks", () => {
+    expect(nothingToDoLine('apply', false, { stack: 'prod' })).toBe('Nothing to apply.');
+    expect(nothingToDoLine('apply', true, { stack: 'prod' })).toBe('Nothing to record.');
+    expect(nothingToDoLine('destroy', false, { stack: 'prod' })).toBe('No resources in state for stack prod to destroy. Nothing to do.');
+    expect(nothingToDoLine('apply', false, { stacks: ['base', 'prod', 'staging'] })).toBe('Nothing to apply in 3 stacks.');
+    expect(nothingToDoLine('apply', true, { stacks: ['prod'] })).toBe('Nothing to record in 1 stack.');
+    expect(nothingToDoLine('destroy', false, { stacks: ['base', 'prod'] })).toBe('No resources in state for any of the 2 stacks to destroy. Nothing to do.');
+    expect(nothingToDoLine('destroy', false, { stacks: ['prod'] })).toBe('No resources in state for stack prod to destroy. Nothing to do.');
+  });
+
+  test('a stack with nothing to apply says so under its name, then what it recorded, and counts nothing in the total', () => {
+    const io = fakeIo();
+    const stacks = [
+      { stack: 'base', status: 'done', value: idle('base', { stateOnly: [{ address: 'base/user', change: 'refreshed' }] }) },
+      { stack: 'prod', status: 'done', value: created('prod') },
+    ] as const;
+    expect(writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock, writeChangeResult)).toBe(0);
+    expect(io.stdout.text).toBe(
+      '\n=== Stack base ===\n\nNothing to apply.\nbase/user: refreshed state recorded\n' +
+        `\n=== Stack prod ===\n\n${summaryLine('apply', { added: 1, changed: 0, destroyed: 0 })}\n` +
+        '\nTotal over 2 stacks: Apply complete! Resources: 1 added, 0 changed, 0 destroyed.\nTotal time: 1.5 s\n',
+    );
+  });
+
+  test('destroy and refresh-only say what one stack says when it has nothing to destroy or record', () => {
+    const destroyed = fakeIo();
+    const deleted = result([outcome('base/a', 'delete', 'succeeded')], { plan: emptyPlan({ stack: 'base', changes: [{ address: 'base/a', action: 'delete' } as PlannedChange] }) });
+    const stacks = [{ stack: 'prod', status: 'done', value: idle('prod') }, { stack: 'base', status: 'done', value: deleted }] as const;
+    writeStacksResult('destroy', { confirmed: true, stacks: [...stacks] }, destroyed, clock, writeChangeResult);
+    expect(destroyed.stdout.text).toBe(
+      '\n=== Stack prod ===\n\nNo resources in state for stack prod to destroy. Nothing to do.\n' +
+        '\n=== Stack base ===\n\nDestroy complete! Resources: 1 destroyed.\n' +
+        '\nTotal over 2 stacks: Destroy complete! Resources: 1 destroyed.\nTotal time: 1.5 s\n',
+    );
+    const recorded = fakeIo();
+    writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: idle('prod', { plan: emptyPlan({ refreshOnly: true }) }) }] }, recorded, clock, writeChangeResult);
+    expect(recorded.stdout.text).toContain('\n=== Stack prod ===\n\nNothing to record.\n');
+  });
+
+  test('with nothing to do in any stack, the line said before the run is the result: only what each recorded follows, and failures', () => {
+    const io = fakeIo();
+    const stacks = [{ stack: 'base', status: 'done', value: idle('base', { stateOnly: [{ address: 'base/user', change: 'refreshed' }] }) }, failed] as const;
+    expect(writeNothingToDoResult('apply', { confirmed: true, stacks: [...stacks] }, io)).toBe(1);
+    expect(io.stdout.text).toBe('base/user: refreshed state recorded\n');
+    expect(io.stderr.text).toBe('Error: stack prod: the service is down\n');
   });
 });
 
