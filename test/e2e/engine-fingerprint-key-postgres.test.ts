@@ -47,7 +47,9 @@ async function stateRows(schema: string): Promise<{ secrets?: Record<string, str
 async function tablesText(schema: string, tables: string[]): Promise<string> {
   const admin = await pg!.admin();
   try {
-    const texts = await Promise.all(tables.map(async (table) => JSON.stringify((await admin.query(`SELECT * FROM "${schema}".${table}`)).rows)));
+    // One query at a time: a pg client queues concurrent ones, which pg 8 warns is deprecated.
+    const texts: string[] = [];
+    for (const table of tables) texts.push(JSON.stringify((await admin.query(`SELECT * FROM "${schema}".${table}`)).rows));
     return texts.join('\n');
   } finally {
     await admin.end();
