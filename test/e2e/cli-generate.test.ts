@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, runCli, transcript } from './cli-harness';
+import { startServiceProxy } from '../support/service-proxy';
 import { envelopeOf, startRawServer, type RawHandler, type RawReply, type RawRequest, type RawServer } from './client-raw-server';
 
 jest.setTimeout(60_000);
@@ -32,19 +33,11 @@ async function raw(handler: RawHandler): Promise<RawServer> {
   return server;
 }
 
-/**
- * A server that answers like the service (it passes each request on to the dev server) except where `own`
- * answers itself: a proxy or a stub that gets some paths wrong.
- */
+/** The dev server behind a proxy that answers some paths itself (test/support/service-proxy.ts). */
 async function proxy(own: (request: RawRequest) => RawReply | undefined): Promise<RawServer> {
-  return raw(async (request) => {
-    const reply = own(request);
-    if (reply) return reply;
-    const headers: Record<string, string> = {};
-    for (const name of ['x-service-token', 'content-type']) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
-    const answer = await fetch(`${dev.url}${request.path}`, { method: request.method, headers, body: request.body === '' ? undefined : request.body });
-    return { status: answer.status, headers: { 'content-type': answer.headers.get('content-type') ?? 'application/json' }, body: await answer.text() };
-  });
+  const server = await startServiceProxy(dev.url, own);
+  raws.push(server);
+  return server;
 }
 
 async function call(method: string, path: string, body: unknown): Promise<void> {
