@@ -9,7 +9,7 @@
 import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
 import { EngineError, fail, ok, type Result } from '../engine/errors';
-import { notFoundAnswer } from '../engine/refresh/read-answer';
+import { notFoundAnswer, notOfShapeAnswer } from '../engine/refresh/read-answer';
 import { refresh } from '../engine/refresh/refresh';
 import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
@@ -49,8 +49,8 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
       answer = limit(async () => {
         const result = await client.request(call.method, call.path, { query: call.query });
         if (result.ok) {
-          const problem = call.answers.problem(result.raw);
-          if (problem !== undefined) throw notAListingError(client, call, result.status, problem);
+          const answered = notOfShapeAnswer(client, call, result);
+          if (answered !== undefined) throw notAListingError(client, answered);
           return result.raw;
         }
         if (result.error.status === 404) {

@@ -6,15 +6,15 @@
  */
 import type { ServiceClient } from '../client';
 import { EngineError } from '../engine/errors';
-import type { ListingCall } from '../resources/types';
 
-/** The error that stops generate before it writes anything: the endpoint, what it answered, and the likely cause. */
-export function notAListingError(client: ServiceClient, call: ListingCall, status: number, problem: string): EngineError {
-  // The problem may name the answer's keys: text the server chose.
+/**
+ * The error that stops generate before it writes anything: the endpoint and what it answered (`notOfShapeAnswer`),
+ * and the likely cause.
+ */
+export function notAListingError(client: ServiceClient, answered: string): EngineError {
   return new EngineError(
     'service_error',
-    `generate stopped: ${call.method} ${client.displayPath(call.path)} answered HTTP ${status} with ${client.scrubServerText(problem)}: ` +
-      `not ${call.answers.expected}. Nothing is concluded from it (read as a listing, its area would look empty or partial) and nothing ` +
+    `generate stopped: ${answered}. Nothing is concluded from it (read as a listing, its area would look empty or partial) and nothing ` +
       `is written. Check that SERVICE_ADDR (${client.address}) points at the secrets service itself, not at a proxy or another server.`,
   );
 }

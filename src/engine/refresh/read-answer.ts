@@ -13,7 +13,7 @@
  */
 import type { ServiceClient, ServiceResult } from '../../client';
 import { unwrapData } from '../../resources/define';
-import type { ApiCall } from '../../resources/types';
+import type { ApiCall, ListingCall } from '../../resources/types';
 import type { LiveObject, RefreshRequest } from './refresh';
 
 export type ReadVerdict =
@@ -54,4 +54,17 @@ export function readVerdict(client: ServiceClient, request: RefreshRequest, call
 export function notFoundAnswer(client: ServiceClient, call: ApiCall, errors: readonly string[]): string {
   const said = errors.filter((text) => text.trim() !== '');
   return `${call.method} ${client.displayPath(call.path)}: HTTP 404${said.length > 0 ? `: ${said.join('; ')}` : ''}`;
+}
+
+/**
+ * A 2xx answer to a listing call that has not the call's shape, as messages quote it (`LIST /v1/<path> answered
+ * HTTP 200 with <what it was>: not <the listing expected>`), or undefined when it has: generate stops on it, a
+ * consequence count calls itself unknown.
+ */
+export function notOfShapeAnswer(client: ServiceClient, call: ListingCall, result: { status: number; raw: unknown }): string | undefined {
+  const problem = call.answers.problem(result.raw);
+  // The problem may name the answer's keys: text the server chose.
+  return problem === undefined
+    ? undefined
+    : `${call.method} ${client.displayPath(call.path)} answered HTTP ${result.status} with ${client.scrubServerText(problem)}: not ${call.answers.expected}`;
 }
