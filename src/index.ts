@@ -19,7 +19,8 @@ export {
 } from './resources';
 export type {
   ResourceType, FieldSpec, FieldKind, ApiCall, ApiPaths, WriteSemantics, WriteBodyOptions, Attributes, DeleteSteps, SecretVerdict,
-  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec, Consequence,
+  HealthProblem, HealthDriftKind, OperationName, OperationOption, OperationInput, OperationSpec, Consequence, CountedConsequence,
+  UncountedConsequence,
 } from './resources';
 
 // Desired state: from a synth output directory (`desiredFromStack`, for an in-memory stack, is a construct export).

@@ -6,8 +6,14 @@ import type { PlannedChange } from '../engine/plan/plan';
 import type { Consequence } from '../resources/types';
 import { escapeInline } from './markdown-escape';
 
-/** `12 secrets go with it: the secrets stored in kv mount "apps" are deleted with it`. */
+/**
+ * `12 secrets go with it: the secrets stored in kv mount "apps" are deleted with it`; where the service's answer
+ * could not tell how many, `an unknown number of secrets go with it (could not be counted: <why>): ...`.
+ */
 export function consequenceText(consequence: Consequence): string {
+  if ('uncounted' in consequence) {
+    return `an unknown number of ${consequence.what} go with it (could not be counted: ${consequence.uncounted}): ${consequence.detail}`;
+  }
   const count = `${consequence.atLeast ? 'at least ' : ''}${consequence.count} ${consequence.what}`;
   return `${count} ${consequence.count === 1 && !consequence.atLeast ? 'goes' : 'go'} with it: ${consequence.detail}`;
 }

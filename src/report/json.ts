@@ -46,11 +46,15 @@ export interface ResourceChangeJson {
   consequences?: ConsequenceJson[];
 }
 
-/** One thing a delete takes with it: `{ "what": "secrets", "count": 12, "detail": "..." }`, `at_least` when bounded. */
+/**
+ * One thing a delete takes with it: `{ "what": "secrets", "count": 12, "detail": "..." }`, `at_least` when bounded;
+ * `"count": null` and `uncounted` (why) when the service's answer could not tell how many.
+ */
 export interface ConsequenceJson {
   what: string;
-  count: number;
+  count: number | null;
   at_least?: true;
+  uncounted?: string;
   detail: string;
 }
 
@@ -116,6 +120,8 @@ function changeToJson(change: PlannedChange): ResourceChangeJson {
 }
 
 function consequenceToJson(consequence: Consequence): ConsequenceJson {
+  // null, not 0 and not absent: a consumer that reads the count alone must not take an unknown for "none".
+  if ('uncounted' in consequence) return { what: consequence.what, count: null, uncounted: consequence.uncounted, detail: consequence.detail };
   return { what: consequence.what, count: consequence.count, ...(consequence.atLeast ? { at_least: true as const } : {}), detail: consequence.detail };
 }
 

@@ -1,4 +1,4 @@
-import { countListed } from './consequences';
+import { consequenceOf, countListed } from './consequences';
 import { defineResourceType } from './define';
 import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
@@ -24,12 +24,6 @@ export const authMount = defineResourceType({
     if (live.type !== 'userpass') return [];
     const mount = String(identity.path);
     const counted = await countListed(read, `auth/${mount}/users`);
-    if (counted.count === 0) return [];
-    return [{
-      what: 'users',
-      count: counted.count,
-      ...(counted.atLeast ? { atLeast: true } : {}),
-      detail: `the users of auth method ${JSON.stringify(mount)} are deleted with it, and their tokens revoked`,
-    }];
+    return consequenceOf(counted, 'users', `the users of auth method ${JSON.stringify(mount)} are deleted with it, and their tokens revoked`);
   },
 });

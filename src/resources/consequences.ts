@@ -1,10 +1,12 @@
 /**
  * Counting what a delete takes with it, for the types' `consequences` hooks: the entries under a LIST path,
  * folders (keys ending in `/`) listed in turn, bounded so that a huge mount costs a plan a few hundred reads at
- * most and says "at least" beyond that.
+ * most and says "at least" beyond that. A read that tells nothing (a denial, an answer that is not the listing
+ * it should be) makes the count unknown, never 0: the guardrail is there so that nobody deletes data unseen.
  */
 import { isPlainObject, unwrapData } from './define';
-import type { DiscoveryRead } from './types';
+import { listedNames, NAME_LISTING } from './discovery';
+import type { Consequence, ConsequenceRead, ListingCall } from './types';
 
 /** At most this many LIST calls per count: a deeper tree is reported as "at least". */
 export const MAX_LIST_CALLS = 200;
@@ -17,11 +19,17 @@ export interface ListedCount {
   readonly atLeast: boolean;
 }
 
+/** A count that could not be made: why (the call and what it answered). */
+export interface Uncounted {
+  readonly uncounted: string;
+}
+
 /**
- * The entries (not folders) under `path` and every folder below it. A path that does not exist (LIST answers
- * 404) counts 0. Accepts the envelope's `data.keys` and the bare array some endpoints answer with.
+ * The entries (not folders) under `path` and every folder below it, each LIST answer checked against
+ * `NAME_LISTING`. A path that does not exist (LIST answers 404) counts 0; one read that tells nothing, anywhere
+ * in the tree, leaves the whole count unknown.
  */
-export async function countListed(read: DiscoveryRead, path: string): Promise<ListedCount> {
+export async function countListed(read: ConsequenceRead, path: string): Promise<ListedCount | Uncounted> {
   const folders = [path.replace(/\/+$/, '')];
   let count = 0;
   let calls = 0;
@@ -29,7 +37,9 @@ export async function countListed(read: DiscoveryRead, path: string): Promise<Li
     if (calls >= MAX_LIST_CALLS || count >= MAX_COUNTED) return { count, atLeast: true };
     const folder = folders.shift()!;
     calls += 1;
-    for (const key of listedKeys(await read({ method: 'LIST', path: folder }))) {
+    const answer = await read({ method: 'LIST', path: folder, answers: NAME_LISTING });
+    if (!answer.ok) return { uncounted: answer.why };
+    for (const key of listedNames(answer.body)) {
       if (key.endsWith('/')) folders.push(`${folder}/${key.replace(/\/+$/, '')}`);
       else count += 1;
     }
@@ -37,19 +47,20 @@ export async function countListed(read: DiscoveryRead, path: string): Promise<Li
   return { count, atLeast: false };
 }
 
-/** The keys of a LIST answer: `data.keys` of an envelope, `keys` of a bare object, or a bare array. */
-export function listedKeys(answer: unknown): string[] {
-  const keys = Array.isArray(answer) ? answer : unwrapData(answer)?.keys;
-  return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : [];
+/**
+ * The number of entries of an object-valued field of a GET answer (a destination's `associated_secrets`); the
+ * call's shape guarantees the field in a 2xx answer, and a 404 counts 0.
+ */
+export async function countEntries(read: ConsequenceRead, call: ListingCall, field: string): Promise<ListedCount | Uncounted> {
+  const answer = await read(call);
+  if (!answer.ok) return { uncounted: answer.why };
+  const value = unwrapData(answer.body)?.[field];
+  return { count: isPlainObject(value) ? Object.keys(value).length : 0, atLeast: false };
 }
 
-/** The number of entries of an object-valued field of a GET answer (a destination's `associated_secrets`). */
-export function countEntries(answer: unknown, field: string): number {
-  const value = unwrapData(answer)?.[field];
-  return isPlainObject(value) ? Object.keys(value).length : 0;
-}
-
-/** `12 secrets` / `at least 10000 secrets`: how a consequence's count reads in a sentence. */
-export function countWords(counted: ListedCount, what: string): string {
-  return `${counted.atLeast ? 'at least ' : ''}${counted.count} ${what}`;
+/** The consequence a count makes: none when nothing goes, the count, or what could not be counted and why. */
+export function consequenceOf(counted: ListedCount | Uncounted, what: string, detail: string): Consequence[] {
+  if ('uncounted' in counted) return [{ what, uncounted: counted.uncounted, detail }];
+  if (counted.count === 0) return [];
+  return [{ what, count: counted.count, ...(counted.atLeast ? { atLeast: true } : {}), detail }];
 }

@@ -6,7 +6,7 @@ import { deepFreeze } from '../deep-freeze';
 import { parseDuration } from './duration';
 import { fieldIndex } from './field-index';
 import { canonicalLdif } from './ldif';
-import type { ApiPaths, Attributes, Consequence, DiscoveryRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
+import type { ApiPaths, Attributes, Consequence, ConsequenceRead, FieldSpec, ResourceType, WriteBodyOptions } from './types';
 
 
 /** The `data` of an envelope response, or the response itself when it is bare (both shapes occur). */
@@ -166,7 +166,7 @@ export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
     Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData'>> {
   /** What else a delete takes with it; `identity` holds the canonical identity fields. Default: nothing. */
-  consequences?(identity: Attributes, live: Attributes, read: DiscoveryRead): Promise<readonly Consequence[]>;
+  consequences?(identity: Attributes, live: Attributes, read: ConsequenceRead): Promise<readonly Consequence[]>;
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.

@@ -1,9 +1,9 @@
-import { countListed, type ListedCount } from './consequences';
+import { consequenceOf, countListed } from './consequences';
 import { defineResourceType, isPlainObject } from './define';
 import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
-import type { Attributes, Consequence, DiscoveryRead } from './types';
+import type { Attributes, Consequence, ConsequenceRead } from './types';
 
 export const SECRETS_ENGINE_TYPES = ['kv', 'cloud', 'ldap'] as const;
 
@@ -44,19 +44,13 @@ const ENGINE_CONTENTS: Readonly<Record<string, readonly { listPath: (live: Attri
 };
 
 /** Disabling a mount deletes everything stored under it (and revokes its leases): counted per kind of object. */
-async function engineObjectsLost(identity: Attributes, live: Attributes, read: DiscoveryRead): Promise<Consequence[]> {
+async function engineObjectsLost(identity: Attributes, live: Attributes, read: ConsequenceRead): Promise<Consequence[]> {
   const mount = String(identity.path);
   const consequences: Consequence[] = [];
   for (const { listPath, what } of ENGINE_CONTENTS[String(live.type)] ?? []) {
     const sub = listPath(live);
-    const counted: ListedCount = await countListed(read, sub === '' ? mount : `${mount}/${sub}`);
-    if (counted.count === 0) continue;
-    consequences.push({
-      what,
-      count: counted.count,
-      ...(counted.atLeast ? { atLeast: true } : {}),
-      detail: `the ${what} stored in ${String(live.type)} mount ${JSON.stringify(mount)} are deleted with it (and its leases revoked)`,
-    });
+    const counted = await countListed(read, sub === '' ? mount : `${mount}/${sub}`);
+    consequences.push(...consequenceOf(counted, what, `the ${what} stored in ${String(live.type)} mount ${JSON.stringify(mount)} are deleted with it (and its leases revoked)`));
   }
   return consequences;
 }

@@ -1,11 +1,11 @@
 /** What the five sync destination types share: identity, options, read shape and API paths. */
-import { countEntries } from './consequences';
-import { defineResourceType, isPlainObject, matchPath, samePathApi } from './define';
+import { consequenceOf, countEntries } from './consequences';
+import { defineResourceType, isPlainObject, matchPath, payloadProblem, samePathApi, unwrapData } from './define';
 import { field } from './field';
 import { SEGMENT_NAME } from './formats';
 import { isPlainObject as isObject, keysBesides, listAllNames, readNames } from './discovery';
 import { SECRET_NAME_TEMPLATE } from './template';
-import { ImportIdError, type FieldSpec, type ListingRead, type ResourceType } from './types';
+import { ImportIdError, type FieldSpec, type ListingRead, type ListingShape, type ResourceType } from './types';
 
 export interface DestinationDefinition {
   /** The service's type identifier, e.g. `cloud1-sm`. */
@@ -75,13 +75,9 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     // Deleting a destination that still has associations purges them: each synced secret is deleted in the
     // external store (a pipeline or an application loses its credential).
     async consequences(identity, _live, read) {
-      const count = countEntries(await read({ method: 'GET', path: `${basePath}/${String(identity.name)}/associations` }), 'associated_secrets');
-      if (count === 0) return [];
-      return [{
-        what: 'synced secrets',
-        count,
-        detail: `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`,
-      }];
+      const call = { method: 'GET', path: `${basePath}/${String(identity.name)}/associations`, answers: DESTINATION_ASSOCIATIONS } as const;
+      const counted = await countEntries(read, call, 'associated_secrets');
+      return consequenceOf(counted, 'synced secrets', `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`);
     },
     discover: {
       async find(read) {
@@ -115,6 +111,20 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
   });
   return { ...resourceType, destinationType };
 }
+
+/**
+ * `GET sys/sync/destinations/:type/:name/associations`: `data.associated_secrets`, an object keyed
+ * `<accessor>/<secret_name>` (empty when nothing is associated). Without it, nothing tells how many secrets a
+ * purge would unsync.
+ */
+const DESTINATION_ASSOCIATIONS: ListingShape = {
+  expected: 'the associations of a destination the service answers (data.associated_secrets: an object keyed "<accessor>/<secret_name>")',
+  problem(body) {
+    const problem = payloadProblem(body);
+    if (problem !== undefined) return problem;
+    return isPlainObject(unwrapData(body)!.associated_secrets) ? undefined : 'an object without "associated_secrets" where the associations of a destination were expected';
+  },
+};
 
 /** Destinations of types secretform does not know, from the listing of every type (`LIST sys/sync/destinations`). */
 async function unknownDestinationTypes(read: ListingRead): Promise<string[]> {

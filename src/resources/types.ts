@@ -259,15 +259,10 @@ export interface WriteBodyOptions {
 }
 
 /**
- * Calls the service for a type's `consequences` hook: the answer's body, or `undefined` when the service answered
- * 404 (a LIST with no entries answers 404 too). Identical calls are sent once.
- */
-export type DiscoveryRead = (call: ApiCall) => Promise<unknown>;
-
-/**
  * What a listing endpoint answers, as service-api.md gives it (and the envelope behaviour-notes adds). Discovery
- * checks every answer against it before a type's `find` reads it: a body of another shape (`{}`, `data` without
- * `keys`, names that are not strings) would otherwise read as an empty or partial area.
+ * checks every answer against it before a type's `find` reads it, and the engine before a type's `consequences`
+ * hook counts it: a body of another shape (`{}`, `data` without `keys`, names that are not strings) would
+ * otherwise read as an empty or partial area.
  */
 export interface ListingShape {
   /** The shape in words, for the error that refuses another: `a list of names (...)`. */
@@ -287,6 +282,17 @@ export interface ListingCall extends ApiCall {
  * generate believes it only once it knows it talks to the service). Identical calls are sent once.
  */
 export type ListingRead = (call: ListingCall) => Promise<unknown>;
+
+/**
+ * What a read for a type's `consequences` hook found: the body of a 2xx answer that has the call's shape
+ * (`undefined` when the service answered 404: nothing there, as a LIST with no entries answers), or why the
+ * answer tells nothing (a denial, a body that is not the listing the call asks for). The hook reports the
+ * latter as a consequence it could not count, never as none.
+ */
+export type ConsequenceAnswer = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly why: string };
+
+/** Calls the service for a type's `consequences` hook. */
+export type ConsequenceRead = (call: ListingCall) => Promise<ConsequenceAnswer>;
 
 /** What discovery found of one type: the identities of its objects, and what it saw but cannot express. */
 export interface DiscoveryResult {
@@ -335,13 +341,23 @@ export interface DiscoverySpec {
  * What else goes on the service when an object is deleted (its type's `consequences` hook), counted from the
  * live service where the API can tell. Never a secret value: names of things at most, usually a count.
  */
-export interface Consequence {
+export type Consequence = CountedConsequence | UncountedConsequence;
+
+export interface CountedConsequence {
   /** What goes, as a plural noun: `secrets`, `users`, `roles`, `synced secrets`. */
   readonly what: string;
   readonly count: number;
   /** The count stopped at the hook's bound: there are at least `count`. */
   readonly atLeast?: boolean;
   /** One sentence for reviewers, e.g. `every secret stored in KV mount "apps" is deleted with it`. */
+  readonly detail: string;
+}
+
+/** What a delete would take with it where the service's answer could not tell how many: unknown, never 0. */
+export interface UncountedConsequence {
+  readonly what: string;
+  /** Why not: the call and what it answered (`LIST /v1/apps/metadata answered HTTP 200 with ...`). */
+  readonly uncounted: string;
   readonly detail: string;
 }
 
@@ -378,7 +394,7 @@ export interface ResourceType {
    * an auth mount ...), read through `read` from the live service (`live`: its canonical live attributes).
    * Called only for objects a plan deletes or replaces; `[]` when nothing else goes.
    */
-  consequences(spec: Attributes, live: Attributes, read: DiscoveryRead): Promise<readonly Consequence[]>;
+  consequences(spec: Attributes, live: Attributes, read: ConsequenceRead): Promise<readonly Consequence[]>;
   /**
    * The live object holds data secretform's code does not describe (a KV mount's secrets): `generate` writes
    * `protect: true` on the construct it adopts, so a later destroy or a removed construct cannot lose that data.

@@ -9,13 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
+import { startServiceProxy } from '../support/service-proxy';
 import { ALICE_PASSWORD, ROOT, cliEnv, runCli, transcript } from './cli-harness';
+import { envelopeOf, type RawReply, type RawServer } from './client-raw-server';
 
 jest.setTimeout(120_000);
 
 let server: DevServer;
 let project: string;
 let env: NodeJS.ProcessEnv;
+const proxies: RawServer[] = [];
 const writes = (from: number) => server.requestLog.slice(from).filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
 const state = () => JSON.parse(readFileSync(join(project, '.secretform', 'guard.state.json'), 'utf8')) as { resources: Record<string, { protect?: boolean; retain_on_delete?: boolean }> };
 
@@ -62,6 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all(proxies.map((proxy) => proxy.close()));
   await server?.close();
 });
 
@@ -135,6 +139,51 @@ describe('guardrails through the CLI', () => {
     const live = await call(server, 'GET', 'auth/userpass/users/alice');
     expect(live.body.data.token_ttl).toBe(300);
     expect(live.body.data.token_policies).toEqual(['ops']);
+  });
+
+  describe('a count the service cannot give (a proxy answers one listing wrongly, or refuses it) is unknown, never 0', () => {
+    const METADATA = '/v1/scratch/metadata';
+    const DETAIL = 'the secrets stored in kv mount "scratch" are deleted with it (and its leases revoked)';
+    const NOT_NAMES = 'not the list of names the service answers (an array of strings: data.keys, or a bare JSON array)';
+    const planThrough = async (wrong: string, reply: RawReply, format: 'text' | 'markdown' | 'json', synth = false) => {
+      const proxy = await startServiceProxy(server.url, (request) => (`${request.method} ${request.path}` === wrong ? reply : undefined));
+      proxies.push(proxy);
+      const args = format === 'text' ? ['plan', synth ? [] : ['--no-synth']].flat() : ['plan', '--no-synth', '--format', format];
+      return runCli(args, project, { ...env, SERVICE_ADDR: proxy.url });
+    };
+    const scratchChange = (stdout: string) => JSON.parse(stdout).resource_changes.find((entry: { address: string }) => entry.address === 'guard/scratch');
+
+    test('a listing answered 200 with {}: could not be counted, with the endpoint and why, in text, markdown and JSON; the plan completes', async () => {
+      writeApp({ alice: { tokenTtl: '2h' }, scratch: false });
+      const why = `LIST ${METADATA} answered HTTP 200 with an object without "keys" where a list was expected: ${NOT_NAMES}`;
+      const text = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'text', true);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`  # guard/scratch will be destroyed\n  # ! an unknown number of secrets go with it (could not be counted: ${why}): ${DETAIL}\n`);
+      expect(text.stdout).toContain(`Warning: guard/scratch: could not count the secrets its delete takes with it on the service (${why}); review them by hand`);
+      expect(text.stdout).not.toMatch(/0 secrets go with it/);
+      const markdown = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'markdown');
+      expect(markdown.code).toBe(0);
+      const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!CAUTION]'));
+      expect(warning).toContain(`>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST ${METADATA} answered HTTP 200 with an object without &quot;keys&quot;`);
+      const json = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'json');
+      expect(json.code).toBe(0);
+      const change = scratchChange(json.stdout);
+      expect(change.actions).toEqual(['delete']);
+      expect(change.consequences).toEqual([{ what: 'secrets', count: null, uncounted: why, detail: DETAIL }]);
+      for (const out of [text, markdown, json]) expect(`${out.stdout}${out.stderr}`).not.toContain(APP_SECRET);
+    });
+
+    test.each<[string, string, RawReply, string]>([
+      ['an envelope without keys', `LIST ${METADATA}`, { status: 200, body: envelopeOf({}) }, `LIST ${METADATA} answered HTTP 200 with an object without "keys"`],
+      ['keys that are not all strings', `LIST ${METADATA}`, { status: 200, body: envelopeOf({ keys: ['one', 7] }) }, 'with a list with entries that are not strings (a number)'],
+      ['a JSON null', `LIST ${METADATA}`, { status: 200, headers: { 'content-type': 'application/json' }, body: 'null' }, `LIST ${METADATA} answered HTTP 200 with a JSON null`],
+      ['{} for a folder below', `LIST ${METADATA}/nested`, { status: 200, body: {} }, `LIST ${METADATA}/nested answered HTTP 200 with an object without "keys"`],
+      ['403', `LIST ${METADATA}`, { status: 403, body: { errors: ['permission denied'] } }, `LIST ${METADATA} failed with HTTP 403: permission denied.`],
+    ])('a listing answered with %s: JSON count null with why, never 0', async (_name, wrong, reply, said) => {
+      const json = await planThrough(wrong, reply, 'json');
+      expect(json.code).toBe(0);
+      expect(scratchChange(json.stdout).consequences).toEqual([{ what: 'secrets', count: null, uncounted: expect.stringContaining(said), detail: DETAIL }]);
+    });
   });
 
   test('a KV mount with secrets planned for deletion: the count in text, markdown and JSON', async () => {

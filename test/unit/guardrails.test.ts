@@ -18,7 +18,7 @@ import { FingerprintKey } from '../../src/engine/state/fingerprint';
 import type { ResourceState } from '../../src/engine/state/state-file';
 import { countListed, MAX_LIST_CALLS } from '../../src/resources/consequences';
 import { getResourceType } from '../../src/resources/registry';
-import type { ApiCall } from '../../src/resources/types';
+import type { ConsequenceRead } from '../../src/resources/types';
 import { parseSynthesizedSpec } from '../../src/synthesized-spec';
 
 const KEY = FingerprintKey.keyed(Buffer.from('guardrails-test-key'), 'test');
@@ -175,38 +175,66 @@ describe('protection', () => {
   });
 });
 
+/**
+ * The engine's read for the hooks, over canned bodies: a 2xx body of another shape than the call's tells nothing
+ * (withConsequences phrases it with the endpoint), a missing path answers 404 (`body` undefined).
+ */
+function serving(bodies: Record<string, unknown>, calls: string[] = []): ConsequenceRead {
+  return (call) => {
+    calls.push(`${call.method} ${call.path}`);
+    const key = `${call.method} ${call.path}`;
+    if (!(key in bodies)) return Promise.resolve({ ok: true, body: undefined });
+    const problem = call.answers.problem(bodies[key]);
+    return Promise.resolve(problem === undefined ? { ok: true, body: bodies[key] } : { ok: false, why: `${key} answered HTTP 200 with ${problem}` });
+  };
+}
+
 describe('countListed', () => {
-  const tree: Record<string, string[]> = { 'kv/metadata': ['a', 'team/', 'web'], 'kv/metadata/team': ['db', 'deep/'], 'kv/metadata/team/deep': ['x'] };
-  const reader = (calls: ApiCall[]) => (call: ApiCall) => {
-    calls.push(call);
-    const keys = tree[call.path];
-    return Promise.resolve(keys ? { data: { keys } } : undefined);
+  const tree: Record<string, unknown> = {
+    'LIST kv/metadata': { data: { keys: ['a', 'team/', 'web'] } },
+    'LIST kv/metadata/team': { data: { keys: ['db', 'deep/'] } },
+    'LIST kv/metadata/team/deep': { data: { keys: ['x'] } },
   };
 
   test('counts the entries of every folder, LISTing each once', async () => {
-    const calls: ApiCall[] = [];
-    expect(await countListed(reader(calls), 'kv/metadata')).toEqual({ count: 4, atLeast: false });
-    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['LIST kv/metadata', 'LIST kv/metadata/team', 'LIST kv/metadata/team/deep']);
+    const calls: string[] = [];
+    expect(await countListed(serving(tree, calls), 'kv/metadata')).toEqual({ count: 4, atLeast: false });
+    expect(calls).toEqual(['LIST kv/metadata', 'LIST kv/metadata/team', 'LIST kv/metadata/team/deep']);
   });
 
-  test('a missing path counts 0; a bare array answer is read too', async () => {
-    expect(await countListed(() => Promise.resolve(undefined), 'nothing')).toEqual({ count: 0, atLeast: false });
-    expect(await countListed(() => Promise.resolve(['r1', 'r2']), 'ldap/static-role')).toEqual({ count: 2, atLeast: false });
+  test('a missing path counts 0; a bare array answer, and an empty listing, are read too', async () => {
+    expect(await countListed(serving({}), 'nothing')).toEqual({ count: 0, atLeast: false });
+    expect(await countListed(serving({ 'LIST ldap/static-role': ['r1', 'r2'] }), 'ldap/static-role')).toEqual({ count: 2, atLeast: false });
+    expect(await countListed(serving({ 'LIST kv': { data: { keys: [] } } }), 'kv')).toEqual({ count: 0, atLeast: false });
+    expect(await countListed(serving({ 'LIST kv': [] }), 'kv')).toEqual({ count: 0, atLeast: false });
   });
 
   test('stops at the bound and says "at least"', async () => {
     let calls = 0;
-    const endless = () => Promise.resolve({ data: { keys: ['leaf', `f${(calls += 1)}/`] } });
+    const endless: ConsequenceRead = () => Promise.resolve({ ok: true, body: { data: { keys: ['leaf', `f${(calls += 1)}/`] } } });
     expect(await countListed(endless, 'deep')).toEqual({ count: MAX_LIST_CALLS, atLeast: true });
     expect(calls).toBe(MAX_LIST_CALLS);
+  });
+
+  test.each<[string, unknown]>([
+    ['{}', {}],
+    ['an envelope without keys', { data: {} }],
+    ['keys that are not an array', { data: { keys: 'a' } }],
+    ['keys that are not all strings', { data: { keys: ['a', 7] } }],
+    ['a JSON null', null],
+    ['no body', undefined],
+  ])('a listing answered 200 with %s is no count at all, never 0', async (_name, body) => {
+    expect(await countListed(serving({ 'LIST kv/metadata': body }), 'kv/metadata')).toEqual({ uncounted: expect.stringContaining('LIST kv/metadata answered HTTP 200 with') });
+  });
+
+  test('one folder deep in the tree that answers no listing leaves the whole count unknown', async () => {
+    const counted = await countListed(serving({ ...tree, 'LIST kv/metadata/team/deep': { data: {} } }), 'kv/metadata');
+    expect(counted).toEqual({ uncounted: 'LIST kv/metadata/team/deep answered HTTP 200 with an object without "keys" where a list was expected' });
   });
 });
 
 describe('the types\' consequences hooks', () => {
-  const answering = (answers: Record<string, unknown>, calls: string[] = []) => (call: ApiCall) => {
-    calls.push(`${call.method} ${call.path}`);
-    return Promise.resolve(answers[`${call.method} ${call.path}`]);
-  };
+  const answering = (answers: Record<string, unknown>, calls: string[] = []) => serving(answers, calls);
 
   test('a directory engine mount counts its static roles, dynamic roles and library sets (hierarchies included)', async () => {
     const read = answering({
@@ -215,7 +243,7 @@ describe('the types\' consequences hooks', () => {
       'LIST team/ldap/library': ['pool'],
     });
     const consequences = await getResourceType('secrets_mount').consequences({ path: 'team/ldap' }, { path: 'team/ldap', type: 'ldap' }, read);
-    expect(consequences.map((c) => [c.what, c.count])).toEqual([['static roles', 2], ['library sets', 1]]);
+    expect(consequences).toEqual([expect.objectContaining({ what: 'static roles', count: 2 }), expect.objectContaining({ what: 'library sets', count: 1 })]);
   });
 
   test('a KV version 1 mount is listed at its root, version 2 under metadata/', async () => {
@@ -245,6 +273,42 @@ describe('the types\' consequences hooks', () => {
     const calls: string[] = [];
     expect(await USER.consequences({ mount: 'userpass', username: 'a' }, {}, answering({}, calls))).toEqual([]);
     expect(calls).toEqual([]);
+  });
+
+  test('a listing that is not one makes a consequence that could not be counted, beside the kinds that could', async () => {
+    const consequences = await getResourceType('secrets_mount').consequences({ path: 'team/ldap' }, { path: 'team/ldap', type: 'ldap' }, answering({
+      'LIST team/ldap/static-role': { data: {} },
+      'LIST team/ldap/library': ['pool'],
+    }));
+    expect(consequences).toEqual([
+      {
+        what: 'static roles',
+        uncounted: 'LIST team/ldap/static-role answered HTTP 200 with an object without "keys" where a list was expected',
+        detail: 'the static roles stored in ldap mount "team/ldap" are deleted with it (and its leases revoked)',
+      },
+      expect.objectContaining({ what: 'library sets', count: 1 }),
+    ]);
+    const users = await getResourceType('auth_mount').consequences({ path: 'userpass' }, { path: 'userpass', type: 'userpass' }, answering({ 'LIST auth/userpass/users': {} }));
+    expect(users).toEqual([expect.objectContaining({ what: 'users', uncounted: expect.stringContaining('LIST auth/userpass/users answered HTTP 200') })]);
+  });
+
+  test.each<[string, unknown]>([
+    ['{}', {}],
+    ['an envelope without associated_secrets', { data: { store_name: 'ci' } }],
+    ['an envelope whose data is null', { data: null }],
+  ])('a destination whose associations answer 200 with %s: its synced secrets could not be counted', async (_name, body) => {
+    const synced = await getResourceType('sync_destination_repohost').consequences({ name: 'ci' }, { name: 'ci' }, answering({ 'GET sys/sync/destinations/repohost/ci/associations': body }));
+    expect(synced).toEqual([expect.objectContaining({ what: 'synced secrets', uncounted: expect.stringContaining('GET sys/sync/destinations/repohost/ci/associations answered HTTP 200 with') })]);
+  });
+
+  test('a read that tells nothing (a denial) is the same unknown; a destination with no association and a 404 count nothing', async () => {
+    const denied: ConsequenceRead = (call) => Promise.resolve({ ok: false, why: `${call.method} /v1/${call.path} failed with HTTP 403: permission denied.` });
+    expect(await getResourceType('secrets_mount').consequences({ path: 'apps' }, { path: 'apps', type: 'kv', options: { version: '2' } }, denied)).toEqual([
+      expect.objectContaining({ what: 'secrets', uncounted: 'LIST /v1/apps/metadata failed with HTTP 403: permission denied.' }),
+    ]);
+    const destination = getResourceType('sync_destination_repohost');
+    expect(await destination.consequences({ name: 'ci' }, { name: 'ci' }, answering({ 'GET sys/sync/destinations/repohost/ci/associations': { data: { associated_secrets: {} } } }))).toEqual([]);
+    expect(await destination.consequences({ name: 'ci' }, { name: 'ci' }, answering({}))).toEqual([]);
   });
 });
 

@@ -41,3 +41,33 @@ test('JSON: forget is its own action and count; consequences on the change, with
   expect('consequences' in json.resource_changes[1]).toBe(false);
   expect(json.summary).toMatchObject({ delete: 1, forget: 1 });
 });
+
+describe('a consequence that could not be counted shows where its count would be, never as 0', () => {
+  const WHY = 'LIST /v1/apps/metadata answered HTTP 200 with an object without "keys" where a list was expected: not the list of names the service answers';
+  const uncountedPlan = emptyPlan({
+    changes: [change({
+      address: 'prod/apps',
+      action: 'delete',
+      type: 'secrets_mount',
+      id: 'sys/mounts/apps',
+      before: { path: 'apps', type: 'kv' },
+      consequences: [{ what: 'secrets', uncounted: WHY, detail: 'the secrets stored in kv mount "apps" are deleted with it' }],
+    })],
+  });
+  const said = `an unknown number of secrets go with it (could not be counted: ${WHY}): the secrets stored in kv mount "apps" are deleted with it`;
+
+  test('text: the comment under the title says how many is unknown, and why', () => {
+    expect(renderText(uncountedPlan, { color: false })).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n`);
+  });
+
+  test('markdown: the nested item in the CAUTION block says the same', () => {
+    const [markdown] = renderMarkdown(uncountedPlan);
+    const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
+    expect(warning).toContain('>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST /v1/apps/metadata answered HTTP 200 with an object without &quot;keys&quot;');
+  });
+
+  test('JSON: count null and uncounted with the reason', () => {
+    const json = JSON.parse(renderJson(uncountedPlan));
+    expect(json.resource_changes[0].consequences).toEqual([{ what: 'secrets', count: null, uncounted: WHY, detail: 'the secrets stored in kv mount "apps" are deleted with it' }]);
+  });
+});

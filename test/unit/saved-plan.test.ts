@@ -137,6 +137,20 @@ describe('saved plan files', () => {
     expect(!broken.ok && broken.error.code).toBe('plan_file');
   });
 
+  test('keep a consequence that could not be counted as such: apply PLANFILE shows it unknown, not 0', async () => {
+    const file = join(dir, 'uncounted.json');
+    const deleted = change({
+      address: 'prod/apps', action: 'delete', type: 'secrets_mount', id: 'sys/mounts/apps', before: { path: 'apps', type: 'kv' },
+      consequences: [
+        { what: 'secrets', uncounted: 'LIST /v1/apps/metadata answered HTTP 200 with an object without "keys" where a list was expected', detail: 'the secrets stored in kv mount "apps" are deleted with it' },
+        { what: 'roles', count: 3, detail: 'the roles are deleted with it' },
+      ],
+    });
+    const plan = { ...saved(made(), { lineage: 'L', serial: 2 }), plan: JSON.parse(JSON.stringify(emptyPlan({ changes: [deleted] }))) };
+    expect((await writeSavedPlan(file, plan)).ok).toBe(true);
+    expect(await readSavedPlan(file)).toEqual({ ok: true, value: plan });
+  });
+
   function made(): PlanComputation {
     return computation({ 'prod/alice': ALICE });
   }

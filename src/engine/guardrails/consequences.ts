@@ -2,11 +2,13 @@
  * The consequences of the deletes and replacements of a plan: for each such object, its type's
  * `consequences` hook counts on the live service what goes with it (a KV mount's secrets, an auth mount's
  * users ...). Only those objects are asked, so a plan without a delete or replace sends no extra request. A
- * count that cannot be made (no permission, say) becomes a warning: it never fails the plan.
+ * count that cannot be made (no permission, or a 2xx answer that is not the listing the call asks for) is a
+ * consequence of unknown size, shown where its count would be, and a warning: never 0, and never a failed plan.
  */
 import { concurrencyLimit } from '../../lazy-packages';
 import type { ServiceClient } from '../../client';
-import type { ApiCall, Attributes, Consequence } from '../../resources/types';
+import type { Attributes, Consequence, ConsequenceAnswer, ConsequenceRead, ListingCall } from '../../resources/types';
+import { notOfShapeAnswer } from '../refresh/read-answer';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { Plan, PlannedChange } from '../plan/plan';
 import type { ResourcePlan } from '../plan/resource-plan';
@@ -18,11 +20,15 @@ export async function withConsequences(computation: PlanComputation, client: Ser
   );
   if (removed.length === 0) return computation;
   const limit = concurrencyLimit(Math.max(1, parallelism));
-  const read = async (call: ApiCall): Promise<unknown> => limit(async () => {
+  const read = async (call: ListingCall): Promise<ConsequenceAnswer> => limit(async () => {
     const answer = await client.request(call.method, call.path, { query: call.query });
-    if (answer.ok) return answer.raw;
-    if (answer.error.status === 404) return undefined;
-    throw new Error(`${call.method} ${call.path}: ${answer.error.message}`);
+    if (answer.ok) {
+      const answered = notOfShapeAnswer(client, call, answer);
+      return answered === undefined ? { ok: true, body: answer.raw } : { ok: false, why: answered };
+    }
+    // The service's answer for a path with nothing under it (a LIST with no entries, a mount already gone).
+    if (answer.error.status === 404) return { ok: true, body: undefined };
+    return { ok: false, why: answer.error.message };
   });
   const warnings: string[] = [];
   const found = new Map<string, readonly Consequence[]>();
@@ -30,6 +36,11 @@ export async function withConsequences(computation: PlanComputation, client: Ser
     try {
       const consequences = await consequencesOf(resource, read);
       if (consequences.length > 0) found.set(resource.address, consequences);
+      for (const consequence of consequences) {
+        if ('uncounted' in consequence) {
+          warnings.push(`${resource.address}: could not count the ${consequence.what} its ${resource.change.action} takes with it on the service (${consequence.uncounted}); review them by hand`);
+        }
+      }
     } catch (error) {
       warnings.push(`${resource.address}: could not count what its ${resource.change.action} takes with it on the service (${(error as Error).message}); review it by hand`);
     }
@@ -49,7 +60,7 @@ export async function withConsequences(computation: PlanComputation, client: Ser
   return { plan, resources };
 }
 
-function consequencesOf(resource: ResourcePlan, read: (call: ApiCall) => Promise<unknown>): Promise<readonly Consequence[]> {
+function consequencesOf(resource: ResourcePlan, read: ConsequenceRead): Promise<readonly Consequence[]> {
   // The object that goes is the one recorded in state (a replace with a new identity deletes the old one).
   return resource.resourceType.consequences(resource.deleteIdentity, removedAttributes(resource)!, read);
 }

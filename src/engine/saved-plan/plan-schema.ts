@@ -43,9 +43,10 @@ export const ACTION_REASON_KINDS = [
 const fieldChangeSchema = lazy((z) => z.object({ field: z.string(), from: z.unknown(), to: z.unknown(), forcesReplacement: z.boolean() }));
 const fieldDriftSchema = lazy((z) => z.object({ field: z.string(), applied: z.unknown(), live: z.unknown() }));
 
-const consequenceSchema = lazy((z) => z
-  .object({ what: z.string(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() })
-  .readonly());
+const consequenceSchema = lazy((z) => z.union([
+  z.object({ what: z.string(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() }).readonly(),
+  z.object({ what: z.string(), uncounted: z.string(), detail: z.string() }).readonly(),
+]));
 
 const plannedChangeSchema = lazy((z) => z
   .object({
