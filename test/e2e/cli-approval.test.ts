@@ -22,6 +22,16 @@ const flags = (extra: Partial<ChangeFlags> = {}): ChangeFlags => ({ parallelism:
 const hooks = (): ProcessHooks => ({ signals: new EventEmitter(), exit: jest.fn() });
 const writes = () => server.requestLog.filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
 
+/**
+ * Brings the project to `state` with a run that asks nothing (--auto-approve), and returns how many writes the
+ * server had seen then: each test starts from the state it needs, whichever tests ran before it (`-t`).
+ */
+async function startFrom(state: 'nothing applied' | 'applied'): Promise<number> {
+  const setup = fakeIo({ env, cwd: project });
+  expect(await runChangeCommand(state === 'applied' ? 'apply' : 'destroy', flags({ autoApprove: true }), setup, hooks())).toBe(0);
+  return writes().length;
+}
+
 async function answerWhenAsked(io: FakeIo, answer: string): Promise<void> {
   await waitFor(() => io.stdout.text.includes(APPROVAL_QUESTION), 'the approval question');
   io.stdin.write(`${answer}\n`);
@@ -41,6 +51,7 @@ afterAll(async () => {
 
 describe('approval on an interactive stdin', () => {
   test('apply shows the plan, asks, and any answer but "yes" cancels with exit 1 and no change', async () => {
+    const before = await startFrom('nothing applied');
     const io = fakeIo({ tty: true, env, cwd: project });
     const run = runChangeCommand('apply', flags(), io, hooks());
     await answerWhenAsked(io, 'y');
@@ -49,10 +60,11 @@ describe('approval on an interactive stdin', () => {
     // stderr is a terminal too: the refresh progress line was drawn there, then cleared.
     expect(io.stderr.text).toMatch(/Refreshing \d+\/3/);
     expect(io.stderr.text.endsWith("\r\x1b[2KError: apply cancelled: only 'yes' approves; nothing was changed\n")).toBe(true);
-    expect(writes()).toEqual([]);
+    expect(writes().slice(before)).toEqual([]);
   });
 
   test('apply carries out the plan once the answer is "yes"', async () => {
+    await startFrom('nothing applied');
     const io = fakeIo({ tty: true, env, cwd: project });
     const run = runChangeCommand('apply', flags(), io, hooks());
     await answerWhenAsked(io, 'yes');
@@ -62,6 +74,7 @@ describe('approval on an interactive stdin', () => {
   });
 
   test('apply with nothing to do says so without asking', async () => {
+    await startFrom('applied');
     const io = fakeIo({ tty: true, env, cwd: project });
     expect(await runChangeCommand('apply', flags(), io, hooks())).toBe(0);
     expect(io.stdout.text).toContain('No changes.');
@@ -70,6 +83,7 @@ describe('approval on an interactive stdin', () => {
   });
 
   test('destroy lists what it deletes, asks, and deletes on "yes"', async () => {
+    await startFrom('applied');
     const io = fakeIo({ tty: true, env, cwd: project });
     const run = runChangeCommand('destroy', flags(), io, hooks());
     await answerWhenAsked(io, 'yes');
