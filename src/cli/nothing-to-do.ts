@@ -7,6 +7,7 @@
  * nothing, so that every stack's section says what a run of that stack alone says.
  */
 import { hasActions, type Plan } from '../engine/plan/plan';
+import { stackCount } from '../report/stacks-view';
 import type { ChangeCommand } from './apply-report';
 
 /** Whether the plan gives apply or destroy nothing to do: no action (or move) to carry out, or no drift to record. */
@@ -22,7 +23,7 @@ export function nothingToDoLine(command: ChangeCommand, refreshOnly: boolean, sc
   if ('stack' in scope) return command === 'destroy' ? nothingToDestroy(`stack ${scope.stack}`) : `${nothingTo}.`;
   const count = scope.stacks.length;
   if (command === 'destroy') return nothingToDestroy(count === 1 ? `stack ${scope.stacks[0]}` : `any of the ${count} stacks`);
-  return `${nothingTo} in ${count} stack${count === 1 ? '' : 's'}.`;
+  return `${nothingTo} in ${stackCount(count)}.`;
 }
 
 /** destroy names where it found nothing: it deletes what state records, so an empty state is the reason. */

@@ -10,7 +10,7 @@
  * failed, 1 interrupted, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.`
  */
 import type { StacksChangeResult } from '../engine';
-import { problemsWords, type StackProblems } from '../report/stacks-view';
+import { problemsWords, stackCount, type StackProblems } from '../report/stacks-view';
 import { changeSummary, completeLine, countResources, recordedRefreshOnly, refreshOnlySummary, whyUnfinished, type ChangeCommand, type RunSummary } from './apply-report';
 
 export function stacksChangeTotalLine(command: ChangeCommand, result: StacksChangeResult): string {
@@ -27,5 +27,5 @@ export function stacksChangeTotalLine(command: ChangeCommand, result: StacksChan
     : changeSummary(command, countResources(ran.flatMap((stack) => stack.outcomes)));
   const problemWords = problemsWords(problems);
   const line = problemWords === '' ? completeLine(summary) : `${summary.run} did not complete (${problemWords}). ${summary.did}.`;
-  return `Total over ${result.stacks.length} stacks: ${line}`;
+  return `Total over ${stackCount(result.stacks.length)}: ${line}`;
 }

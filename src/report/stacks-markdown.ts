@@ -10,7 +10,7 @@ import { splitComment, type MarkdownSection } from './markdown-split';
 import { planTotals } from './plan-view';
 import { policyCell } from './policy-view';
 import { OUTCOME_LOOK } from './status';
-import { problemsPhrase, runOutcome, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
+import { problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
 import { appendAll } from '../append-all';
 
 export function renderStacksMarkdown(reports: readonly StackReport[], options: MarkdownOptions = {}): string[] {
@@ -19,7 +19,7 @@ export function renderStacksMarkdown(reports: readonly StackReport[], options: M
   const look = OUTCOME_LOOK[runOutcome(reports)];
   const totals = stacksTotals(reports);
   const context = contextLine(options.context);
-  const status = `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${reports.length} stacks${problemsPhrase(totals)}`;
+  const status = `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${stackCount(reports.length)}${problemsPhrase(totals)}`;
   const header = `${title}${status}${context === undefined ? '' : `\n\n${context}`}`;
   const sections: MarkdownSection[] = [stacksTable(reports)];
   for (const report of reports) appendAll(sections, stackSections(report));

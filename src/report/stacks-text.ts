@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import { renderText, type TextOptions } from './text';
-import { problemsPhrase, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
+import { problemsPhrase, stackCount, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
 
 export function renderStacksText(reports: readonly StackReport[], options: TextOptions): string {
   const colors = pc.createColors(options.color);
@@ -15,6 +15,6 @@ export function renderStacksText(reports: readonly StackReport[], options: TextO
     else out.push(`${colors.bold(colors.red(report.status === 'failed' ? 'Error:' : 'Skipped:'))} ${stackProblem(report)}`, '');
   }
   const totals = stacksTotals(reports);
-  out.push(colors.bold(`Total over ${reports.length} stacks: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}.`));
+  out.push(colors.bold(`Total over ${stackCount(reports.length)}: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}.`));
   return `${out.join('\n')}\n`;
 }

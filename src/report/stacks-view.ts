@@ -90,11 +90,15 @@ export function problemsWords(problems: StackProblems): string {
     [problems.interrupted ?? 0, 'interrupted'],
     [problems.skipped, 'skipped'],
   ];
-  const noun = (count: number) => `stack${count === 1 ? '' : 's'} `;
   return counts
     .filter(([count]) => count > 0)
-    .map(([count, word], index) => `${count} ${index === 0 ? noun(count) : ''}${word}`)
+    .map(([count, word], index) => `${index === 0 ? stackCount(count) : count} ${word}`)
     .join(', ');
+}
+
+/** `1 stack`, `3 stacks`: how the reports over several stacks count them. */
+export function stackCount(count: number): string {
+  return `${count} stack${count === 1 ? '' : 's'}`;
 }
 
 /** `, 1 stack failed, 1 skipped` (empty when none failed or was skipped): the end of a plan's total line. */

@@ -188,6 +188,12 @@ describe('the result of a run over several stacks', () => {
     writeStacksResult('destroy', { confirmed: true, stacks: [{ stack: 'base', status: 'done', value: stopped }, { stack: 'prod', status: 'skipped', dependency: 'base' }] }, io, clock);
     expect(io.stdout.text).toContain('\nTotal over 2 stacks: Destroy did not complete (1 stack interrupted, 1 skipped). Resources: 0 destroyed.\n');
   });
+
+  test('a run over one stack counts it as one stack in its total', () => {
+    const io = fakeIo();
+    writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: result([outcome('prod/a', 'create', 'succeeded')]) }] }, io, clock);
+    expect(io.stdout.text).toContain('\nTotal over 1 stack: Apply complete! Resources: 1 added, 0 changed, 0 destroyed.\n');
+  });
 });
 
 describe('stacks with nothing to do in a run over several stacks', () => {

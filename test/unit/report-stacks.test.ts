@@ -85,3 +85,9 @@ describe('a refresh-only plan over several stacks', () => {
     expect(renderStacksMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error: Refresh-only plan: 2 drifted** over 3 stacks, 1 stack failed');
   });
 });
+
+test('a report of one stack counts it as one stack, in the text total and the markdown status', () => {
+  const one: StackReport[] = [{ stack: 'prod', status: 'done', value: emptyPlan({ stack: 'prod' }) }];
+  expect(renderStacksText(one, { color: false }).trimEnd().split('\n').at(-1)).toBe('Total over 1 stack: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted.');
+  expect(renderStacksMarkdown(one)[0].split('\n')[0]).toMatch(/\*\* over 1 stack$/);
+});
