@@ -7,9 +7,10 @@ import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
-import { renderText, shouldUseColor } from '../report';
+import { shouldUseColor } from '../report';
 import { writeRunResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
+import { previewText, showsNothingToDestroy } from './change-preview';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, writeError, type CliIo } from './io';
@@ -111,16 +112,10 @@ function showPreview(
   io: CliIo,
   refreshOnly: boolean,
 ): 'nothing to destroy' | 'nothing to record' | 'nothing to apply' | 'actions' {
-  const nothing = hasNothingToDo(preview);
-  const nothingLine = nothingToDoLine(command, refreshOnly, { stack: preview.stack });
-  // destroy with nothing in state has no plan worth showing: the line says why.
-  if (command === 'destroy' && nothing) {
-    io.stdout.write(`${nothingLine}\n`);
-    return 'nothing to destroy';
-  }
-  io.stdout.write(renderText(preview, { color: shouldUseColor(io.stdout, io.env) }));
-  if (!nothing) return 'actions';
-  io.stdout.write(`\n${nothingLine}\n`);
+  io.stdout.write(previewText(command, preview, { color: shouldUseColor(io.stdout, io.env) }));
+  if (showsNothingToDestroy(command, preview)) return 'nothing to destroy';
+  if (!hasNothingToDo(preview)) return 'actions';
+  io.stdout.write(`\n${nothingToDoLine(command, refreshOnly, { stack: preview.stack })}\n`);
   return refreshOnly ? 'nothing to record' : 'nothing to apply';
 }
 

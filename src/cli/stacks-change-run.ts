@@ -11,6 +11,7 @@ import type { StackOutcome } from '../engine/stacks/stack-scheduler';
 import { renderStacksText, shouldUseColor } from '../report';
 import { writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
 import { askApproval } from './approval';
+import { previewText } from './change-preview';
 import { withInterrupts, type ProcessHooks } from './change-run';
 import { failWith, writeError, type CliIo } from './io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
@@ -31,7 +32,7 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
   let nothingToDo = false;
   const confirm = async (previews: StackPreview[]): Promise<boolean> => {
     progress.finish();
-    io.stdout.write(renderStacksText(previews, { color: shouldUseColor(io.stdout, io.env) }));
+    io.stdout.write(renderStacksText(previews, { color: shouldUseColor(io.stdout, io.env) }, (plan, textOptions) => previewText(command, plan, textOptions)));
     const planned = previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []));
     if (planned.every(hasNothingToDo)) {
       // As for one stack, no approval is asked: apply still records the refreshed state, which needs none. When

@@ -364,7 +364,7 @@ test('apply and destroy over several stacks with nothing to do end with one line
   expect(destroyed.stdout).not.toMatch(/complete!|Total time/);
 });
 
-test('a stack with nothing to do among stacks that change says under its name what a run of it alone says', async () => {
+test('a stack with nothing to do among stacks that change says under its name what a run of it alone says, in the preview and the result', async () => {
   expect((await sf(['apply', '--auto-approve', '--stack', '*'])).code).toBe(0);
   // prod's mount deleted outside: only prod has something to apply.
   expect((await call(servers.prod, 'DELETE', 'sys/mounts/prod-apps')).status).toBe(204);
@@ -383,6 +383,10 @@ test('a stack with nothing to do among stacks that change says under its name wh
   const destroyed = await sf(['destroy', '--auto-approve', '--stack', '*']);
   expect(destroyed.stderr).toBe('');
   expect(destroyed.code).toBe(0);
+  // The preview, before the approval, says it too in place of a plan.
+  const preview = destroyed.stdout.slice(0, destroyed.stdout.indexOf('\nTotal over 3 stacks: Plan:'));
+  expect(preview).toContain(`=== Stack prod ===\n\n${alone.stdout}\n=== Stack `);
+  expect(preview).not.toContain('No changes.');
   expect(destroyed.stdout).toContain(`\n=== Stack prod ===\n\n${alone.stdout}\n`);
   expect(destroyed.stdout).toContain('\n=== Stack staging ===\n\nDestroy complete! Resources: 3 destroyed.\n');
   expect(destroyed.stdout).toMatch(/\n\nTotal over 3 stacks: Destroy complete! Resources: 6 destroyed\.\nTotal time: \d+\.\d s\n$/);
