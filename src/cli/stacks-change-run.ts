@@ -9,7 +9,7 @@ import type { ApplyResult, EngineOptions } from '../engine/setup/engine-options'
 import type { Result } from '../engine/errors';
 import type { StackOutcome } from '../engine/stacks/stack-scheduler';
 import { renderStacksText, shouldUseColor } from '../report';
-import { writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
+import { whyUnfinished, writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
 import { askApproval } from './approval';
 import { previewText } from './change-preview';
 import { withInterrupts, type ProcessHooks } from './change-run';
@@ -96,7 +96,7 @@ export function writeStacksResult(
   const written: WrittenResult[] = [];
   for (const outcome of result.stacks) {
     if (outcome.status !== 'done') {
-      writeStackProblem(command, outcome, io);
+      writeStackProblem(command, outcome, result, io);
       exitCode = 1;
     } else if (result.confirmed) {
       io.stdout.write(`\n=== Stack ${outcome.stack} ===\n`);
@@ -122,7 +122,7 @@ export function writeNothingToDoResult(command: ChangeCommand, result: StacksCha
     if (outcome.status === 'done') {
       writeStateOnlyChanges(outcome.value, io);
     } else {
-      writeStackProblem(command, outcome, io);
+      writeStackProblem(command, outcome, result, io);
       exitCode = 1;
     }
   }
@@ -130,7 +130,17 @@ export function writeNothingToDoResult(command: ChangeCommand, result: StacksCha
 }
 
 /** Why a stack has no result: its failure, or the stack it waited for. */
-function writeStackProblem(command: ChangeCommand, outcome: Exclude<StackOutcome<ApplyResult>, { status: 'done' }>, io: CliIo): void {
+function writeStackProblem(command: ChangeCommand, outcome: Exclude<StackOutcome<ApplyResult>, { status: 'done' }>, result: StacksChangeResult, io: CliIo): void {
   if (outcome.status === 'failed') writeError(io, `stack ${outcome.stack}: ${outcome.error.message}`);
-  else writeError(io, `stack ${outcome.stack} was not ${command === 'apply' ? 'applied' : 'destroyed'}: stack ${outcome.dependency}, which it waits for, failed or was skipped`);
+  else writeError(io, `stack ${outcome.stack} was not ${command === 'apply' ? 'applied' : 'destroyed'}: stack ${outcome.dependency}, which it waits for, ${dependencyProblem(result, outcome.dependency)}`);
+}
+
+/**
+ * What became of the stack `dependency`: `was interrupted` when its own report says so (`whyUnfinished`), else
+ * `failed or was skipped`.
+ */
+function dependencyProblem(result: StacksChangeResult, dependency: string): string {
+  const waited = result.stacks.find((outcome) => outcome.stack === dependency);
+  const interrupted = waited?.status === 'done' && !waited.value.succeeded && whyUnfinished(waited.value) === 'interrupted';
+  return interrupted ? 'was interrupted' : 'failed or was skipped';
 }

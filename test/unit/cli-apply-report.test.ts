@@ -189,6 +189,20 @@ describe('the result of a run over several stacks', () => {
     expect(io.stdout.text).toContain('\nTotal over 2 stacks: Destroy did not complete (1 stack interrupted, 1 skipped). Resources: 0 destroyed.\n');
   });
 
+  test('a stack skipped because the stack it waits for was interrupted says so; one skipped for a failure, as before', () => {
+    const io = fakeIo();
+    const stopped = result([outcome('base/a', 'create', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
+    const stacks = [
+      { stack: 'base', status: 'done', value: stopped },
+      { stack: 'staging', status: 'skipped', dependency: 'base' },
+      failed,
+      { stack: 'tools', status: 'skipped', dependency: 'prod' },
+    ] as const;
+    writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock);
+    expect(io.stderr.text).toContain('Error: stack staging was not applied: stack base, which it waits for, was interrupted\n');
+    expect(io.stderr.text).toContain('Error: stack tools was not applied: stack prod, which it waits for, failed or was skipped\n');
+  });
+
   test('a run over one stack counts it as one stack in its total', () => {
     const io = fakeIo();
     writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: result([outcome('prod/a', 'create', 'succeeded')]) }] }, io, clock);
