@@ -80,14 +80,14 @@ export interface WrittenResult {
 
 /**
  * One stack's result, as a run of that stack alone reports it: a refresh-only apply that succeeded says what it
- * recorded (its summary line alone), any other run what `writeApplyResult` says.
+ * recorded (its summary line alone), any other run what `writeApplyResult` says (with `stackFlags` in its advice).
  */
-export function writeResult(command: ChangeCommand, result: ApplyResult, io: CliIo): WrittenResult {
+export function writeResult(command: ChangeCommand, result: ApplyResult, io: CliIo, stackFlags = ''): WrittenResult {
   if (recordedRefreshOnly(result)) {
     io.stdout.write(`\n${refreshOnlySummaryLine(result.plan.drift.length)}\n`);
     return { exitCode: 0, timed: false };
   }
-  return { exitCode: writeApplyResult(command, result, io), timed: true };
+  return { exitCode: writeApplyResult(command, result, io, stackFlags), timed: true };
 }
 
 /**
@@ -117,7 +117,12 @@ export function whyUnfinished(result: ApplyResult): 'run failure' | 'interrupted
   return result.interrupted ? 'interrupted' : 'failed';
 }
 
-export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo): number {
+/**
+ * Reports a run's result; exit code 0 when it succeeded. `stackFlags` (`stackFlagsOf` in stack-choice.ts) go into
+ * each command the advice of an error gives, so that in a run over several stacks it runs the same stacks again:
+ * empty for a run of one stack, whose advice names none.
+ */
+export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo, stackFlags = ''): number {
   const counts = countResources(result.outcomes);
   const failed = result.outcomes.filter((o) => o.status === 'failed');
   const skipped = result.outcomes.filter((o) => o.status === 'skipped');
@@ -139,27 +144,28 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     return 0;
   }
   const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
+  const again = `\`secretform ${command}${stackFlags}\` again`;
   const stop = whyUnfinished(result);
   if (stop === 'run failure') {
     const hit = failed.filter((o) => o.stoppedByRunFailure).length;
     writeError(
       io,
       `${command} ${result.runFailure}\n${command} did not finish (${done}; ${hit} ${hit === 1 ? 'operation' : 'operations'} failed with this error, ` +
-        `${skipped.length} not started); state records exactly what succeeded. Fix the cause and run \`secretform ${command}\` again.`,
+        `${skipped.length} not started); state records exactly what succeeded. Fix the cause and run ${again}.`,
     );
   } else if (stop === 'interrupted') {
     const notStarted = skipped.length === 1 ? '1 operation was not started' : `${skipped.length} operations were not started`;
     writeError(
       io,
       `${command} was interrupted before it finished (${done}; ${notStarted}); state records exactly what was done. ` +
-        `Run \`secretform plan\` to see what is left, then \`secretform ${command}\` again.`,
+        `Run \`secretform plan${stackFlags}\` to see what is left, then ${again}.`,
     );
   } else {
     const noun = failed.length === 1 ? 'operation' : 'operations';
     writeError(
       io,
       `${command} failed: ${failed.length} ${noun} failed (${done}); state records what succeeded. ` +
-        `Fix the errors above and run \`secretform ${command}\` again.`,
+        `Fix the errors above and run ${again}.`,
     );
   }
   return 1;

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
-import { writeRunResult } from './apply-report';
+import { writeResult, writeRunResult } from './apply-report';
 import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { watchInterrupts } from './interrupt';
@@ -15,6 +15,7 @@ import type { LoadedPolicies } from '../policy';
 import { loadRunPolicies } from './policy-flags';
 import { createProgressReporter } from './progress';
 import { checkSavedPlanConnection } from './service-environment';
+import { stackFlagsOf } from './stack-choice';
 import { writeStacksResult } from './stacks-change-run';
 import { UsageError } from './usage-error';
 
@@ -84,7 +85,9 @@ async function runSavedPlanSetApply(
   const progress = createProgressReporter(io, { showOperations: true });
   const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
   if (!result.ok) return failWith(io, result.error);
-  return writeStacksResult('apply', result.value, io, progress);
+  // The plan chose its stacks: the advice of an error names them, as --stack would.
+  const flags = stackFlagsOf(stacks);
+  return writeStacksResult('apply', result.value, io, progress, (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, flags));
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */

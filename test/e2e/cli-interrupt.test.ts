@@ -77,7 +77,7 @@ describe('SIGINT during apply', () => {
 });
 
 describe('SIGINT during apply over several stacks', () => {
-  test('each stack stopped reports its interrupt as one stack does, and the total counts the stacks as interrupted, not failed', async () => {
+  test('each stack stopped reports its interrupt as one stack does, with advice for the same stacks, and the total counts the stacks as interrupted, not failed', async () => {
     const project = createTwoStackProject();
     const env = cliEnv(server, { SF_E2E_USERS: USERS.join(',') });
     expect((await runCli(['plan'], project, env)).code).toBe(0);
@@ -90,6 +90,8 @@ describe('SIGINT during apply over several stacks', () => {
     expect(signal).toBeNull();
     expect(code).toBe(1);
     expect(running.stderr().match(/^Error: apply was interrupted before it finished/gm)).toHaveLength(2);
+    // The advice runs the same stacks again: pasted as it is, `apply` without --stack would be refused.
+    expect(running.stderr().match(/Run `secretform plan --stack '\*'` to see what is left, then `secretform apply --stack '\*'` again\.$/gm)).toHaveLength(2);
     expect(running.stdout()).toMatch(/\n\nTotal over 2 stacks: Apply did not complete \(2 stacks interrupted\)\. Resources: \d+ added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
     expect(`${running.stdout()}${running.stderr()}`).not.toContain(BOB_PASSWORD);
   });

@@ -1,5 +1,6 @@
 import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/apply-report';
 import { nothingToDoLine } from '../../src/cli/nothing-to-do';
+import { stackFlagsOf } from '../../src/cli/stack-choice';
 import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '../../src/cli/stacks-change-run';
 import { EngineError } from '../../src/engine/errors';
 import type { DriftEntry, PlannedChange } from '../../src/engine/plan/plan';
@@ -201,6 +202,19 @@ describe('the result of a run over several stacks', () => {
     writeStacksResult('apply', { confirmed: true, stacks: [...stacks] }, io, clock);
     expect(io.stderr.text).toContain('Error: stack staging was not applied: stack base, which it waits for, was interrupted\n');
     expect(io.stderr.text).toContain('Error: stack tools was not applied: stack prod, which it waits for, failed or was skipped\n');
+  });
+
+  test("a stack's advice carries the run's --stack flags, so that it runs the same stacks again", () => {
+    const flags = stackFlagsOf(['staging', 'prod-*']);
+    expect(flags).toBe(" --stack staging --stack 'prod-*'");
+    const io = fakeIo();
+    const stopped = result([outcome('prod/a', 'create', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
+    const failedRun = result([outcome('staging/b', 'create', 'failed', 'service answered 400')]);
+    writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: stopped }, { stack: 'staging', status: 'done', value: failedRun }] }, io, clock, (command, stack, stackIo) =>
+      writeChangeResult(command, stack, stackIo, flags),
+    );
+    expect(io.stderr.text).toContain("Run `secretform plan --stack staging --stack 'prod-*'` to see what is left, then `secretform apply --stack staging --stack 'prod-*'` again.\n");
+    expect(io.stderr.text).toContain("Fix the errors above and run `secretform apply --stack staging --stack 'prod-*'` again.\n");
   });
 
   test('a run over one stack counts it as one stack in its total', () => {
