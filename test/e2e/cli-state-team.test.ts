@@ -161,9 +161,10 @@ function teamBehaviours(backend: Backend): void {
     const onServer = (await usersOnServer()).filter((u) => users.includes(u));
     expect(recorded.length).toBeGreaterThanOrEqual(5);
     expect(recorded.length).toBeLessThan(users.length);
-    // Everything recorded exists; at most the creates in flight (parallelism 2) exist without being recorded.
+    // Everything recorded exists. What exists unrecorded is not bounded by --parallelism: a slot frees once the
+    // service answered, and the creates that finish while a state write is on its way wait for the next one
+    // (state-writer.ts groups them), so a slow disk leaves more of them; the plan below adopts each one.
     for (const user of recorded) expect(onServer).toContain(user);
-    expect(onServer.length - recorded.length).toBeLessThanOrEqual(2);
     // The plan creates exactly what the service lacks, and adopts (without creating) what reached it unrecorded.
     const rest = await planned(project, env, run([]));
     expect(rest.create).toEqual(users.filter((u) => !onServer.includes(u)).map((u) => `e2e/${u}`).sort());
