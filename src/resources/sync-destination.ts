@@ -5,7 +5,7 @@ import { field } from './field';
 import { SEGMENT_NAME } from './formats';
 import { isPlainObject as isObject, keysBesides, listAllNames, readNames } from './discovery';
 import { SECRET_NAME_TEMPLATE } from './template';
-import { ImportIdError, type FieldSpec, type ListingRead, type ListingShape, type ResourceType } from './types';
+import { ImportIdError, type Attributes, type FieldSpec, type ListingCall, type ListingRead, type ListingShape, type ResourceType } from './types';
 
 export interface DestinationDefinition {
   /** The service's type identifier, e.g. `cloud1-sm`. */
@@ -65,7 +65,8 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     deleteSteps: (spec) => ({
       call: { method: 'DELETE', path: `${basePath}/${String(spec.name)}` },
       whenOccupied: {
-        probe: { method: 'GET', path: `${basePath}/${String(spec.name)}/associations` },
+        // The read the plan's count of synced secrets makes, checked against the same shape.
+        probe: associationsCall(basePath, spec),
         isOccupied: (answer) => isPlainObject(answer.associated_secrets) && Object.keys(answer.associated_secrets).length > 0,
         call: { method: 'DELETE', path: `${basePath}/${String(spec.name)}`, query: { purge: 'true' } },
         awaitGone: true,
@@ -75,8 +76,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     // Deleting a destination that still has associations purges them: each synced secret is deleted in the
     // external store (a pipeline or an application loses its credential).
     async consequences(identity, _live, read) {
-      const call = { method: 'GET', path: `${basePath}/${String(identity.name)}/associations`, answers: DESTINATION_ASSOCIATIONS } as const;
-      const counted = await countEntries(read, call, 'associated_secrets');
+      const counted = await countEntries(read, associationsCall(basePath, identity), 'associated_secrets');
       return consequenceOf(counted, 'synced secrets', `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`);
     },
     discover: {
@@ -115,7 +115,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
 /**
  * `GET sys/sync/destinations/:type/:name/associations`: `data.associated_secrets`, an object keyed
  * `<accessor>/<secret_name>` (empty when nothing is associated). Without it, nothing tells how many secrets a
- * purge would unsync.
+ * purge would unsync, nor whether a delete needs the purge at all.
  */
 const DESTINATION_ASSOCIATIONS: ListingShape = {
   expected: 'the associations of a destination the service answers (data.associated_secrets: an object keyed "<accessor>/<secret_name>")',
@@ -125,6 +125,11 @@ const DESTINATION_ASSOCIATIONS: ListingShape = {
     return isPlainObject(unwrapData(body)!.associated_secrets) ? undefined : 'an object without "associated_secrets" where the associations of a destination were expected';
   },
 };
+
+/** The read of a destination's associations, with the shape its answer must have. */
+function associationsCall(basePath: string, identity: Attributes): ListingCall {
+  return { method: 'GET', path: `${basePath}/${String(identity.name)}/associations`, answers: DESTINATION_ASSOCIATIONS };
+}
 
 /** Destinations of types secretform does not know, from the listing of every type (`LIST sys/sync/destinations`). */
 async function unknownDestinationTypes(read: ListingRead): Promise<string[]> {

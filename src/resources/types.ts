@@ -166,9 +166,13 @@ export interface ApiPaths {
 export interface DeleteSteps {
   readonly call: ApiCall;
   readonly whenOccupied?: {
-    /** Read to tell whether the object still holds something. */
-    readonly probe: ApiCall;
-    /** Whether the probe's answer (unwrapped from its envelope) says it does. */
+    /**
+     * Read to tell whether the object still holds something, with the shape its 2xx answer must have: the engine
+     * fails the delete, sending nothing, on an answer of another shape (it cannot tell; "empty" would be a guess).
+     * A 404 means the object is gone already, so the plain `call` (which takes a 404 for done) is sent.
+     */
+    readonly probe: ListingCall;
+    /** Whether the probe's answer (unwrapped from its envelope, and of the probe's shape) says it does. */
     isOccupied(answer: Record<string, unknown>): boolean;
     /** The call that deletes it anyway (e.g. `purge=true`). */
     readonly call: ApiCall;
@@ -261,8 +265,8 @@ export interface WriteBodyOptions {
 /**
  * What a listing endpoint answers, as service-api.md gives it (and the envelope behaviour-notes adds). Discovery
  * checks every answer against it before a type's `find` reads it, and the engine before a type's `consequences`
- * hook counts it: a body of another shape (`{}`, `data` without `keys`, names that are not strings) would
- * otherwise read as an empty or partial area.
+ * hook counts it and before a delete's occupancy probe (`DeleteSteps.whenOccupied`) decides: a body of another
+ * shape (`{}`, `data` without `keys`, names that are not strings) would otherwise read as an empty or partial area.
  */
 export interface ListingShape {
   /** The shape in words, for the error that refuses another: `a list of names (...)`. */
@@ -271,7 +275,7 @@ export interface ListingShape {
   problem(body: unknown): string | undefined;
 }
 
-/** A call discovery sends, with the shape its 2xx answer must have. */
+/** A call that reads a listing (discovery, a consequence count, a delete's occupancy probe), with the shape its 2xx answer must have. */
 export interface ListingCall extends ApiCall {
   readonly answers: ListingShape;
 }

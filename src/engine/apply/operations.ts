@@ -1,9 +1,9 @@
 /** The requests that create, update and delete one object, built from the resource model. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretScrubber, type ServiceClient } from '../../client';
-import { unwrapData } from '../../resources/define';
 import type { ApiCall, Attributes } from '../../resources/types';
 import type { ResourcePlan } from '../plan/resource-plan';
+import { occupancyOf, unknownOccupancyError } from './delete-occupancy';
 
 /** A delete the service finishes asynchronously (a destination purge): how often, and how long, apply waits for it. */
 export const ASYNC_DELETE_POLL_INTERVAL_MS = 200;
@@ -46,7 +46,8 @@ export async function writeObject(client: ServiceClient, resource: ResourcePlan,
 /**
  * Deletes the object recorded for the resource, following its type's delete steps. Already gone counts as
  * deleted. When the type has another call for an object that still holds something, and the probe says it
- * does, that call is sent instead, and apply may wait until the service has finished it.
+ * does, that call is sent instead, and apply may wait until the service has finished it. A probe answer that
+ * is not its listing fails the delete before anything is sent (delete-occupancy.ts).
  */
 export async function deleteObject(client: ServiceClient, resource: ResourcePlan): Promise<string[]> {
   const { resourceType, deleteIdentity } = resource;
@@ -54,9 +55,10 @@ export async function deleteObject(client: ServiceClient, resource: ResourcePlan
   const occupied = steps.whenOccupied;
   if (occupied) {
     const probe = await client.request(occupied.probe.method, occupied.probe.path, { query: occupied.probe.query });
-    if (!probe.ok && probe.error.status !== 404) throw probe.error;
-    const answer = probe.ok ? unwrapData(probe.raw) : null;
-    if (answer !== null && occupied.isOccupied(answer)) {
+    const occupancy = occupancyOf(client, occupied, probe);
+    if (occupancy.kind === 'failed') throw occupancy.error;
+    if (occupancy.kind === 'unknown') throw unknownOccupancyError(client, occupied, occupancy.why);
+    if (occupancy.kind === 'occupied') {
       const warnings = await send(client, occupied.call, occupied.call.body, { absentIsDone: true });
       if (occupied.awaitGone) await waitUntilGone(client, resourceType.api(deleteIdentity).read, resource.address);
       return warnings;
