@@ -13,6 +13,8 @@ import {
   SyncRepohostDestination, UserpassUser,
 } from '../../src';
 import { apply, destroy, plan, stateList, stateRm, stateShow, type ProgressEvent } from '../../src';
+import { startServiceProxy } from '../support/service-proxy';
+import { envelopeOf } from './client-raw-server';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
 
 let h: Harness;
@@ -83,6 +85,38 @@ describe('destroy', () => {
     unwrap(await destroy(h.options(syncStack())));
     const deletes = h.logSince().filter((e) => e.method === 'DELETE' && logPath(e) === 'sys/sync/destinations/cloud1-sm/c1');
     expect(deletes.map((e) => e.query)).toEqual(['']);
+  });
+
+  test('an associations answer that is not the listing fails the destination delete: nothing deleted, no purge guessed, state keeps it', async () => {
+    await writeKvSecret('app/db');
+    await writeKvSecret('app/other');
+    unwrap(await apply(h.options(syncStack())));
+    // An association that is not ours: a plain delete is refused, only a purge deletes the destination.
+    expect((await h.call('POST', 'sys/sync/destinations/cloud1-sm/c1/associations/set', { mount: 'secret', secret_name: 'app/other' })).status).toBe(200);
+    const associations = '/v1/sys/sync/destinations/cloud1-sm/c1/associations';
+    const proxy = await startServiceProxy(h.server.url, (request) => (`${request.method} ${request.path}` === `GET ${associations}` ? { status: 200, body: envelopeOf({}) } : undefined));
+    try {
+      h.markLog();
+      const result = unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'], env: { ...h.env, SERVICE_ADDR: proxy.url } })));
+      expect(result.succeeded).toBe(false);
+      const byAddress = Object.fromEntries(result.outcomes.map((o) => [o.address, o]));
+      expect(byAddress['test/assoc'].status).toBe('succeeded');
+      expect(byAddress['test/c1']).toMatchObject({ action: 'delete', status: 'failed' });
+      expect(byAddress['test/c1'].message).toContain(`GET ${associations} answered HTTP 200 with an object without "associated_secrets"`);
+      expect(byAddress['test/c1'].message).toContain('so no delete was sent: nothing was deleted, and state still records the object');
+      expect(h.logSince().filter((e) => e.method === 'DELETE' && logPath(e) === 'sys/sync/destinations/cloud1-sm/c1')).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+    expect((await h.call('GET', 'sys/sync/destinations/cloud1-sm/c1')).status).toBe(200);
+    expect(Object.keys((await h.call('GET', 'sys/sync/destinations/cloud1-sm/c1/associations')).body.data.associated_secrets)).toEqual([expect.stringMatching(/\/app\/other$/)]);
+    expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/c1', 'test/gh']);
+
+    // Against the service itself, the next destroy reads the associations and purges.
+    h.markLog();
+    expect(unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'] }))).succeeded).toBe(true);
+    expect(h.logSince().filter((e) => e.method === 'DELETE' && logPath(e) === 'sys/sync/destinations/cloud1-sm/c1').map((e) => e.query)).toEqual(['purge=true']);
+    expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/gh']);
   });
 
   test('--target destroys the target and what depends on it, nothing else', async () => {
