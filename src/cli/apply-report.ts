@@ -5,6 +5,7 @@
 import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/setup/engine-options';
 import { writeError, writeWarning, type CliIo } from './io';
 import { operationLine, type ProgressReporter } from './progress';
+import { rerunCommand, WHOLE_RUN, type RunSelection } from './rerun-command';
 
 export type ChangeCommand = 'apply' | 'destroy';
 
@@ -80,14 +81,14 @@ export interface WrittenResult {
 
 /**
  * One stack's result, as a run of that stack alone reports it: a refresh-only apply that succeeded says what it
- * recorded (its summary line alone), any other run what `writeApplyResult` says (with `stackFlags` in its advice).
+ * recorded (its summary line alone), any other run what `writeApplyResult` says (with `selection` in its advice).
  */
-export function writeResult(command: ChangeCommand, result: ApplyResult, io: CliIo, stackFlags = ''): WrittenResult {
+export function writeResult(command: ChangeCommand, result: ApplyResult, io: CliIo, selection: RunSelection = WHOLE_RUN): WrittenResult {
   if (recordedRefreshOnly(result)) {
     io.stdout.write(`\n${refreshOnlySummaryLine(result.plan.drift.length)}\n`);
     return { exitCode: 0, timed: false };
   }
-  return { exitCode: writeApplyResult(command, result, io, stackFlags), timed: true };
+  return { exitCode: writeApplyResult(command, result, io, selection), timed: true };
 }
 
 /**
@@ -100,9 +101,9 @@ export function writeTotalTime(written: readonly WrittenResult[], clock: Pick<Pr
   if (written.some((result) => result.timed)) io.stdout.write(`${clock.totalLine()}\n`);
 }
 
-/** A run of one stack: its result, then `Total time` when it is due. Returns the exit code. */
-export function writeRunResult(command: ChangeCommand, result: ApplyResult, io: CliIo, clock: Pick<ProgressReporter, 'totalLine'>): number {
-  const written = writeResult(command, result, io);
+/** A run of one stack: its result (`selection` in its advice), then `Total time` when it is due. Returns the exit code. */
+export function writeRunResult(command: ChangeCommand, result: ApplyResult, io: CliIo, clock: Pick<ProgressReporter, 'totalLine'>, selection: RunSelection = WHOLE_RUN): number {
+  const written = writeResult(command, result, io, selection);
   writeTotalTime([written], clock, io);
   return written.exitCode;
 }
@@ -118,11 +119,10 @@ export function whyUnfinished(result: ApplyResult): 'run failure' | 'interrupted
 }
 
 /**
- * Reports a run's result; exit code 0 when it succeeded. `stackFlags` (`stackFlagsOf` in stack-choice.ts) go into
- * each command the advice of an error gives, so that in a run over several stacks it runs the same stacks again:
- * empty for a run of one stack, whose advice names none.
+ * Reports a run's result; exit code 0 when it succeeded. Each command the advice of an error gives covers the run's
+ * `selection` (`rerunCommand`), so that pasted it plans or applies what the run did, not everything.
  */
-export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo, stackFlags = ''): number {
+export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io: CliIo, selection: RunSelection = WHOLE_RUN): number {
   const counts = countResources(result.outcomes);
   const failed = result.outcomes.filter((o) => o.status === 'failed');
   const skipped = result.outcomes.filter((o) => o.status === 'skipped');
@@ -144,7 +144,7 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     return 0;
   }
   const done = `${counts.added} added, ${counts.changed} changed, ${counts.destroyed} destroyed`;
-  const again = `\`secretform ${command}${stackFlags}\` again`;
+  const again = `\`${rerunCommand(command, selection)}\` again`;
   const stop = whyUnfinished(result);
   if (stop === 'run failure') {
     const hit = failed.filter((o) => o.stoppedByRunFailure).length;
@@ -158,7 +158,7 @@ export function writeApplyResult(command: ChangeCommand, result: ApplyResult, io
     writeError(
       io,
       `${command} was interrupted before it finished (${done}; ${notStarted}); state records exactly what was done. ` +
-        `Run \`secretform plan${stackFlags}\` to see what is left, then ${again}.`,
+        `Run \`${rerunCommand('plan', selection)}\` to see what is left, then ${again}.`,
     );
   } else {
     const noun = failed.length === 1 ? 'operation' : 'operations';

@@ -55,7 +55,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
   const choice = chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
   if (choice.kind === 'failed') return choice.exitCode;
-  if (choice.kind === 'several') return runStacksChange(command, { ...choice, selection: settings.stacks, autoApprove, refreshOnly }, io, hooks);
+  if (choice.kind === 'several') return runStacksChange(command, { ...choice, selection: { stacks: settings.stacks, targets: [] }, autoApprove, refreshOnly }, io, hooks);
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.

@@ -15,7 +15,6 @@ import type { LoadedPolicies } from '../policy';
 import { loadRunPolicies } from './policy-flags';
 import { createProgressReporter } from './progress';
 import { checkSavedPlanConnection } from './service-environment';
-import { stackFlagsOf } from './stack-choice';
 import { writeStacksResult } from './stacks-change-run';
 import { UsageError } from './usage-error';
 
@@ -86,8 +85,8 @@ async function runSavedPlanSetApply(
   const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
   if (!result.ok) return failWith(io, result.error);
   // The plan chose its stacks: the advice of an error names them, as --stack would.
-  const flags = stackFlagsOf(stacks);
-  return writeStacksResult('apply', result.value, io, progress, (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, flags));
+  const selection = { stacks, targets: [] };
+  return writeStacksResult('apply', result.value, io, progress, (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection));
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */

@@ -8,7 +8,6 @@ import { isStackPattern, resolveStack, selectSynthesizedStacks, stackOfAddress, 
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
 import { failWith, type CliIo } from './io';
-import { shellQuote } from './operation-output';
 import { UsageError } from './usage-error';
 
 export type StackChoice =
@@ -30,15 +29,6 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
   }
   if (selected.value.length === 1) return { kind: 'one', options: { ...options, stack: selected.value[0] } };
   return { kind: 'several', options, outdir, stacks: selected.value };
-}
-
-/**
- * ` --stack staging --stack 'prod-*'`: the `--stack` flags that choose `selection` again, for a command an error
- * tells the user to run, so that it can be pasted. A value that is not a plain name is quoted, as the docs tell
- * users to quote patterns, so that the shell does not expand it.
- */
-export function stackFlagsOf(selection: readonly string[]): string {
-  return selection.map((stack) => ` --stack ${/^[\w.-]+$/.test(stack) ? stack : shellQuote(stack)}`).join('');
 }
 
 /**

@@ -16,15 +16,15 @@ import { withInterrupts, type ProcessHooks } from './change-run';
 import { failWith, writeError, type CliIo } from './io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
 import { createProgressReporter, type ProgressReporter } from './progress';
-import { stackFlagsOf } from './stack-choice';
+import { WHOLE_RUN, type RunSelection } from './rerun-command';
 import { stacksChangeTotalLine } from './stacks-change-total';
 
 export interface StacksChangeRequest {
   options: EngineOptions;
   outdir: string;
   stacks: string[];
-  /** The `--stack` values the user gave, which the advice of an error repeats (`stackFlagsOf`). */
-  selection: readonly string[];
+  /** The `--stack` and `--target` values the user gave, which the advice of an error repeats (`rerunCommand`). */
+  selection: RunSelection;
   autoApprove: boolean;
   refreshOnly: boolean;
 }
@@ -65,17 +65,16 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
     return 1;
   }
   if (nothingToDo) return writeNothingToDoResult(command, result.value, io);
-  const flags = stackFlagsOf(request.selection);
-  return writeStacksResult(command, result.value, io, progress, (stackCommand, stackResult, stackIo) => writeChangeResult(stackCommand, stackResult, stackIo, flags));
+  return writeStacksResult(command, result.value, io, progress, (stackCommand, stackResult, stackIo) => writeChangeResult(stackCommand, stackResult, stackIo, request.selection));
 }
 
 /**
  * One stack's result as apply or destroy of that stack alone reports it: a stack that had nothing to do says
  * so (`Nothing to apply.`, then what it recorded, as one stack's run ends then: no `Total time`), any other
- * what `writeResult` says, its advice carrying the run's `--stack` flags (`stackFlagsOf`).
+ * what `writeResult` says, its advice covering the run's `selection` (`rerunCommand`).
  */
-export function writeChangeResult(command: ChangeCommand, result: ApplyResult, io: CliIo, stackFlags = ''): WrittenResult {
-  if (!(hasNothingToDo(result.plan) && result.succeeded)) return writeResult(command, result, io, stackFlags);
+export function writeChangeResult(command: ChangeCommand, result: ApplyResult, io: CliIo, selection: RunSelection = WHOLE_RUN): WrittenResult {
+  if (!(hasNothingToDo(result.plan) && result.succeeded)) return writeResult(command, result, io, selection);
   io.stdout.write(`\n${nothingToDoLine(command, result.plan.refreshOnly, { stack: result.plan.stack })}\n`);
   writeStateOnlyChanges(result, io);
   return { exitCode: 0, timed: false };

@@ -1,6 +1,5 @@
 import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/apply-report';
 import { nothingToDoLine } from '../../src/cli/nothing-to-do';
-import { stackFlagsOf } from '../../src/cli/stack-choice';
 import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '../../src/cli/stacks-change-run';
 import { EngineError } from '../../src/engine/errors';
 import type { DriftEntry, PlannedChange } from '../../src/engine/plan/plan';
@@ -205,16 +204,16 @@ describe('the result of a run over several stacks', () => {
   });
 
   test("a stack's advice carries the run's --stack flags, so that it runs the same stacks again", () => {
-    const flags = stackFlagsOf(['staging', 'prod-*']);
-    expect(flags).toBe(" --stack staging --stack 'prod-*'");
+    const selection = { stacks: ['staging', 'prod-*'], targets: [] };
     const io = fakeIo();
     const stopped = result([outcome('prod/a', 'create', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
     const failedRun = result([outcome('staging/b', 'create', 'failed', 'service answered 400')]);
     writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: stopped }, { stack: 'staging', status: 'done', value: failedRun }] }, io, clock, (command, stack, stackIo) =>
-      writeChangeResult(command, stack, stackIo, flags),
+      writeChangeResult(command, stack, stackIo, selection),
     );
-    expect(io.stderr.text).toContain("Run `secretform plan --stack staging --stack 'prod-*'` to see what is left, then `secretform apply --stack staging --stack 'prod-*'` again.\n");
-    expect(io.stderr.text).toContain("Fix the errors above and run `secretform apply --stack staging --stack 'prod-*'` again.\n");
+    const flags = "--stack staging --stack 'prod-*'";
+    expect(io.stderr.text).toContain(`Run \`secretform plan ${flags}\` to see what is left, then \`secretform apply ${flags}\` again.\n`);
+    expect(io.stderr.text).toContain(`Fix the errors above and run \`secretform apply ${flags}\` again.\n`);
   });
 
   test('a run over one stack counts it as one stack in its total', () => {
