@@ -55,7 +55,9 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
   const choice = chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
   if (choice.kind === 'failed') return choice.exitCode;
-  if (choice.kind === 'several') return runStacksChange(command, { ...choice, selection: { stacks: settings.stacks, targets: [] }, autoApprove, refreshOnly }, io, hooks);
+  // What the advice of an error repeats, so that the command it gives covers this run's stacks and targets.
+  const selection = { stacks: choice.chosenBy, targets: settings.targets };
+  if (choice.kind === 'several') return runStacksChange(command, { ...choice, selection, autoApprove, refreshOnly }, io, hooks);
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
   // approved here, so the plan carried out is the plan the user saw, refreshed once.
@@ -102,7 +104,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     writeStateOnlyChanges(result.value, io);
     return 0;
   }
-  return writeRunResult(command, result.value, io, progress);
+  return writeRunResult(command, result.value, io, progress, selection);
 }
 
 /** Prints what the run will do, and whether there is anything to approve. */

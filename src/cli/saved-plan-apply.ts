@@ -61,7 +61,8 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     progress.finish();
   }
   if (!result.ok) return failWith(io, result.error);
-  return writeRunResult('apply', result.value, io, progress);
+  // The plan chose its targets: the advice of an error repeats them, as --target would.
+  return writeRunResult('apply', result.value, io, progress, { stacks: [], targets: saved.targets });
 }
 
 /**
@@ -84,8 +85,8 @@ async function runSavedPlanSetApply(
   const progress = createProgressReporter(io, { showOperations: true });
   const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
   if (!result.ok) return failWith(io, result.error);
-  // The plan chose its stacks: the advice of an error names them, as --stack would.
-  const selection = { stacks, targets: [] };
+  // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
+  const selection = { stacks, targets: set.plans.flatMap((plan) => plan.targets) };
   return writeStacksResult('apply', result.value, io, progress, (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection));
 }
 

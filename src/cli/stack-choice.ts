@@ -10,14 +10,19 @@ import { connectionProblem, prepareServiceRun, type EngineSettings, type Prepare
 import { failWith, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
+/**
+ * `chosenBy`: the `--stack` values that choose the same stacks again, for a command an error's advice gives
+ * (`rerunCommand`): the ones the user gave, or none when the synth output holds no other stack, so that a run of
+ * the only stack keeps its advice as it always was.
+ */
 export type StackChoice =
-  | { kind: 'one'; options: EngineOptions }
-  | { kind: 'several'; options: EngineOptions; outdir: string; stacks: string[] }
+  | { kind: 'one'; options: EngineOptions; chosenBy: readonly string[] }
+  | { kind: 'several'; options: EngineOptions; outdir: string; stacks: string[]; chosenBy: readonly string[] }
   | { kind: 'failed'; exitCode: number };
 
 /** The stacks `settings.stacks` select in the run's synth output; a failure is reported on stderr. */
 export function chooseStacks(options: EngineOptions, settings: EngineSettings, use: SelectionUse, command: string, io: CliIo): StackChoice {
-  if (options.desired.kind !== 'synth-output') return { kind: 'one', options };
+  if (options.desired.kind !== 'synth-output') return { kind: 'one', options, chosenBy: [] };
   const { outdir } = options.desired;
   const selected = selectSynthesizedStacks(outdir, settings.stacks, use, command);
   if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
@@ -27,8 +32,16 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
     const problem = connectionProblem({ ...options, stack }, io);
     if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, selected.value.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
   }
-  if (selected.value.length === 1) return { kind: 'one', options: { ...options, stack: selected.value[0] } };
-  return { kind: 'several', options, outdir, stacks: selected.value };
+  if (selected.value.length > 1) return { kind: 'several', options, outdir, stacks: selected.value, chosenBy: settings.stacks };
+  // One stack of several: without its --stack, apply and destroy refuse to guess, and plan covers them all.
+  const others = settings.stacks.length > 0 && holdsOtherStacks(outdir, selected.value[0], command);
+  return { kind: 'one', options: { ...options, stack: selected.value[0] }, chosenBy: others ? settings.stacks : [] };
+}
+
+/** Whether the synth output `outdir`, just read, holds a stack besides `stack`. */
+function holdsOtherStacks(outdir: string, stack: string, command: string): boolean {
+  const every = selectSynthesizedStacks(outdir, [], 'read', command);
+  return every.ok && every.value.some((name) => name !== stack);
 }
 
 /**

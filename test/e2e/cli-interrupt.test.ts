@@ -1,7 +1,8 @@
 /**
  * Ctrl-C during a slow apply (the dev server answers every request after a delay): the first SIGINT stops the
  * run after the operations in flight, with state saved and exit 1; a second SIGINT exits at once. Over several
- * stacks, each stack stopped says so as one stack does, and the total counts it as interrupted.
+ * stacks, each stack stopped says so as one stack does, and the total counts it as interrupted; the advice of a
+ * run of one stack of several, with targets, names them, so that pasted it covers what the run did.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,5 +95,29 @@ describe('SIGINT during apply over several stacks', () => {
     expect(running.stderr().match(/Run `secretform plan --stack '\*'` to see what is left, then `secretform apply --stack '\*'` again\.$/gm)).toHaveLength(2);
     expect(running.stdout()).toMatch(/\n\nTotal over 2 stacks: Apply did not complete \(2 stacks interrupted\)\. Resources: \d+ added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
     expect(`${running.stdout()}${running.stderr()}`).not.toContain(BOB_PASSWORD);
+  });
+
+  test('an apply of one stack with --target advises a plan and apply of that stack and those targets, which run pasted as they are', async () => {
+    const project = createTwoStackProject();
+    // Users of their own: the test above left its users in blue's mount on the same server.
+    const users = USERS.map((name) => `${name}t`);
+    const env = cliEnv(server, { SF_E2E_USERS: users.join(',') });
+    expect((await runCli(['plan'], project, env)).code).toBe(0);
+
+    const targets = users.slice(0, 4).map((name) => `blue/${name}`);
+    const running = startCli(['apply', '--no-synth', '--auto-approve', '--stack', 'blue', ...targets.flatMap((target) => ['--target', target]), '--parallelism', '1'], project, env);
+    await waitFor(() => /blue\/u\dt: created/.test(running.stdout()), 'the first user to be created');
+    running.child.kill('SIGINT');
+    expect((await running.exited).code).toBe(1);
+    // Without --stack, the apply would be refused (two stacks, none named); without --target, it would apply everything.
+    const flags = `--stack blue ${targets.map((target) => `--target ${target}`).join(' ')}`;
+    expect(running.stderr()).toContain(`Run \`secretform plan ${flags}\` to see what is left, then \`secretform apply ${flags}\` again.\n`);
+
+    const rest = await runCli([...`plan ${flags}`.split(' '), '--no-synth', '--format', 'json'], project, env);
+    expect(rest.code).toBe(0);
+    const toCreate = JSON.parse(rest.stdout).resource_changes.filter((c: { actions: string[] }) => c.actions.join() === 'create').map((c: { address: string }) => c.address);
+    expect(toCreate.length).toBeGreaterThan(0);
+    expect(toCreate.every((address: string) => targets.includes(address))).toBe(true);
+    expect(`${running.stdout()}${running.stderr()}${rest.stdout}${rest.stderr}`).not.toContain(BOB_PASSWORD);
   });
 });

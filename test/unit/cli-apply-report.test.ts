@@ -91,6 +91,22 @@ describe('apply report', () => {
     expect(io.stdout.text).toBe('');
   });
 
+  test("one stack's advice carries the --stack and --target flags it was run with, in every command it gives", () => {
+    const selection = { stacks: ['prod'], targets: ['prod/a', 'prod/b'] };
+    const interrupted = fakeIo();
+    writeApplyResult('destroy', result([outcome('prod/a', 'delete', 'skipped', 'not started')], { interrupted: true, succeeded: false }), interrupted, selection);
+    expect(interrupted.stderr.text).toContain(
+      'Run `secretform plan --stack prod --target prod/a --target prod/b` to see what is left, then `secretform destroy --stack prod --target prod/a --target prod/b` again.\n',
+    );
+    const failedRun = fakeIo();
+    writeApplyResult('apply', result([outcome('prod/a', 'create', 'failed', 'service answered 400')]), failedRun, selection);
+    expect(failedRun.stderr.text).toContain('Fix the errors above and run `secretform apply --stack prod --target prod/a --target prod/b` again.\n');
+    const stoppedRun = fakeIo();
+    const stopped = { ...outcome('prod/a', 'create', 'failed', 'not done: the service is down'), stoppedByRunFailure: true };
+    writeApplyResult('apply', result([stopped], { succeeded: false, runFailure: 'stopped: the service is down' }), stoppedRun, { stacks: [], targets: ['prod/a'] });
+    expect(stoppedRun.stderr.text).toContain('Fix the cause and run `secretform apply --target prod/a` again.\n');
+  });
+
   test("the service's warnings go to stderr, before the summary", () => {
     const io = fakeIo();
     const warnings = ['prod/a: the service warned: Endpoint ignored these unrecognized parameters: [x]'];
@@ -203,15 +219,15 @@ describe('the result of a run over several stacks', () => {
     expect(io.stderr.text).toContain('Error: stack tools was not applied: stack prod, which it waits for, failed or was skipped\n');
   });
 
-  test("a stack's advice carries the run's --stack flags, so that it runs the same stacks again", () => {
-    const selection = { stacks: ['staging', 'prod-*'], targets: [] };
+  test("a stack's advice carries the run's --stack and --target flags, so that it runs the same stacks and targets again", () => {
+    const selection = { stacks: ['staging', 'prod-*'], targets: ['staging/b', 'prod/a'] };
     const io = fakeIo();
     const stopped = result([outcome('prod/a', 'create', 'skipped', 'not started: the run was interrupted')], { interrupted: true, succeeded: false });
     const failedRun = result([outcome('staging/b', 'create', 'failed', 'service answered 400')]);
     writeStacksResult('apply', { confirmed: true, stacks: [{ stack: 'prod', status: 'done', value: stopped }, { stack: 'staging', status: 'done', value: failedRun }] }, io, clock, (command, stack, stackIo) =>
       writeChangeResult(command, stack, stackIo, selection),
     );
-    const flags = "--stack staging --stack 'prod-*'";
+    const flags = "--stack staging --stack 'prod-*' --target staging/b --target prod/a";
     expect(io.stderr.text).toContain(`Run \`secretform plan ${flags}\` to see what is left, then \`secretform apply ${flags}\` again.\n`);
     expect(io.stderr.text).toContain(`Fix the errors above and run \`secretform apply ${flags}\` again.\n`);
   });
