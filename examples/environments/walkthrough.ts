@@ -11,11 +11,11 @@
  *
  * The commands get each server's token only in the variable its stacks name (STAGING_SERVICE_TOKEN,
  * PROD_SERVICE_TOKEN); SERVICE_ADDR and SERVICE_TOKEN are removed, since no stack uses them. Exit code 0 when every
- * step did what it should, 1 otherwise. `-- --work-dir DIR` writes cdktf.out and the states under DIR (default:
- * this directory).
+ * step did what it should, 1 otherwise. `-- --work-dir DIR` writes cdktf.out and the states under DIR, created if
+ * missing (default: this directory).
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
@@ -75,6 +75,9 @@ export async function runEnvironments(options: WalkthroughOptions = {}): Promise
   };
 
   try {
+    // The commands run with the work dir as their cwd: a missing one would fail as `spawn node ENOENT`, which
+    // names the executable, not the directory.
+    mkdirSync(workDir, { recursive: true });
     for (const dir of ['cdktf.out', '.secretform']) rmSync(join(workDir, dir), { recursive: true, force: true });
     await step('Start the staging and prod services (two dev servers, different root tokens)', async () => {
       for (const name of ['staging', 'prod'] as const) {

@@ -79,7 +79,8 @@ test('each stack of the example, applied with --stack, lands on its own server o
 test('the walkthrough plans every stack in one run, applies --stack \'*\' and exits 0', async () => {
   const output: string[] = [];
   const sink = new Writable({ write(chunk: Buffer, _encoding, done) { output.push(chunk.toString()); done(); } });
-  const dir = workDir();
+  // A work dir that does not exist yet: the walkthrough creates it (--work-dir DIR of a new DIR).
+  const dir = join(workDir(), 'new', 'work-dir');
   const result = await runEnvironments({ workDir: dir, stdout: sink, stderr: sink });
   expect(result.failure).toBeUndefined();
   expect(result.exitCode).toBe(0);
