@@ -4,6 +4,7 @@
  */
 import * as readline from 'node:readline';
 import type { CliIo, InputStream } from './io';
+import { rerunCommand, WHOLE_RUN, type RunSelection } from './rerun-command';
 
 export const APPROVAL_QUESTION = "Do you want to perform these actions? Only 'yes' will be accepted: ";
 
@@ -11,11 +12,15 @@ export function isInteractive(stdin: InputStream): boolean {
   return stdin.isTTY === true;
 }
 
-/** The message for a run that needs approval but cannot ask for it. */
-export function approvalRefusal(command: 'apply' | 'destroy'): string {
+/**
+ * The message for a run that needs approval but cannot ask for it. Its commands repeat the run's `--stack` and
+ * `--target` flags (`selection`, as given): pasted without them, an apply of one stack of several is refused and
+ * one after `--target` would change everything.
+ */
+export function approvalRefusal(command: 'apply' | 'destroy', selection: RunSelection = WHOLE_RUN): string {
   return (
     `${command} needs approval, but stdin is not interactive, so secretform cannot ask for it. ` +
-    `Review the plan (secretform plan) and run \`secretform ${command} --auto-approve\` to ${command} without asking.`
+    `Review the plan (${rerunCommand('plan', selection)}) and run \`${rerunCommand(command, selection)} --auto-approve\` to ${command} without asking.`
   );
 }
 

@@ -49,7 +49,8 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   }
   const autoApprove = flags.autoApprove === true;
   const refreshOnly = flags.refreshOnly === true;
-  if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command));
+  // Before synthesis, so the --stack values go back as given: which stacks they select is not known yet.
+  if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command, { stacks: settings.stacks, targets: settings.targets }));
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.

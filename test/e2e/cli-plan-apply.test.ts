@@ -129,6 +129,15 @@ describe('secretform CLI against the dev server', () => {
     expect(existsSync(statePath())).toBe(false);
   });
 
+  test('the refusal repeats the run\'s --stack and --target, so the command it gives applies what was asked', async () => {
+    const before = server.requestLog.length;
+    const result = await runCli(['destroy', '--stack', 'e2e*', '--target', 'e2e/alice'], project, env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Review the plan (secretform plan --stack 'e2e*' --target e2e/alice)");
+    expect(result.stderr).toContain("run `secretform destroy --stack 'e2e*' --target e2e/alice --auto-approve` to destroy");
+    expect(server.requestLog.length).toBe(before);
+  });
+
   test('apply --auto-approve shows the plan, creates everything and prints the summary', async () => {
     const result = await runCli(['apply', '--auto-approve'], project, env);
     expect(result.stderr).toBe('');

@@ -34,5 +34,17 @@ describe('approval', () => {
     expect(approvalRefusal('apply')).toContain('stdin is not interactive');
     expect(approvalRefusal('apply')).toContain('secretform apply --auto-approve');
     expect(approvalRefusal('destroy')).toContain('secretform destroy --auto-approve');
+    expect(approvalRefusal('apply')).toBe(
+      'apply needs approval, but stdin is not interactive, so secretform cannot ask for it. ' +
+        'Review the plan (secretform plan) and run `secretform apply --auto-approve` to apply without asking.',
+    );
+  });
+
+  test('the refusal repeats the --stack values as given and the --target addresses', () => {
+    expect(approvalRefusal('apply', { stacks: ['staging', 'prod-*'], targets: ['staging/kv/app'] })).toBe(
+      'apply needs approval, but stdin is not interactive, so secretform cannot ask for it. ' +
+        "Review the plan (secretform plan --stack staging --stack 'prod-*' --target staging/kv/app) and run " +
+        "`secretform apply --stack staging --stack 'prod-*' --target staging/kv/app --auto-approve` to apply without asking.",
+    );
   });
 });
