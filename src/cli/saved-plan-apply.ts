@@ -61,8 +61,10 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     progress.finish();
   }
   if (!result.ok) return failWith(io, result.error);
-  // The plan chose its targets: the advice of an error repeats them, as --target would.
-  return writeRunResult('apply', result.value, io, progress, { stacks: [], targets: saved.targets });
+  // The plan chose its stack and targets: the advice of an error repeats them. Its --stack always, as a plan of
+  // several names its stacks: this run reads no synth output, so it cannot tell that the app has no other stack,
+  // and without it a pasted apply in an app of several is refused and a plan covers them all.
+  return writeRunResult('apply', result.value, io, progress, { stacks: [saved.stack], targets: saved.targets });
 }
 
 /**

@@ -120,4 +120,19 @@ describe('SIGINT during apply over several stacks', () => {
     expect(toCreate.every((address: string) => targets.includes(address))).toBe(true);
     expect(`${running.stdout()}${running.stderr()}${rest.stdout}${rest.stderr}`).not.toContain(BOB_PASSWORD);
   });
+
+  test('apply PLANFILE of one stack of several advises a plan and apply of that stack', async () => {
+    const project = createTwoStackProject();
+    const users = USERS.map((name) => `${name}p`);
+    const env = cliEnv(server, { SF_E2E_USERS: users.join(',') });
+    expect((await runCli(['plan', '--stack', 'green', '--out', 'green.plan.json'], project, env)).code).toBe(0);
+
+    const running = startCli(['apply', 'green.plan.json', '--parallelism', '1'], project, env);
+    await waitFor(() => /green\/u\dp: created/.test(running.stdout()), 'the first user to be created');
+    running.child.kill('SIGINT');
+    expect((await running.exited).code).toBe(1);
+    // Without --stack green, the apply would be refused (two stacks, none named) and the plan would cover both.
+    expect(running.stderr()).toContain('Run `secretform plan --stack green` to see what is left, then `secretform apply --stack green` again.\n');
+    expect(`${running.stdout()}${running.stderr()}`).not.toContain(BOB_PASSWORD);
+  });
 });
