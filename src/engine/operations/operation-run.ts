@@ -14,7 +14,7 @@ import { retryWhileSettling } from './eventual-consistency';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { clientFor, lockRunState, prepareRun, readRunState, type RunContext } from '../setup/run-context';
 import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
-import { stackOfAddress } from '../setup/stack-name';
+import { addressStack } from '../setup/stack-name';
 import type { LockedState } from '../state/locked-state';
 import type { ResourceState } from '../state/state-file';
 import { StateWriter } from '../apply/state-writer';
@@ -64,7 +64,7 @@ const OPTION_FLAGS: Record<OperationOption, string> = { ttl: '--ttl', force: '--
 
 /** Runs one operation on an object recorded in state. Nothing is sent unless the request fits the type. */
 export async function runOperation(options: EngineOptions, request: OperationRequest): Promise<Result<OperationAnswer>> {
-  const stack = operationStack(options, request.address);
+  const stack = addressStack(options, request.address);
   if (!stack.ok) return stack;
   const prepared = prepareRun({ ...options, stack: stack.value });
   if (!prepared.ok) return prepared;
@@ -122,25 +122,6 @@ export async function runOperation(options: EngineOptions, request: OperationReq
     await client?.close();
     if (lock?.ok) await lock.value.release();
   }
-}
-
-/**
- * The stack of an operation: the one given, else the address's first segment (with several stacks, none need be
- * given), unless the desired state is already one stack's. A stack given that does not hold the address is
- * refused before anything is read: its connection, state and lock are another stack's, and the address would only
- * turn out "not in the state of" it, without a word about which stack was meant.
- */
-function operationStack(options: EngineOptions, address: string): Result<string | undefined> {
-  const own = stackOfAddress(address);
-  const given = options.stack === '' ? undefined : options.stack;
-  if (given !== undefined && own !== undefined && given !== own) {
-    return fail(new EngineError(
-      'address_unknown',
-      `stack ${given} does not hold ${address}: an address starts with its stack's name, so it is in stack ${own}. ` +
-        `Leave the stack out (the address names its stack), or give stack ${own}; nothing was read or sent`,
-    ));
-  }
-  return ok(given ?? (options.desired.kind === 'synth-output' ? own : undefined));
 }
 
 function notInState(context: RunContext, address: string, known: string[]): EngineError {

@@ -32,7 +32,6 @@ export function defaultStatePath(cwd: string, stack: string): string {
   return path.join(cwd, '.secretform', `${stack}.state.json`);
 }
 
-
 /**
  * The stack an address belongs to: its first path segment (an address is a construct path, `<stack>/...`).
  * Undefined for an address without one.
@@ -40,4 +39,24 @@ export function defaultStatePath(cwd: string, stack: string): string {
 export function stackOfAddress(address: string): string | undefined {
   const slash = address.indexOf('/');
   return slash > 0 ? address.slice(0, slash) : undefined;
+}
+
+/**
+ * The stack of a command on one address (an operation, `state show | rm | mv`): the one given, else the address's
+ * first segment (with several stacks, none need be given), unless the desired state is already one stack's. A
+ * stack given that does not hold the address is refused before anything is read: its connection, state and lock
+ * are another stack's, and the address would only turn out "not in the state of" it, without a word about which
+ * stack was meant. (The CLI refuses the same earlier, as a usage error: oneStackOf.)
+ */
+export function addressStack(options: Pick<EngineOptions, 'stack' | 'desired'>, address: string): Result<string | undefined> {
+  const own = stackOfAddress(address);
+  const given = options.stack === '' ? undefined : options.stack;
+  if (given !== undefined && own !== undefined && given !== own) {
+    return fail(new EngineError(
+      'address_unknown',
+      `stack ${given} does not hold ${address}: an address starts with its stack's name, so it is in stack ${own}. ` +
+        `Leave the stack out (the address names its stack), or give stack ${own}; nothing was read or sent`,
+    ));
+  }
+  return ok(given ?? (options.desired.kind === 'synth-output' ? own : undefined));
 }
