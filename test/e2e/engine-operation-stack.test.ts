@@ -5,35 +5,24 @@
  * locked or sent.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, TerraformStack } from 'cdktf';
-import { apply, AuthMount, runOperation, SecretValue, UserpassUser, type EngineOptions } from '../../src';
+import { runOperation } from '../../src';
 import { startHarness, unwrap, type Harness } from './engine-harness';
+import { applyTwoStacks, type TwoStackOptions } from './two-stack-app';
 
 const PASSWORD = 'engine-operation-stack-password-7c3e';
 
 let h: Harness;
-let outdir: string;
-let options: EngineOptions & { desired: { kind: 'synth-output'; outdir: string } };
+let options: TwoStackOptions;
 
 beforeAll(async () => {
   h = await startHarness({ SF_OPERATION_PASSWORD: PASSWORD }, { kvMount: false });
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-engine-operation-stack-'));
-  const app = new App({ outdir });
-  for (const name of ['blue', 'green']) {
-    const stack = new TerraformStack(app, name);
-    const mount = new AuthMount(stack, 'userpass', { path: `${name}-users`, type: 'userpass' });
-    new UserpassUser(stack, 'ci', { mount, username: `${name}-ci`, password: SecretValue.fromEnv('SF_OPERATION_PASSWORD'), tokenPolicies: ['default'] });
-  }
-  app.synth();
-  options = { desired: { kind: 'synth-output', outdir }, cwd: h.dir, env: h.env };
-  for (const stack of ['blue', 'green']) expect(unwrap(await apply({ ...options, stack })).succeeded).toBe(true);
+  options = await applyTwoStacks(h, 'SF_OPERATION_PASSWORD', 'secretform-engine-operation-stack-');
 });
 
 afterAll(async () => {
   await h.close();
-  fs.rmSync(outdir, { recursive: true, force: true });
+  fs.rmSync(options.desired.outdir, { recursive: true, force: true });
 });
 
 const stateFiles = (): string[] => fs.readdirSync(path.join(h.dir, '.secretform')).sort();

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { loadDesired } from '../setup/desired';
-import { resolveStack } from '../setup/stack-name';
+import { addressStack, resolveStack } from '../setup/stack-name';
 import { addressProblem, renameAddress } from './state-moves';
 import type { LockHolder, StateBackend, StateVersionInfo } from './backend';
 import { openLockedState, readStateAt } from './locked-state';
@@ -33,6 +33,15 @@ function stateTarget(options: EngineOptions, stack?: string): Result<StateTarget
   return ok({ stack: resolved.value, location: location.value });
 }
 
+/**
+ * The options of a state command on one address, on the stack that holds it (see addressStack): a stack given
+ * that does not is refused before the state is read or locked.
+ */
+function onAddressStack(options: EngineOptions, address: string): Result<EngineOptions> {
+  const stack = addressStack(options, address);
+  return stack.ok ? ok({ ...options, stack: stack.value }) : stack;
+}
+
 /** The managed resources recorded in state, in address order. */
 export async function stateList(options: EngineOptions): Promise<Result<StateListEntry[]>> {
   const state = await statePull(options);
@@ -44,8 +53,10 @@ export async function stateList(options: EngineOptions): Promise<Result<StateLis
 }
 
 /** One resource's state entry (its secrets are fingerprints only: state never holds a secret value). */
-export async function stateShow(options: EngineOptions, address: string): Promise<Result<ResourceState>> {
-  const target = stateTarget(options);
+export async function stateShow(given: EngineOptions, address: string): Promise<Result<ResourceState>> {
+  const options = onAddressStack(given, address);
+  if (!options.ok) return options;
+  const target = stateTarget(options.value);
   if (!target.ok) return target;
   const state = await readStateAt(target.value.location, target.value.stack);
   if (!state.ok) return state;
@@ -85,8 +96,10 @@ export async function editState(
 }
 
 /** Forgets a resource (the object on the service is left alone). */
-export async function stateRm(options: EngineOptions, address: string): Promise<Result<void>> {
-  const edited = await editState(options, 'secretform state rm', (resources, where) => {
+export async function stateRm(given: EngineOptions, address: string): Promise<Result<void>> {
+  const options = onAddressStack(given, address);
+  if (!options.ok) return options;
+  const edited = await editState(options.value, 'secretform state rm', (resources, where) => {
     if (!resources[address]) return fail(notInState(address, where));
     delete resources[address];
     return ok(resources);
@@ -136,7 +149,11 @@ export interface StateMoved {
  * state, TO a construct path of the stack that is not; every recorded dependency on FROM then names TO. When the
  * synth output is readable, TO must not be a construct of another type there.
  */
-export async function stateMv(options: EngineOptions, from: string, to: string): Promise<Result<StateMoved>> {
+export async function stateMv(given: EngineOptions, from: string, to: string): Promise<Result<StateMoved>> {
+  // FROM names the stack; TO must then be an address of that stack too (addressProblem below).
+  const onStack = onAddressStack(given, from);
+  if (!onStack.ok) return onStack;
+  const options = onStack.value;
   const stack = resolveStack(options);
   if (!stack.ok) return stack;
   for (const [name, address] of [['FROM', from], ['TO', to]] as const) {
