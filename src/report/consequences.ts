@@ -2,7 +2,8 @@
  * The words of a delete's or replace's consequences (what else goes on the service, counted by the engine),
  * shared by the text and markdown reports; JSON writes them as they are (`"consequences"`).
  */
-import type { PlannedChange } from '../engine/plan/plan';
+import { uncountedWarning } from '../engine/guardrails/uncounted-warning';
+import type { Plan, PlannedChange } from '../engine/plan/plan';
 import type { Consequence } from '../resources/types';
 import { escapeInline } from './markdown-escape';
 
@@ -26,4 +27,24 @@ export function consequenceComments(change: PlannedChange): string[] {
 /** The markdown warning block's line for a change, with its consequences as nested items. */
 export function warningWithConsequences(line: string, change: PlannedChange): string[] {
   return [line, ...(change.consequences ?? []).map((consequence) => `>   - ⚠️ ${escapeInline(consequenceText(consequence))}`)];
+}
+
+/**
+ * The plan's warnings as a report that shows each consequence under its resource lists them (text, markdown):
+ * the warning of an uncounted consequence names the resource and what could not be counted, and points up to
+ * the resource for why, instead of repeating a reason that can be longer than the line above it. The others,
+ * and a plan's warnings for stderr or a library caller, are unchanged.
+ */
+export function warningsBesideConsequences(plan: Pick<Plan, 'changes' | 'warnings'>): string[] {
+  const shortened = new Map<string, string>();
+  for (const change of plan.changes) {
+    for (const consequence of change.consequences ?? []) {
+      if (!('uncounted' in consequence)) continue;
+      shortened.set(
+        uncountedWarning(change.address, change.action, consequence),
+        `${change.address}: could not count the ${consequence.what} its ${change.action} takes with it (see above); review them by hand`,
+      );
+    }
+  }
+  return plan.warnings.map((warning) => shortened.get(warning) ?? warning);
 }

@@ -1,6 +1,7 @@
 import { graphEdges, renderMermaid, type GraphNode } from './graph';
 import type { DriftEntry, Plan, PlannedChange, PlanAction } from '../engine/plan/plan';
 import { alertSections } from './markdown-alerts';
+import { warningsBesideConsequences } from './consequences';
 import { contextLine, type CommentContext } from './markdown-context';
 import { diffLines } from './markdown-diff';
 import { codeFence, escapeHtml, escapeInline, inlineCode, tableCode } from './markdown-escape';
@@ -66,7 +67,7 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
   appendAll(sections, driftSections(plan.drift));
   if (!plan.refreshOnly) for (const part of [unverifiableSection(plan.changes), serviceManagedSection(plan.changes)]) appendAll(sections, part);
   appendAll(sections, policyMarkdownSections(plan));
-  appendAll(sections, planWarnings(plan.warnings));
+  appendAll(sections, planWarnings(warningsBesideConsequences(plan)));
   return sections;
 }
 

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { consequenceComments } from './consequences';
+import { consequenceComments, warningsBesideConsequences } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
 import { policyTextSection } from './policy-text';
 import {
@@ -61,7 +61,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   appendAll(out, policyTextSection(plan, colors));
 
-  for (const warning of plan.warnings) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
+  // An uncounted consequence's reason is under its resource; its warning points there (see report/consequences).
+  for (const warning of warningsBesideConsequences(plan)) out.push(`${colors.bold(colors.yellow('Warning:'))} ${warning}`, '');
   return `${trimTrailingBlankLines(out).join('\n')}\n`;
 }
 

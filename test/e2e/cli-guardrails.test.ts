@@ -159,12 +159,18 @@ describe('guardrails through the CLI', () => {
       const text = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'text', true);
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`  # guard/scratch will be destroyed\n  # ! an unknown number of secrets go with it (could not be counted: ${why}): ${DETAIL}\n`);
-      expect(text.stdout).toContain(`Warning: guard/scratch: could not count the secrets its delete takes with it on the service (${why}); review them by hand`);
+      // The reason once, under the resource; the warning names the resource and what, and points up.
+      expect(text.stdout).toContain('Warning: guard/scratch: could not count the secrets its delete takes with it (see above); review them by hand\n');
+      expect(text.stdout.split(why).length - 1).toBe(1);
       expect(text.stdout).not.toMatch(/0 secrets go with it/);
       const markdown = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'markdown');
       expect(markdown.code).toBe(0);
       const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!CAUTION]'));
       expect(warning).toContain(`>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST ${METADATA} answered HTTP 200 with an object without &quot;keys&quot;`);
+      expect(markdown.stdout).toContain('> - guard/scratch: could not count the secrets its delete takes with it (see above); review them by hand');
+      expect(markdown.stdout.split(`LIST ${METADATA} answered`).length - 1).toBe(1);
+      // Beside a markdown or JSON report, stderr has no "above": its warning keeps the reason.
+      expect(markdown.stderr).toContain(`guard/scratch: could not count the secrets its delete takes with it on the service (${why}); review them by hand`);
       const json = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'json');
       expect(json.code).toBe(0);
       const change = scratchChange(json.stdout);

@@ -53,17 +53,29 @@ describe('a consequence that could not be counted shows where its count would be
       before: { path: 'apps', type: 'kv' },
       consequences: [{ what: 'secrets', uncounted: WHY, detail: 'the secrets stored in kv mount "apps" are deleted with it' }],
     })],
+    // As the engine words it (guardrails/uncounted-warning.ts), beside a warning of another kind.
+    warnings: [
+      `prod/apps: could not count the secrets its delete takes with it on the service (${WHY}); review them by hand`,
+      'prod/other: some other warning (its own reason)',
+    ],
   });
   const said = `an unknown number of secrets go with it (could not be counted: ${WHY}): the secrets stored in kv mount "apps" are deleted with it`;
+  const reasonAt = (report: string, reason: string): number => report.split(reason).length - 1;
 
-  test('text: the comment under the title says how many is unknown, and why', () => {
-    expect(renderText(uncountedPlan, { color: false })).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n`);
+  test('text: the comment under the title says how many is unknown, and why; the warning points there, without the reason again', () => {
+    const text = renderText(uncountedPlan, { color: false });
+    expect(text).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n`);
+    expect(text).toContain('Warning: prod/apps: could not count the secrets its delete takes with it (see above); review them by hand\n');
+    expect(text).toContain('Warning: prod/other: some other warning (its own reason)\n');
+    expect(reasonAt(text, WHY)).toBe(1);
   });
 
-  test('markdown: the nested item in the CAUTION block says the same', () => {
+  test('markdown: the nested item in the CAUTION block says the same; the warning points there, without the reason again', () => {
     const [markdown] = renderMarkdown(uncountedPlan);
     const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
     expect(warning).toContain('>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST /v1/apps/metadata answered HTTP 200 with an object without &quot;keys&quot;');
+    expect(markdown).toContain('> - prod/apps: could not count the secrets its delete takes with it (see above); review them by hand\n');
+    expect(reasonAt(markdown, 'LIST /v1/apps/metadata answered')).toBe(1);
   });
 
   test('JSON: count null and uncounted with the reason', () => {

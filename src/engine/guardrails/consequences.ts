@@ -9,6 +9,7 @@ import { concurrencyLimit } from '../../lazy-packages';
 import type { ServiceClient } from '../../client';
 import type { Attributes, Consequence, ConsequenceAnswer, ConsequenceRead, ListingCall } from '../../resources/types';
 import { notOfShapeAnswer } from '../refresh/read-answer';
+import { uncountedWarning } from './uncounted-warning';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { Plan, PlannedChange } from '../plan/plan';
 import type { ResourcePlan } from '../plan/resource-plan';
@@ -38,7 +39,7 @@ export async function withConsequences(computation: PlanComputation, client: Ser
       if (consequences.length > 0) found.set(resource.address, consequences);
       for (const consequence of consequences) {
         if ('uncounted' in consequence) {
-          warnings.push(`${resource.address}: could not count the ${consequence.what} its ${resource.change.action} takes with it on the service (${consequence.uncounted}); review them by hand`);
+          warnings.push(uncountedWarning(resource.address, resource.change.action, consequence));
         }
       }
     } catch (error) {
