@@ -14,6 +14,7 @@ import { DRIFT_KINDS, PLAN_ACTIONS, SECRET_STATUSES, type ActionReason, type Dri
 import { ACTION_REASON_KINDS } from '../../src/engine/saved-plan/plan-schema';
 import { readSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, writeSavedPlan, type SavedPlan } from '../../src/engine/saved-plan/saved-plan';
 import { RESOURCE_TYPES } from '../../src/resources/registry';
+import type { Consequence } from '../../src/resources/types';
 
 const SEED = 20261125;
 const RUNS = 150;
@@ -51,6 +52,12 @@ const secretStatus = fc.record(
   { requiredKeys: ['field', 'status'] },
 );
 
+/** What a delete takes with it: counted (exactly, or at least), or not countable (the reason instead of a count). */
+const consequence: fc.Arbitrary<Consequence> = fc.oneof(
+  fc.record({ what: name, count: fc.nat(), atLeast: fc.boolean(), detail: text }, { requiredKeys: ['what', 'count', 'detail'] }),
+  fc.record({ what: name, uncounted: text, detail: text }),
+);
+
 const change: fc.Arbitrary<PlannedChange> = fc.record(
   {
     address,
@@ -66,6 +73,7 @@ const change: fc.Arbitrary<PlannedChange> = fc.record(
     fieldChanges: fc.array(fc.record({ field: name, from: fc.jsonValue({ maxDepth: 1 }), to: fc.jsonValue({ maxDepth: 1 }), forcesReplacement: fc.boolean() }), { maxLength: 3 }),
     secrets: fc.array(secretStatus, { maxLength: 3 }),
     dependsOn: fc.array(address, { maxLength: 2 }),
+    consequences: fc.array(consequence, { maxLength: 2 }),
   },
   { requiredKeys: ['address', 'type', 'id', 'action', 'reasons', 'before', 'after', 'sensitive', 'replacePaths', 'fieldChanges', 'secrets'] },
 );
@@ -146,6 +154,12 @@ describe('saved plans: every plan the engine can write is readable', () => {
           fieldChanges: action === 'update' ? [{ field: 'name', from: 'a', to: 'b', forcesReplacement: false }] : [],
           secrets: SECRET_STATUSES.map((status) => ({ field: `secret_${status}`, status, rotatedAt: status === 'managed_by_service' ? '2026-11-25T10:00:00Z' : undefined })),
           dependsOn: ['prod/base'],
+          ...(action === 'delete' || action === 'replace'
+            ? { consequences: [
+              { what: 'secrets', count: 3, atLeast: true, detail: 'the secrets stored in it are deleted with it' },
+              { what: 'users', uncounted: 'LIST /v1/auth/x/users answered HTTP 200 with an object without "keys"', detail: 'its users are deleted with it' },
+            ] }
+            : {}),
         })),
       ),
       drift: DRIFT_KINDS.map((kind) => ({
@@ -164,6 +178,10 @@ describe('saved plans: every plan the engine can write is readable', () => {
     expect(read).toEqual(JSON.parse(JSON.stringify(every)));
     for (const format of ['text', 'markdown', 'json'] as const) expect(renderPlan(read, format, false).join('').length).toBeGreaterThan(0);
     expect(renderPlan(read, 'text', false).join('')).toContain('rotated by the service at 2026-11-25T10:00:00Z');
+    // A count that could not be made reads back unknown in every format, never as 0.
+    expect(renderPlan(read, 'text', false).join('')).toContain('an unknown number of users go with it');
+    const json = JSON.parse(renderPlan(read, 'json', false).join('')) as { resource_changes: Array<{ consequences?: unknown[] }> };
+    expect(json.resource_changes.flatMap((entry) => entry.consequences ?? [])).toContainEqual(expect.objectContaining({ what: 'users', count: null }));
   });
 
   test('any generated plan goes through write -> read -> show unchanged', async () => {
