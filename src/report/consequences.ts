@@ -9,24 +9,36 @@ import { escapeInline } from './markdown-escape';
 
 /**
  * `12 secrets go with it: the secrets stored in kv mount "apps" are deleted with it`; where the service's answer
- * could not tell how many, `an unknown number of secrets go with it (could not be counted: <why>): ...`.
+ * could not tell how many, `an unknown number of secrets go with it: ...` (the reason: `uncountedReason`).
  */
 export function consequenceText(consequence: Consequence): string {
-  if ('uncounted' in consequence) {
-    return `an unknown number of ${consequence.what} go with it (could not be counted: ${consequence.uncounted}): ${consequence.detail}`;
-  }
+  if ('uncounted' in consequence) return `an unknown number of ${consequence.what} go with it: ${consequence.detail}`;
   const count = `${consequence.atLeast ? 'at least ' : ''}${consequence.count} ${consequence.what}`;
   return `${count} ${consequence.count === 1 && !consequence.atLeast ? 'goes' : 'go'} with it: ${consequence.detail}`;
 }
 
-/** The text report's comment lines under a resource's title, one per consequence. */
-export function consequenceComments(change: PlannedChange): string[] {
-  return (change.consequences ?? []).map((consequence) => `  # ! ${consequenceText(consequence)}`);
+/**
+ * Why a count could not be made (the call and what it answered), for the line after the consequence's own: the
+ * reviewer reads what goes first, and the reason (often longer than the line above) only if they need it.
+ */
+function uncountedReason(consequence: Consequence): string | undefined {
+  return 'uncounted' in consequence ? `could not be counted: ${consequence.uncounted}` : undefined;
 }
 
-/** The markdown warning block's line for a change, with its consequences as nested items. */
+/** The text report's comment lines under a resource's title: one per consequence, and its reason below it. */
+export function consequenceComments(change: PlannedChange): string[] {
+  return (change.consequences ?? []).flatMap((consequence) => {
+    const reason = uncountedReason(consequence);
+    return [`  # ! ${consequenceText(consequence)}`, ...(reason === undefined ? [] : [`  #   ${reason}`])];
+  });
+}
+
+/** The markdown warning block's line for a change, with its consequences (and a reason) as nested items. */
 export function warningWithConsequences(line: string, change: PlannedChange): string[] {
-  return [line, ...(change.consequences ?? []).map((consequence) => `>   - ⚠️ ${escapeInline(consequenceText(consequence))}`)];
+  return [line, ...(change.consequences ?? []).flatMap((consequence) => {
+    const reason = uncountedReason(consequence);
+    return [`>   - ⚠️ ${escapeInline(consequenceText(consequence))}`, ...(reason === undefined ? [] : [`>     - ${escapeInline(reason)}`])];
+  })];
 }
 
 /**

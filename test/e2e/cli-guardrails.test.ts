@@ -158,7 +158,7 @@ describe('guardrails through the CLI', () => {
       const why = `LIST ${METADATA} answered HTTP 200 with an object without "keys" where a list was expected: ${NOT_NAMES}`;
       const text = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'text', true);
       expect(text.code).toBe(0);
-      expect(text.stdout).toContain(`  # guard/scratch will be destroyed\n  # ! an unknown number of secrets go with it (could not be counted: ${why}): ${DETAIL}\n`);
+      expect(text.stdout).toContain(`  # guard/scratch will be destroyed\n  # ! an unknown number of secrets go with it: ${DETAIL}\n  #   could not be counted: ${why}\n`);
       // The reason once, under the resource; the warning names the resource and what, and points up.
       expect(text.stdout).toContain('Warning: guard/scratch: could not count the secrets its delete takes with it (see above); review them by hand\n');
       expect(text.stdout.split(why).length - 1).toBe(1);
@@ -166,7 +166,8 @@ describe('guardrails through the CLI', () => {
       const markdown = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'markdown');
       expect(markdown.code).toBe(0);
       const warning = markdown.stdout.slice(markdown.stdout.indexOf('> [!CAUTION]'));
-      expect(warning).toContain(`>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST ${METADATA} answered HTTP 200 with an object without &quot;keys&quot;`);
+      expect(warning).toContain(`>     - could not be counted: LIST ${METADATA} answered HTTP 200 with an object without &quot;keys&quot;`);
+      expect(warning).toContain('>   - ⚠️ an unknown number of secrets go with it: ');
       expect(markdown.stdout).toContain('> - guard/scratch: could not count the secrets its delete takes with it (see above); review them by hand');
       expect(markdown.stdout.split(`LIST ${METADATA} answered`).length - 1).toBe(1);
       // Beside a markdown or JSON report, stderr has no "above": its warning keeps the reason.

@@ -59,12 +59,13 @@ describe('a consequence that could not be counted shows where its count would be
       'prod/other: some other warning (its own reason)',
     ],
   });
-  const said = `an unknown number of secrets go with it (could not be counted: ${WHY}): the secrets stored in kv mount "apps" are deleted with it`;
+  const said = 'an unknown number of secrets go with it: the secrets stored in kv mount "apps" are deleted with it';
   const reasonAt = (report: string, reason: string): number => report.split(reason).length - 1;
 
   test('text: the comment under the title says how many is unknown, and why; the warning points there, without the reason again', () => {
     const text = renderText(uncountedPlan, { color: false });
-    expect(text).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n`);
+    // What goes first, the reason on the line below it.
+    expect(text).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n  #   could not be counted: ${WHY}\n`);
     expect(text).toContain('Warning: prod/apps: could not count the secrets its delete takes with it (see above); review them by hand\n');
     expect(text).toContain('Warning: prod/other: some other warning (its own reason)\n');
     expect(reasonAt(text, WHY)).toBe(1);
@@ -73,7 +74,10 @@ describe('a consequence that could not be counted shows where its count would be
   test('markdown: the nested item in the CAUTION block says the same; the warning points there, without the reason again', () => {
     const [markdown] = renderMarkdown(uncountedPlan);
     const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
-    expect(warning).toContain('>   - ⚠️ an unknown number of secrets go with it (could not be counted: LIST /v1/apps/metadata answered HTTP 200 with an object without &quot;keys&quot;');
+    expect(warning).toContain(
+      '>   - ⚠️ an unknown number of secrets go with it: the secrets stored in kv mount &quot;apps&quot; are deleted with it\n' +
+        '>     - could not be counted: LIST /v1/apps/metadata answered HTTP 200 with an object without &quot;keys&quot;',
+    );
     expect(markdown).toContain('> - prod/apps: could not count the secrets its delete takes with it (see above); review them by hand\n');
     expect(reasonAt(markdown, 'LIST /v1/apps/metadata answered')).toBe(1);
   });
