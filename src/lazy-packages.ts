@@ -2,7 +2,8 @@
  * npm packages that only some runs need, loaded on first use rather than with every command: a plan that writes
  * no file (write-file-atomic), deletes nothing (p-limit bounds the reads of what a deletion takes with it) and
  * names no stack pattern (picomatch) loads none of them: ~7 ms less before its first request on Node 20.
- * test/e2e/cli-startup.test.ts fails if such a plan loads one again. (zod has its own: lazy-zod.ts.)
+ * test/e2e/cli-startup.test.ts fails if such a plan loads one again. The only place that requires them, so every
+ * command (generate too) gets them the same way. (zod has its own: lazy-zod.ts.)
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- a top-level import would load them with every command */
 import type PLimit from 'p-limit';

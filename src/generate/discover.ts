@@ -6,7 +6,6 @@
  * only once the run knows it talks to the service (service-proof.ts). An object a listing named whose read then
  * finds nothing is left out with a warning.
  */
-import pLimit from 'p-limit';
 import type { ServiceClient } from '../client';
 import { EngineError, fail, ok, type Result } from '../engine/errors';
 import { notFoundAnswer, notOfShapeAnswer } from '../engine/refresh/read-answer';
@@ -15,6 +14,7 @@ import { keysBesides } from '../resources/discovery';
 import { allResourceTypes } from '../resources/registry';
 import type { Attributes, ListingCall, ResourceType } from '../resources/types';
 import { appendAll } from '../append-all';
+import { concurrencyLimit } from '../lazy-packages';
 import { notAListingError } from './listing-answer';
 import { serviceProven, type EmptyListing } from './service-proof';
 
@@ -39,7 +39,7 @@ export interface Discovery {
 }
 
 export async function discover(client: ServiceClient, options: { parallelism: number }): Promise<Result<Discovery>> {
-  const limit = pLimit(Math.max(1, options.parallelism));
+  const limit = concurrencyLimit(Math.max(1, options.parallelism));
   const answers = new Map<string, Promise<unknown>>();
   const emptyListings: EmptyListing[] = [];
   const read = (call: ListingCall): Promise<unknown> => {

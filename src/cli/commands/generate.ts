@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import writeFileAtomic from 'write-file-atomic';
 import { ServiceClient } from '../../client';
 import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
+import { writeFileAtomically } from '../../lazy-packages';
 import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
@@ -51,7 +51,7 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
     for (const warning of app.warnings) writeWarning(io, warning);
     const report = flags.outFile === undefined ? io.stderr : io.stdout;
     if (flags.outFile === undefined) io.stdout.write(app.source);
-    else await writeFileAtomic(path.resolve(io.cwd, flags.outFile), app.source);
+    else await writeFileAtomically(path.resolve(io.cwd, flags.outFile), app.source);
     report.write(`Generated ${app.constructCount} object${app.constructCount === 1 ? '' : 's'} in stack ${flags.stack}${flags.outFile === undefined ? '' : ` (${flags.outFile})`}.\n`);
     if (app.variables.length > 0) {
       report.write(`Set these environment variables to the secrets' values before synth, import and plan:\n`);
