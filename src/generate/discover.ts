@@ -6,7 +6,7 @@
  * only once the run knows it talks to the service (service-proof.ts). An object a listing named whose read then
  * finds nothing is left out with a warning.
  */
-import type { ServiceClient } from '../client';
+import { confirmService, notTheServiceMessage, type ServiceClient } from '../client';
 import { EngineError, fail, ok, type Result } from '../engine/errors';
 import { notFoundAnswer, notOfShapeAnswer } from '../engine/refresh/read-answer';
 import { refresh } from '../engine/refresh/refresh';
@@ -57,7 +57,7 @@ export async function discover(client: ServiceClient, options: { parallelism: nu
           emptyListings.push({ path: call.path, how: notFoundAnswer(client, call, result.error.errors) });
           return undefined;
         }
-        throw new EngineError('service_error', `discovery: ${call.method} ${call.path}: ${result.error.message}`);
+        throw await failedListingError(client, call, result.error.message);
       });
       answers.set(key, answer);
     }
@@ -146,4 +146,23 @@ function unmodelledKeys(resourceType: ResourceType, data: Record<string, unknown
   const spec = resourceType.discover;
   if (spec?.unmodelledKeys) return spec.unmodelledKeys(data, identity);
   return keysBesides(data, [...resourceType.fields.map((field) => field.api), ...(spec?.readOnlyKeys ?? [])]);
+}
+
+/**
+ * A listing that failed: the service's own error when the run knows it talks to the service; otherwise the
+ * failure is most likely the address (another HTTP server answers LIST with 501 or 405), so the error says that and
+ * names SERVICE_ADDR, as an empty listing without that proof does (service-proof.ts).
+ */
+async function failedListingError(client: ServiceClient, call: ListingCall, message: string): Promise<EngineError> {
+  const identity = await confirmService(client);
+  if (identity.confirmed) return new EngineError('service_error', `discovery: ${call.method} ${call.path}: ${message}`);
+  return new EngineError(
+    'service_unusable',
+    notTheServiceMessage(client, {
+      run: 'generate',
+      conclusion: 'nothing is written',
+      absent: `${call.method} ${client.displayPath(call.path)} failed (${message})`,
+      answer: identity.answer,
+    }),
+  );
 }

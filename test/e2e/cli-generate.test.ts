@@ -5,11 +5,11 @@
  * the shape the service answers, so a wrong SERVICE_ADDR, or a proxy that gets some paths wrong, is an error and
  * never an empty or partial app. An object listed that then reads as not there is a warning.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { cliEnv, runCli, transcript } from './cli-harness';
+import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
 import { startServiceProxy } from '../support/service-proxy';
 import { envelopeOf, startRawServer, type RawHandler, type RawReply, type RawRequest, type RawServer } from './client-raw-server';
 
@@ -97,6 +97,17 @@ describe('a SERVICE_ADDR that is not the service', () => {
     expect(existsSync(outFile())).toBe(false);
   });
 
+  test('a plain HTTP server answering LIST with 501: exit 1 naming SERVICE_ADDR and the fix, nothing written', async () => {
+    const server = await raw((request) => (request.method === 'LIST' ? { status: 501, body: 'Unsupported method' } : { status: 404 }));
+    const result = await generate({ SERVICE_ADDR: server.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the server at SERVICE_ADDR (${server.url}) does not answer like the secrets service, so nothing is written`);
+    expect(result.stderr).toMatch(/LIST \/v1\/\S+ failed \(.*501/);
+    expect(result.stderr).toContain('Set SERVICE_ADDR to the secrets service\'s base address');
+    expect(existsSync(outFile())).toBe(false);
+    expect(existsSync(join(dir, 'cdktf.json'))).toBe(false);
+  });
+
   test('to stdout (no --out-file): a wrong SERVICE_ADDR prints no app', async () => {
     const server = await raw(() => ({ status: 404, body: { errors: [] } }));
     const result = await runCli(['generate'], dir, env({ SERVICE_ADDR: server.url }));
@@ -157,6 +168,42 @@ describe('the service itself', () => {
     expect(sent.some((entry) => entry.method === 'LIST' && entry.status === 404)).toBe(true);
     // ...and the objects read back were the proof.
     expect(sent.filter((entry) => entry.path === 'auth/token/lookup-self')).toEqual([]);
+  });
+});
+
+describe('the project it writes', () => {
+  /** node_modules as a user's project has them: secretform (this checkout), the framework, constructs and tsx. */
+  function linkProjectModules(project: string): void {
+    mkdirSync(join(project, 'node_modules'));
+    symlinkSync(ROOT, join(project, 'node_modules', 'secretform'), 'dir');
+    for (const name of ['cdktf', 'constructs', 'tsx']) symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+  }
+
+  test('a cdktf.json beside the app, so that synth runs it as it stands', async () => {
+    const result = await generate();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Wrote cdktf.json: secretform synth runs the app with node --import tsx');
+    expect(JSON.parse(readFileSync(join(dir, 'cdktf.json'), 'utf8'))).toEqual({ language: 'typescript', app: 'node --import tsx main.ts' });
+    linkProjectModules(dir);
+    const synth = await runCli(['synth'], dir, env());
+    expect(synth.stderr).toBe('');
+    expect(synth.code).toBe(0);
+    expect(existsSync(join(dir, 'cdktf.out', 'stacks', 'imported', 'cdk.tf.json'))).toBe(true);
+  });
+
+  test('an existing cdktf.json is the user\'s: left as it is, and said so', async () => {
+    writeFileSync(join(dir, 'cdktf.json'), '{ "app": "node app.js" }\n');
+    const result = await generate();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('cdktf.json exists beside it and was left as it is: its "app" must run main.ts.');
+    expect(readFileSync(join(dir, 'cdktf.json'), 'utf8')).toBe('{ "app": "node app.js" }\n');
+  });
+
+  test('to stdout: the report on stderr names the cdktf.json to write', async () => {
+    const result = await runCli(['generate'], dir, env());
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Save the app as main.ts beside a cdktf.json such as {"language":"typescript","app":"node --import tsx main.ts"}');
+    expect(existsSync(join(dir, 'cdktf.json'))).toBe(false);
   });
 });
 

@@ -3,10 +3,12 @@
  * app in TypeScript (stdout without --out-file), and says what it found, which environment variables the code
  * reads secrets from, and what it could not express.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ServiceClient } from '../../client';
 import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
+import { PROJECT_FILE, projectFileFor } from '../../generate/project-file';
 import { writeFileAtomically } from '../../lazy-packages';
 import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
@@ -53,6 +55,7 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
     if (flags.outFile === undefined) io.stdout.write(app.source);
     else await writeFileAtomically(path.resolve(io.cwd, flags.outFile), app.source);
     report.write(`Generated ${app.constructCount} object${app.constructCount === 1 ? '' : 's'} in stack ${flags.stack}${flags.outFile === undefined ? '' : ` (${flags.outFile})`}.\n`);
+    report.write(await projectFileNote(io, flags.outFile));
     if (app.variables.length > 0) {
       report.write(`Set these environment variables to the secrets' values before synth, import and plan:\n`);
       for (const variable of app.variables) report.write(`  ${variable.name}: ${variable.description}\n`);
@@ -67,4 +70,19 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Writes cdktf.json beside the app when the folder has none, so `secretform synth` runs it as it stands, and
+ * says so; an existing cdktf.json is the user's and is left alone. On stdout, says what file to write.
+ */
+async function projectFileNote(io: CliIo, outFile: string | undefined): Promise<string> {
+  if (outFile === undefined) {
+    return `Save the app as main.ts beside a ${PROJECT_FILE} such as ${JSON.stringify(JSON.parse(projectFileFor('main.ts')))} so that secretform synth runs it (needs tsx: npm install -D tsx).\n`;
+  }
+  const appPath = path.resolve(io.cwd, outFile);
+  const projectPath = path.join(path.dirname(appPath), PROJECT_FILE);
+  if (existsSync(projectPath)) return `${PROJECT_FILE} exists beside it and was left as it is: its "app" must run ${path.basename(appPath)}.\n`;
+  await writeFileAtomically(projectPath, projectFileFor(path.basename(appPath)));
+  return `Wrote ${path.relative(io.cwd, projectPath) || PROJECT_FILE}: secretform synth runs the app with node --import tsx (install tsx, cdktf, constructs and secretform in the project).\n`;
 }
