@@ -26,11 +26,11 @@ if (!haveTerraform) {
 
 /** The README's port; the test's dev server takes a free one and the blocks are pointed at it. */
 const README_ADDR = 'http://127.0.0.1:8200';
-const SECRETS = ['admin-password', 'choose-a-password'];
+const SECRETS = ['admin-password', 'choose-a-password', 'choose-one', 'choose-another'];
 
 let workdir: string;
 let project: string;
-let devServer: ChildProcess | undefined;
+const devServers: ChildProcess[] = [];
 let serverUrl: string;
 let env: NodeJS.ProcessEnv;
 const outputs: string[] = [];
@@ -42,12 +42,19 @@ async function runBlock(name: string, cwd: string, edit: (block: string) => stri
   return output;
 }
 
-function startReadmeDevServer(): Promise<string> {
+/**
+ * Starts the dev server as a README line says (`npx secretform dev-server [--port N]`), on a free port instead of
+ * N; resolves its address.
+ */
+function startReadmeDevServer(cwd = project, line = 'npx secretform dev-server'): Promise<string> {
+  const args = line.replace(/#.*$/, '').trim().split(/\s+/);
+  expect(args.slice(0, 3)).toEqual(['npx', 'secretform', 'dev-server']);
+  const port = args.indexOf('--port');
+  if (port >= 0) args.splice(port, 2);
   return new Promise((resolve, reject) => {
-    // `npx secretform dev-server` as the README says, on a free port.
     // Its own process group: npx runs the server as a child of its own, and both must stop at the end.
-    const child = spawn('npx', ['--no-install', 'secretform', 'dev-server', '--port', '0'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    devServer = child;
+    const child = spawn('npx', ['--no-install', ...args.slice(1), '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    devServers.push(child);
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -78,8 +85,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const server = devServer;
-  if (server?.pid !== undefined && server.exitCode === null) {
+  for (const server of devServers) {
+    if (server.pid === undefined || server.exitCode !== null) continue;
     const closed = new Promise((resolve) => server.once('close', resolve));
     process.kill(-server.pid, 'SIGTERM');
     await closed;
@@ -107,6 +114,29 @@ describe('README "A new project", to the letter', () => {
     expect((await read('auth/userpass/users/ci-bot')).data).toMatchObject({ token_policies: ['deployer'], token_ttl: 3600 });
     expect((await read('ldap/static-role/svc-app')).data).toMatchObject({ username: 'svc-app-1' });
     expect((await read('ldap/config')).data).toMatchObject({ userdn: 'ou=service-accounts,dc=example,dc=org' });
+  });
+
+  test('two environments: environments-main.ts on the two dev servers of environments-servers.sh, applied and then in sync', async () => {
+    const envs = path.join(workdir, 'secrets-envs');
+    fs.mkdirSync(envs);
+    fs.symlinkSync(path.join(project, 'node_modules'), path.join(envs, 'node_modules'), 'dir');
+    for (const file of ['cdktf.json', 'tsconfig.json']) fs.writeFileSync(path.join(envs, file), readmeBlock(file));
+    fs.writeFileSync(path.join(envs, 'main.ts'), readmeBlock('environments-main.ts'));
+    const lines = readmeBlock('environments-servers.sh').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const [staging, prod] = await Promise.all(lines.map((line) => startReadmeDevServer(envs, line)));
+    const output = await runBlock('environments-try.sh', envs, (block) => {
+      for (const [readmeAddr, url] of [['http://127.0.0.1:8201', staging], ['http://127.0.0.1:8202', prod]]) {
+        expect(block).toContain(readmeAddr);
+        block = block.split(readmeAddr).join(url);
+      }
+      return block;
+    });
+    expect(output).toContain('No changes.');
+    for (const [url, ttl] of [[staging, 3600], [prod, 900]] as const) {
+      const response = await fetch(`${url}/v1/auth/userpass/users/ci-bot`, { headers: { 'X-Service-Token': 'root' } });
+      expect(((await response.json()) as { data: Record<string, unknown> }).data).toMatchObject({ token_policies: ['deployer'], token_ttl: ttl });
+    }
   });
 
   (haveTerraform ? test : test.skip)('deploy.sh runs cdktf deploy through terraform offline, which converges with nothing to change', async () => {
