@@ -7,7 +7,7 @@ import { apply, destroy } from '../engine';
 import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
-import { shouldUseColor } from '../report';
+import { shouldUseColor, stackReport } from '../report';
 import { writeRunResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
 import { previewText, showsNothingToDestroy } from './change-preview';
@@ -115,7 +115,7 @@ function showPreview(
   io: CliIo,
   refreshOnly: boolean,
 ): 'nothing to destroy' | 'nothing to record' | 'nothing to apply' | 'actions' {
-  io.stdout.write(previewText(command, preview, { color: shouldUseColor(io.stdout, io.env) }));
+  io.stdout.write(previewText(command, [stackReport(preview)], { color: shouldUseColor(io.stdout, io.env) }));
   if (showsNothingToDestroy(command, preview)) return 'nothing to destroy';
   if (!hasNothingToDo(preview)) return 'actions';
   io.stdout.write(`\n${nothingToDoLine(command, refreshOnly, { stack: preview.stack })}\n`);

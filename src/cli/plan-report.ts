@@ -9,8 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type CommentContext, type StackReport } from '../report';
+import { renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../report';
 import { commentContext } from './ci-context';
 import { nonEmptyFlag } from './engine-flags';
 import { writeWarning, type CliIo } from './io';
@@ -54,37 +53,22 @@ export function markdownPartPath(outFile: string, index: number): string {
   return `${base}.${index}.md`;
 }
 
-/** The plan as the texts to write: one per file (markdown may have several parts). */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, context?: CommentContext): string[] {
-  if (format === 'json') return [renderJson(plan)];
-  if (format === 'text') return [renderText(plan, { color })];
-  return renderMarkdown(plan, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
+/** The report as the texts to write: one per file (markdown may have several parts). */
+export function renderReport(reports: readonly StackReport[], format: PlanFormat, color: boolean, context?: CommentContext): string[] {
+  if (format === 'json') return [renderJson(reports)];
+  if (format === 'text') return [renderText(reports, { color })];
+  return renderMarkdown(reports, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
 }
 
 /**
- * Writes the plan to stdout or `outFile` (relative to the project directory). Plan warnings go to stderr unless
- * the text report on stdout already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan
- * saved with `--out`, or the one `show` reads) goes into the markdown's context line as the command applying it.
+ * Writes the report of the stacks (one section each; one stack that planned reads as that stack alone) to stdout
+ * or `outFile` (relative to the project directory). Plan warnings go to stderr unless the text report on stdout
+ * already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan saved with `--out`, or the
+ * one `show` reads) goes into the markdown's context line as the command applying it.
  */
-export function writePlanReport(plan: Plan, format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
   const context = markdownContext(format, io, savedPlanFile);
-  writeReport((color) => renderPlan(plan, format, color, context), plan.warnings, format, outFile, io);
-}
-
-/** The report of a run over several stacks as the texts to write (markdown may have several parts). */
-export function renderStacksPlan(reports: readonly StackReport[], format: PlanFormat, color: boolean, context?: CommentContext): string[] {
-  if (format === 'json') return [renderStacksJson(reports)];
-  if (format === 'text') return [renderStacksText(reports, { color })];
-  return renderStacksMarkdown(reports, { context }).map((part) => (part.endsWith('\n') ? part : `${part}\n`));
-}
-
-/** `writePlanReport` for a run over several stacks: one report covering every stack. */
-export function writeStacksReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
-  // A run that came down to one stack (e.g. --target in one stack) reports as a run of one stack does.
-  if (reports.length === 1 && reports[0].status === 'done') return writePlanReport(reports[0].value, format, outFile, io, savedPlanFile);
-  const warnings = reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
-  const context = markdownContext(format, io, savedPlanFile);
-  writeReport((color) => renderStacksPlan(reports, format, color, context), warnings, format, outFile, io);
+  writeReport((color) => renderReport(reports, format, color, context), reportWarnings(reports), format, outFile, io);
 }
 
 /** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */

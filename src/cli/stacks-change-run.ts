@@ -8,7 +8,7 @@ import { applyStacks, destroyStacks, type StackPreview, type StacksChangeResult 
 import type { ApplyResult, EngineOptions } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import type { StackOutcome } from '../engine/stacks/stack-scheduler';
-import { renderStacksText, shouldUseColor } from '../report';
+import { shouldUseColor } from '../report';
 import { whyUnfinished, writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
 import { askApproval } from './approval';
 import { previewText } from './change-preview';
@@ -35,7 +35,7 @@ export async function runStacksChange(command: ChangeCommand, request: StacksCha
   let nothingToDo = false;
   const confirm = async (previews: StackPreview[]): Promise<boolean> => {
     progress.finish();
-    io.stdout.write(renderStacksText(previews, { color: shouldUseColor(io.stdout, io.env) }, (plan, textOptions) => previewText(command, plan, textOptions)));
+    io.stdout.write(previewText(command, previews, { color: shouldUseColor(io.stdout, io.env) }));
     const planned = previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []));
     if (planned.every(hasNothingToDo)) {
       // As for one stack, no approval is asked: apply still records the refreshed state, which needs none. When

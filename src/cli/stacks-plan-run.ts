@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { createSavedPlanSet, ok, planStacks, writeSavedPlanSet, type EngineOptions, type Plan, type Result, type StackOutcome } from '../engine';
 import { hasChangesOrDrift } from '../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
-import { writeStacksReport, type PlanFormat } from './plan-report';
+import { writePlanReport, type PlanFormat } from './plan-report';
 import { mandatoryPolicyFailure } from './policy-outcome';
 import { writeSarifFile } from './sarif-output';
 
@@ -37,7 +37,7 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
   const problems = outcomes.filter((outcome) => outcome.status !== 'done');
   try {
     // The comment says how the saved plan is applied only when it was saved (not when a stack failed).
-    writeStacksReport(outcomes, request.format, request.outFile, io, problems.length === 0 ? planFile : undefined);
+    writePlanReport(outcomes, request.format, request.outFile, io, problems.length === 0 ? planFile : undefined);
     if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
     return { exitCode: failWith(io, error) };

@@ -1,13 +1,12 @@
 /**
  * Plan reports: `renderText` for terminals, `renderMarkdown` for pull-request comments, `renderJson` for
- * scripts (`plan --format text|markdown|json`). Each takes the engine's `Plan` and never sees a secret value.
+ * scripts (`plan --format text|markdown|json`). Each takes a section per stack (`StackReport`: the engine's
+ * `Plan`, or why a stack has none), shows one stack that planned as that stack alone and several stacks each
+ * under its name with totals, and never sees a secret value.
  */
-export { renderJson, planToJson, type PlanJson, type ResourceChangeJson, type ResourceDriftJson } from './json';
+export { renderJson, reportToJson, planToJson, type PlanJson, type StacksPlanJson, type ResourceChangeJson, type ResourceDriftJson } from './json';
 export { renderText, type TextOptions } from './text';
-export { renderMarkdown, statusLine, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
+export { renderMarkdown, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
-export { renderStacksText } from './stacks-text';
-export { renderStacksMarkdown } from './stacks-markdown';
-export { renderStacksJson, stacksToJson, type StacksPlanJson } from './stacks-json';
-export type { StackReport } from './stacks-view';
+export { reportWarnings, stackReport, type StackReport } from './stacks-view';
 export { renderSarif, sarifLog, SARIF_SCHEMA_URI, type SarifOptions } from './sarif';

@@ -4,6 +4,7 @@ import type { Consequence } from '../resources/types';
 import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
+import { onlyPlan, stackProblem, summedSummary, type StackReport } from './stacks-view';
 
 /** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
 export interface PlanJson {
@@ -69,6 +70,38 @@ export interface ResourceDriftJson {
 
 export type JsonAction = PlanJsonAction;
 
+/** The report over several stacks (interface.md "Environments"): each planned stack's object as `planToJson` makes it. */
+export interface StacksPlanJson {
+  format_version: '1.0';
+  stacks: PlanJson[];
+  /** Each count summed over the planned stacks. */
+  summary: PlanSummary;
+  /** Stacks without a plan: `failed` (the error) or `skipped` (a dependency failed). Absent when every stack planned. */
+  errors?: { stack: string; status: 'failed' | 'skipped'; message: string }[];
+}
+
+/**
+ * The report as indented JSON text, ending with a newline: one stack that planned as its `PlanJson` (see
+ * `onlyPlan`), several stacks as a `StacksPlanJson`.
+ */
+export function renderJson(reports: readonly StackReport[]): string {
+  return `${JSON.stringify(reportToJson(reports), null, 2)}\n`;
+}
+
+export function reportToJson(reports: readonly StackReport[]): PlanJson | StacksPlanJson {
+  const only = onlyPlan(reports);
+  if (only !== undefined) return planToJson(only);
+  const json: StacksPlanJson = {
+    format_version: '1.0',
+    stacks: reports.flatMap((report) => (report.status === 'done' ? [planToJson(report.value)] : [])),
+    summary: summedSummary(reports),
+  };
+  const errors = reports.flatMap((report) => (report.status === 'done' ? [] : [{ stack: report.stack, status: report.status, message: stackProblem(report)! }]));
+  if (errors.length > 0) json.errors = errors;
+  return json;
+}
+
+/** One stack's plan, the shape of the whole report for one stack and of each entry of `stacks` for several. */
 export function planToJson(plan: Plan): PlanJson {
   return {
     format_version: '1.0',
@@ -90,11 +123,6 @@ function policyResultToJson(result: PolicyResult): PolicyResultJson {
     fields: [...result.fields],
     ...(result.waiverReason !== undefined ? { waiver_reason: result.waiverReason } : {}),
   };
-}
-
-/** The plan as indented JSON text, ending with a newline. */
-export function renderJson(plan: Plan): string {
-  return `${JSON.stringify(planToJson(plan), null, 2)}\n`;
 }
 
 function changeToJson(change: PlannedChange): ResourceChangeJson {

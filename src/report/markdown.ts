@@ -26,7 +26,9 @@ import {
   serviceManagedText,
   SERVICE_MANAGED_TITLE,
 } from './plan-view';
+import { policyCell } from './policy-view';
 import { ACTION_ICON, MOVE_ICON, OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
+import { onlyPlan, problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
 import { appendAll } from '../append-all';
 
 export type { CommentContext } from './markdown-context';
@@ -43,22 +45,70 @@ export interface MarkdownOptions {
 export const DEFAULT_MARKDOWN_MAX_LENGTH = 65000;
 
 /**
- * The plan as a pull-request comment, in the shape Atlantis, tfcmt and tfplan2md agree on: a status line (an
+ * The report as a pull-request comment, in the shape Atlantis, tfcmt and tfplan2md agree on: a status line (an
  * icon and a word for the outcome, then the counts), the CI context, alert blocks for what loses an object and
  * for drift, a table of the resources that change, the dependency order when changes depend on each other, one
- * collapsible `<details>` per resource with a coloured diff, and the drift. Returns one string, or several parts
- * when the comment is longer than `maxLength` (post them in order; each repeats the status and context lines).
+ * collapsible `<details>` per resource with a coloured diff, and the drift. One stack that planned is shown so
+ * (see `onlyPlan`); several stacks get one status line for the run, a table of the stacks (add / change / destroy
+ * / drifted / policy, a status each), then a section per stack: its status line and those blocks, or its error.
+ * Returns one string, or several parts when the comment is longer than `maxLength` (post them in order; each
+ * repeats the status and context lines).
  */
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string[] {
+export function renderMarkdown(reports: readonly StackReport[], options: MarkdownOptions = {}): string[] {
   const maxLength = options.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
   const title = options.title ? `## ${escapeInline(options.title)}\n\n` : '';
   const context = contextLine(options.context);
-  const header = title + statusLine(plan) + (context === undefined ? '' : `\n\n${context}`);
-  return splitComment(header, markdownSections(plan), maxLength);
+  const only = onlyPlan(reports);
+  const status = only === undefined ? runStatusLine(reports) : statusLine(only);
+  const header = title + status + (context === undefined ? '' : `\n\n${context}`);
+  const sections = only === undefined ? stacksSections(reports) : planSections(only);
+  return splitComment(header, sections, maxLength);
 }
 
-/** The comment's blocks after the status and context lines (a run over several stacks puts each stack's under its heading). */
-export function markdownSections(plan: Plan): MarkdownSection[] {
+/** `❌ **Error: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** over 4 stacks, 1 stack failed`. */
+function runStatusLine(reports: readonly StackReport[]): string {
+  const look = OUTCOME_LOOK[runOutcome(reports)];
+  const totals = stacksTotals(reports);
+  return `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${stackCount(reports.length)}${problemsPhrase(totals)}`;
+}
+
+/** The comment over several stacks after its status and context lines: the table of stacks, then each stack. */
+function stacksSections(reports: readonly StackReport[]): MarkdownSection[] {
+  const sections: MarkdownSection[] = [stacksTable(reports)];
+  for (const report of reports) appendAll(sections, stackSections(report));
+  return sections;
+}
+
+function stacksTable(reports: readonly StackReport[]): MarkdownSection {
+  return {
+    head: '| Stack | Add | Change | Destroy | Drifted | Policy | Status |\n| --- | ---: | ---: | ---: | ---: | --- | --- |',
+    lines: reports.map((report) => {
+      const look = OUTCOME_LOOK[stackOutcome(report)];
+      const status = `${look.icon} ${look.word}`;
+      if (report.status !== 'done') {
+        const why = report.status === 'failed' ? 'error' : `skipped (${tableCode(report.dependency)} failed)`;
+        return `| ${tableCode(report.stack)} | — | — | — | — | — | ${status}: ${why} |`;
+      }
+      const counts = planTotals(report.value);
+      return `| ${tableCode(report.stack)} | ${counts.add} | ${counts.change} | ${counts.destroy} | ${counts.drifted} | ${policyCell(report.value)} | ${status} |`;
+    }),
+    tail: '',
+  };
+}
+
+/** A stack under its heading: its status line and the blocks of its plan, or why it has none. */
+function stackSections(report: StackReport): MarkdownSection[] {
+  const heading = `### Stack ${inlineCode(report.stack)}`;
+  if (report.status !== 'done') {
+    // In a CAUTION alert, as everything a reviewer must not miss: this stack's changes are unknown.
+    const word = report.status === 'failed' ? 'Error' : 'Skipped';
+    return [{ head: `${heading}\n\n> [!CAUTION]`, lines: [`> ${OUTCOME_LOOK.error.icon} **${word}:** ${escapeInline(stackProblem(report)!)}`], tail: '' }];
+  }
+  return [{ head: `${heading}\n\n${statusLine(report.value)}`, lines: [], tail: '', keepWithNext: true }, ...planSections(report.value)];
+}
+
+/** A plan's blocks after its status line: the whole comment's body in the one-section form. */
+function planSections(plan: Plan): MarkdownSection[] {
   const sections: MarkdownSection[] = [...alertSections(plan)];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
@@ -75,7 +125,7 @@ export function markdownSections(plan: Plan): MarkdownSection[] {
  * The first line a reviewer reads: one icon and one word for the outcome, then the counts, e.g.
  * `🗑️ **Destroys** for stack `prod`: 2 to add, 1 to change, 1 to destroy, 0 drifted`.
  */
-export function statusLine(plan: Plan): string {
+function statusLine(plan: Plan): string {
   const stack = `for stack ${inlineCode(plan.stack)}`;
   const totals = planTotals(plan);
   if (plan.refreshOnly) {
@@ -89,7 +139,7 @@ export function statusLine(plan: Plan): string {
 }
 
 /** `✅ **No changes**`. */
-export function outcomeLabel(outcome: PlanOutcome): string {
+function outcomeLabel(outcome: PlanOutcome): string {
   const look = OUTCOME_LOOK[outcome];
   return `${look.icon} **${look.word}**`;
 }

@@ -1,6 +1,7 @@
 /**
- * What the reports of a run over several stacks share: each stack's report (a plan, a failure, or a skip for a
- * failed dependency), the totals over the stacks and each stack's outcome word.
+ * The sections every report is made of, one per stack (a plan, a failure, or a skip for a failed dependency),
+ * which form a report takes for them, and what the form over several stacks adds: the totals over the stacks
+ * and each stack's outcome word.
  */
 import type { Plan, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
@@ -8,8 +9,33 @@ import type { StackOutcome } from '../engine/stacks/stack-scheduler';
 import { planTotals, refreshOnlyPhrase, totalsPhrase, type PlanTotals } from './plan-view';
 import { OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
 
-/** One stack of a report: as the run over several stacks hands it over. */
+/** One stack of a report, a section: as the run over several stacks hands it over. */
 export type StackReport = StackOutcome<Plan>;
+
+/** The section of a stack that planned: a run of one stack is a report of this one section. */
+export function stackReport(plan: Plan): StackReport {
+  return { stack: plan.stack, status: 'done', value: plan };
+}
+
+/**
+ * The plan a report shows in the one-section form, or undefined for the form over several stacks. One stack
+ * that planned is reported as a run of that stack alone (no stack heading, no total over one stack), whether
+ * one stack was asked for or a run over several came down to one (e.g. `--target` in one stack); a stack that
+ * failed or was skipped has no plan to show, so its section says why under its name.
+ */
+export function onlyPlan(reports: readonly StackReport[]): Plan | undefined {
+  return reports.length === 1 && reports[0].status === 'done' ? reports[0].value : undefined;
+}
+
+/**
+ * The plans' warnings in the report's words: a stack's own in the one-section form, each after `stack <name>: `
+ * in the form over several stacks, where a warning alone would not say which stack it is about.
+ */
+export function reportWarnings(reports: readonly StackReport[]): string[] {
+  const only = onlyPlan(reports);
+  if (only !== undefined) return [...only.warnings];
+  return reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
+}
 
 /** Why a stack has no plan, in one sentence (no secret: engine messages never hold one). */
 export function stackProblem(report: StackReport): string | undefined {

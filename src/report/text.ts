@@ -24,10 +24,16 @@ import {
   type LineSymbol,
 } from './plan-view';
 import { appendAll } from '../append-all';
+import { onlyPlan, problemsPhrase, stackCount, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
 
 export interface TextOptions {
   /** ANSI colours; the caller decides (see `shouldUseColor`). */
   color: boolean;
+  /**
+   * A line shown instead of a planned stack's plan, when the command shows that stack another way (destroy with
+   * nothing in state says so in one line: src/cli/change-preview.ts); undefined shows the plan.
+   */
+  standIn?: (plan: Plan) => string | undefined;
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -41,10 +47,36 @@ const LEGEND: { action: Exclude<PlanAction, 'no-op'>; words: string }[] = [
 ];
 
 /**
- * The plan for a terminal, laid out like terraform's: what changed outside secretform first, then the actions
- * with their attributes, secrets that cannot be verified, the summary line and warnings. Ends with a newline.
+ * The report for a terminal, ending with a newline. One stack that planned is shown as its plan alone (see
+ * `onlyPlan`); several stacks as a section per stack (its plan, or why it has none) under `=== Stack <name> ===`,
+ * then one total line in the words of the stacks' plans.
  */
-export function renderText(plan: Plan, options: TextOptions): string {
+export function renderText(reports: readonly StackReport[], options: TextOptions): string {
+  const only = onlyPlan(reports);
+  if (only !== undefined) return stackText(only, options);
+  const colors = pc.createColors(options.color);
+  const out: string[] = [];
+  for (const report of reports) {
+    out.push(colors.bold(`=== Stack ${report.stack} ===`), '');
+    if (report.status === 'done') out.push(stackText(report.value, options));
+    else out.push(`${colors.bold(colors.red(report.status === 'failed' ? 'Error:' : 'Skipped:'))} ${stackProblem(report)}`, '');
+  }
+  const totals = stacksTotals(reports);
+  out.push(colors.bold(`Total over ${stackCount(reports.length)}: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}.`));
+  return `${out.join('\n')}\n`;
+}
+
+/** A planned stack's section: its stand-in line when it has one, else its plan. Ends with a newline. */
+function stackText(plan: Plan, options: TextOptions): string {
+  const standIn = options.standIn?.(plan);
+  return standIn === undefined ? planText(plan, options) : `${standIn}\n`;
+}
+
+/**
+ * A plan laid out like terraform's: what changed outside secretform first, then the actions with their
+ * attributes, secrets that cannot be verified, the summary line and warnings. Ends with a newline.
+ */
+function planText(plan: Plan, options: TextOptions): string {
   const colors = pc.createColors(options.color);
   const out: string[] = [];
 

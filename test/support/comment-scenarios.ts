@@ -6,7 +6,7 @@
 import type { Plan } from '../../src/engine/plan/plan';
 import type { PolicyEvaluation } from '../../src/policy';
 import { EngineError } from '../../src/engine/errors';
-import { renderMarkdown, renderStacksMarkdown, type MarkdownOptions, type StackReport } from '../../src/report';
+import { renderMarkdown, stackReport, type MarkdownOptions, type StackReport } from '../../src/report';
 import {
   associationOutOfSync,
   change,
@@ -170,7 +170,7 @@ export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
 
 /** The scenario's comment (one part), with the CI context. */
 export function scenarioComment(scenario: CommentScenario): string[] {
-  if (scenario.stacks === undefined) return renderMarkdown(scenario.plan!, SCENARIO_OPTIONS);
+  if (scenario.stacks === undefined) return renderMarkdown([stackReport(scenario.plan!)], SCENARIO_OPTIONS);
   // A plan over several stacks with a failed stack is not saved: no "applies on merge" (as the CLI does).
-  return renderStacksMarkdown(scenario.stacks, { context: { ...SCENARIO_OPTIONS.context, applyCommand: undefined } });
+  return renderMarkdown(scenario.stacks, { context: { ...SCENARIO_OPTIONS.context, applyCommand: undefined } });
 }

@@ -13,7 +13,7 @@ import { propsSchema } from '../../src/constructs/props-schema';
 import { SecretformResource } from '../../src/constructs/resource';
 import { diffResource } from '../../src/engine/plan/resource-diff';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';
-import { renderText } from '../../src/report';
+import { renderText, stackReport } from '../../src/report';
 import { withExtraFields } from '../../src/resources/define';
 import { field } from '../../src/resources/field';
 import { getResourceType } from '../../src/resources/registry';
@@ -76,6 +76,6 @@ test('it is synthesized, diffed and reported', () => {
   });
   expect(diff.plan.change.action).toBe('update');
   expect(diff.plan.change.fieldChanges).toEqual([{ field: 'checkout_policy', from: 'first', to: 'random', forcesReplacement: false }]);
-  const text = renderText({ stack: 'prod', refreshOnly: false, changes: [diff.plan.change], drift: [], warnings: [] }, { color: false });
+  const text = renderText([stackReport({ stack: 'prod', refreshOnly: false, changes: [diff.plan.change], drift: [], warnings: [] })], { color: false });
   expect(text).toContain('~ checkout_policy = "first" -> "random"');
 });

@@ -1,6 +1,6 @@
 import { commentContext } from '../../src/cli/ci-context';
 import { contextLine } from '../../src/report/markdown-context';
-import { renderMarkdown } from '../../src/report';
+import { renderMarkdown, stackReport } from '../../src/report';
 import { emptyPlan, ldapConfigUpdate } from './report-plan-fixture';
 
 const at = () => new Date('2026-11-25T20:55:42Z');
@@ -34,7 +34,7 @@ describe('the comment context from the CI environment', () => {
 
   it('puts the context line under the status line of every part of the comment', () => {
     const plan = emptyPlan({ changes: [ldapConfigUpdate()] });
-    const [text] = renderMarkdown(plan, { context: { commit: 'feedbeef99', time: at() } });
+    const [text] = renderMarkdown([stackReport(plan)], { context: { commit: 'feedbeef99', time: at() } });
     expect(text.split('\n').slice(0, 3)).toEqual([
       '📝 **Changes** for stack `prod`: 0 to add, 1 to change, 0 to destroy, 0 drifted',
       '',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownPartPath, MARKDOWN_PART_DIVIDER, parseFormat, writePlanReport } from '../../src/cli/plan-report';
+import { stackReport } from '../../src/report';
 import { UsageError } from '../../src/cli/usage-error';
 import { fakeIo } from './cli-fake-io';
 import { emptyPlan, fullPlan, largePlan } from './report-plan-fixture';
@@ -31,23 +32,23 @@ describe('markdownPartPath', () => {
 describe('writePlanReport', () => {
   test('writes text to stdout, coloured only on a terminal without NO_COLOR', () => {
     const piped = fakeIo();
-    writePlanReport(fullPlan(), 'text', undefined, piped);
+    writePlanReport([stackReport(fullPlan())], 'text', undefined, piped);
     expect(piped.stdout.text).toContain('Plan: ');
     expect(piped.stdout.text).not.toMatch(ANSI);
 
     const terminal = fakeIo({ tty: true });
-    writePlanReport(fullPlan(), 'text', undefined, terminal);
+    writePlanReport([stackReport(fullPlan())], 'text', undefined, terminal);
     expect(terminal.stdout.text).toMatch(ANSI);
 
     const noColor = fakeIo({ tty: true, env: { NO_COLOR: '1' } });
-    writePlanReport(fullPlan(), 'text', undefined, noColor);
+    writePlanReport([stackReport(fullPlan())], 'text', undefined, noColor);
     expect(noColor.stdout.text).not.toMatch(ANSI);
     expect(noColor.stdout.text).toBe(piped.stdout.text);
   });
 
   test('writes JSON that parses to the interface shape', () => {
     const io = fakeIo();
-    writePlanReport(fullPlan(), 'json', undefined, io);
+    writePlanReport([stackReport(fullPlan())], 'json', undefined, io);
     const json = JSON.parse(io.stdout.text);
     expect(Object.keys(json)).toEqual(['format_version', 'stack', 'resource_changes', 'resource_drift', 'summary']);
     expect(json.stack).toBe('prod');
@@ -56,7 +57,7 @@ describe('writePlanReport', () => {
 
   test('separates markdown parts on stdout with the divider line', () => {
     const io = fakeIo();
-    writePlanReport(largePlan(2000), 'markdown', undefined, io);
+    writePlanReport([stackReport(largePlan(2000))], 'markdown', undefined, io);
     const parts = io.stdout.text.split(`\n${MARKDOWN_PART_DIVIDER}\n`);
     expect(parts.length).toBeGreaterThan(1);
     parts.forEach((part, i) => expect(part.trimStart().startsWith(`(part ${i + 1} of ${parts.length})`)).toBe(true));
@@ -65,7 +66,7 @@ describe('writePlanReport', () => {
 
   test('writes markdown parts to PATH, PATH.2.md, ... and removes parts a longer earlier plan left', () => {
     const io = fakeIo();
-    writePlanReport(largePlan(2000), 'markdown', 'reports/plan.md', io);
+    writePlanReport([stackReport(largePlan(2000))], 'markdown', 'reports/plan.md', io);
     const first = readFileSync(join(io.cwd, 'reports', 'plan.md'), 'utf8');
     expect(first.startsWith('(part 1 of ')).toBe(true);
     const count = Number(/\(part 1 of (\d+)\)/.exec(first)![1]);
@@ -77,7 +78,7 @@ describe('writePlanReport', () => {
     // A file past a gap in the numbering was not written by a run of this command: it stays.
     const unrelated = join(io.cwd, 'reports', `plan.${count + 5}.md`);
     writeFileSync(unrelated, 'not a part');
-    writePlanReport(emptyPlan(), 'markdown', 'reports/plan.md', io);
+    writePlanReport([stackReport(emptyPlan())], 'markdown', 'reports/plan.md', io);
     expect(readFileSync(join(io.cwd, 'reports', 'plan.md'), 'utf8')).toContain('**No changes**');
     for (let i = 2; i <= count; i++) expect(existsSync(join(io.cwd, 'reports', `plan.${i}.md`))).toBe(false);
     expect(existsSync(unrelated)).toBe(true);
@@ -85,7 +86,7 @@ describe('writePlanReport', () => {
 
   test('writes text to a file without colour, even on a terminal', () => {
     const io = fakeIo({ tty: true });
-    writePlanReport(fullPlan(), 'text', 'plan.txt', io);
+    writePlanReport([stackReport(fullPlan())], 'text', 'plan.txt', io);
     const text = readFileSync(join(io.cwd, 'plan.txt'), 'utf8');
     expect(text).toContain('Plan: ');
     expect(text).not.toMatch(ANSI);
@@ -95,11 +96,11 @@ describe('writePlanReport', () => {
   test('sends plan warnings to stderr when the report is not text on stdout', () => {
     const warnings = ['the fingerprint of prod/ldap/config bindpass was made with another state key'];
     const json = fakeIo();
-    writePlanReport(emptyPlan({ warnings }), 'json', undefined, json);
+    writePlanReport([stackReport(emptyPlan({ warnings }))], 'json', undefined, json);
     expect(json.stderr.text).toBe(`Warning: ${warnings[0]}\n`);
 
     const text = fakeIo();
-    writePlanReport(emptyPlan({ warnings }), 'text', undefined, text);
+    writePlanReport([stackReport(emptyPlan({ warnings }))], 'text', undefined, text);
     expect(text.stderr.text).toBe('');
     expect(text.stdout.text).toContain(warnings[0]);
   });
@@ -107,6 +108,6 @@ describe('writePlanReport', () => {
   test('reports a file it cannot write', () => {
     const io = fakeIo();
     writeFileSync(join(io.cwd, 'blocker'), 'a file, not a directory');
-    expect(() => writePlanReport(emptyPlan(), 'json', 'blocker/plan.json', io)).toThrow(/blocker/);
+    expect(() => writePlanReport([stackReport(emptyPlan())], 'json', 'blocker/plan.json', io)).toThrow(/blocker/);
   });
 });

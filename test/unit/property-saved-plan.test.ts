@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { renderPlan } from '../../src/cli/plan-report';
+import { renderReport } from '../../src/cli/plan-report';
+import { stackReport } from '../../src/report';
 import { DRIFT_KINDS, PLAN_ACTIONS, SECRET_STATUSES, type ActionReason, type DriftEntry, type Plan, type PlannedChange } from '../../src/engine/plan/plan';
 import { ACTION_REASON_KINDS } from '../../src/engine/saved-plan/plan-schema';
 import { readSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, writeSavedPlan, type SavedPlan } from '../../src/engine/saved-plan/saved-plan';
@@ -176,11 +177,11 @@ describe('saved plans: every plan the engine can write is readable', () => {
     };
     const read = await roundTrip(every);
     expect(read).toEqual(JSON.parse(JSON.stringify(every)));
-    for (const format of ['text', 'markdown', 'json'] as const) expect(renderPlan(read, format, false).join('').length).toBeGreaterThan(0);
-    expect(renderPlan(read, 'text', false).join('')).toContain('rotated by the service at 2026-11-25T10:00:00Z');
+    for (const format of ['text', 'markdown', 'json'] as const) expect(renderReport([stackReport(read)], format, false).join('').length).toBeGreaterThan(0);
+    expect(renderReport([stackReport(read)], 'text', false).join('')).toContain('rotated by the service at 2026-11-25T10:00:00Z');
     // A count that could not be made reads back unknown in every format, never as 0.
-    expect(renderPlan(read, 'text', false).join('')).toContain('an unknown number of users go with it');
-    const json = JSON.parse(renderPlan(read, 'json', false).join('')) as { resource_changes: Array<{ consequences?: unknown[] }> };
+    expect(renderReport([stackReport(read)], 'text', false).join('')).toContain('an unknown number of users go with it');
+    const json = JSON.parse(renderReport([stackReport(read)], 'json', false).join('')) as { resource_changes: Array<{ consequences?: unknown[] }> };
     expect(json.resource_changes.flatMap((entry) => entry.consequences ?? [])).toContainEqual(expect.objectContaining({ what: 'users', count: null }));
   });
 
@@ -189,7 +190,7 @@ describe('saved plans: every plan the engine can write is readable', () => {
       fc.asyncProperty(plan, async (value) => {
         const read = await roundTrip(value);
         expect(read).toEqual(JSON.parse(JSON.stringify(value)));
-        for (const format of ['text', 'markdown', 'json'] as const) renderPlan(read, format, false);
+        for (const format of ['text', 'markdown', 'json'] as const) renderReport([stackReport(read)], format, false);
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -2,6 +2,7 @@
 import { renderJson } from '../../src/report/json';
 import { renderMarkdown } from '../../src/report/markdown';
 import { ACTION_ICON } from '../../src/report/status';
+import { stackReport } from '../../src/report/stacks-view';
 import { renderText } from '../../src/report/text';
 import { change, emptyPlan } from './report-plan-fixture';
 
@@ -17,7 +18,7 @@ const deleted = change({
 const plan = emptyPlan({ changes: [deleted, forgotten] });
 
 test('text: forget has its legend, headline and count; a consequence is a comment under the title', () => {
-  const text = renderText(plan, { color: false });
+  const text = renderText([stackReport(plan)], { color: false });
   expect(text).toContain('  . forget (removed from state, left on the service)');
   expect(text).toContain('  # prod/userpass will no longer be managed by secretform (retainOnDelete: the object stays on the service)\n  . auth_mount "sys/auth/userpass" {');
   expect(text).toContain('  # prod/apps will be destroyed\n  # ! at least 10000 secrets go with it: the secrets stored in kv mount "apps" are deleted with it\n');
@@ -25,7 +26,7 @@ test('text: forget has its legend, headline and count; a consequence is a commen
 });
 
 test('markdown: the consequence sits under the resource in the CAUTION block; forget is not a destruction', () => {
-  const [markdown] = renderMarkdown(plan);
+  const [markdown] = renderMarkdown([stackReport(plan)]);
   const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
   expect(warning).toContain('1 resource will be destroyed or replaced');
   expect(warning).toContain('>   - ⚠️ at least 10000 secrets go with it: the secrets stored in kv mount &quot;apps&quot; are deleted with it');
@@ -35,7 +36,7 @@ test('markdown: the consequence sits under the resource in the CAUTION block; fo
 });
 
 test('JSON: forget is its own action and count; consequences on the change, with at_least when bounded', () => {
-  const json = JSON.parse(renderJson(plan));
+  const json = JSON.parse(renderJson([stackReport(plan)]));
   expect(json.resource_changes.map((entry: { actions: string[] }) => entry.actions)).toEqual([['delete'], ['forget']]);
   expect(json.resource_changes[0].consequences).toEqual([{ what: 'secrets', count: 10000, at_least: true, detail: 'the secrets stored in kv mount "apps" are deleted with it' }]);
   expect('consequences' in json.resource_changes[1]).toBe(false);
@@ -63,7 +64,7 @@ describe('a consequence that could not be counted shows where its count would be
   const reasonAt = (report: string, reason: string): number => report.split(reason).length - 1;
 
   test('text: the comment under the title says how many is unknown, and why; the warning points there, without the reason again', () => {
-    const text = renderText(uncountedPlan, { color: false });
+    const text = renderText([stackReport(uncountedPlan)], { color: false });
     // What goes first, the reason on the line below it.
     expect(text).toContain(`  # prod/apps will be destroyed\n  # ! ${said}\n  #   could not be counted: ${WHY}\n`);
     expect(text).toContain('Warning: prod/apps: could not count the secrets its delete takes with it (see above); review them by hand\n');
@@ -72,7 +73,7 @@ describe('a consequence that could not be counted shows where its count would be
   });
 
   test('markdown: the nested item in the CAUTION block says the same; the warning points there, without the reason again', () => {
-    const [markdown] = renderMarkdown(uncountedPlan);
+    const [markdown] = renderMarkdown([stackReport(uncountedPlan)]);
     const warning = markdown.slice(markdown.indexOf('> [!CAUTION]'), markdown.indexOf('\n\n', markdown.indexOf('> [!CAUTION]')));
     expect(warning).toContain(
       '>   - ⚠️ an unknown number of secrets go with it: the secrets stored in kv mount &quot;apps&quot; are deleted with it\n' +
@@ -83,7 +84,7 @@ describe('a consequence that could not be counted shows where its count would be
   });
 
   test('JSON: count null and uncounted with the reason', () => {
-    const json = JSON.parse(renderJson(uncountedPlan));
+    const json = JSON.parse(renderJson([stackReport(uncountedPlan)]));
     expect(json.resource_changes[0].consequences).toEqual([{ what: 'secrets', count: null, uncounted: WHY, detail: 'the secrets stored in kv mount "apps" are deleted with it' }]);
   });
 });

@@ -1,4 +1,4 @@
-import { renderJson } from '../../src/report';
+import { renderJson, stackReport } from '../../src/report';
 import {
   change,
   emptyPlan,
@@ -17,7 +17,7 @@ function parse(text: string): any {
 
 describe('renderJson', () => {
   it('writes valid JSON with exactly the interface.md keys at every level', () => {
-    const doc = parse(renderJson(fullPlan()));
+    const doc = parse(renderJson([stackReport(fullPlan())]));
 
     expect(Object.keys(doc).sort()).toEqual(TOP_LEVEL_KEYS);
     expect(doc.format_version).toBe('1.0');
@@ -33,7 +33,7 @@ describe('renderJson', () => {
   });
 
   it('maps each plan action to terraform action lists, a replacement being delete then create', () => {
-    const doc = parse(renderJson(fullPlan()));
+    const doc = parse(renderJson([stackReport(fullPlan())]));
     const actions = Object.fromEntries(doc.resource_changes.map((c: any) => [c.address, c.actions]));
 
     expect(actions).toEqual({
@@ -49,7 +49,7 @@ describe('renderJson', () => {
   });
 
   it('keeps plan order and writes a replacement in full: reason, before, after, sensitive and replace paths', () => {
-    const doc = parse(renderJson(emptyPlan({ changes: [ldapStaticRoleReplace(), userpassUserCreate()] })));
+    const doc = parse(renderJson([stackReport(emptyPlan({ changes: [ldapStaticRoleReplace(), userpassUserCreate()] }))]));
 
     expect(doc.resource_changes).toEqual([
       {
@@ -78,7 +78,7 @@ describe('renderJson', () => {
   });
 
   it('writes each drift kind with the last applied attributes as before and the live ones as after', () => {
-    const doc = parse(renderJson(fullPlan()));
+    const doc = parse(renderJson([stackReport(fullPlan())]));
 
     expect(doc.resource_drift).toEqual([
       {
@@ -122,7 +122,7 @@ describe('renderJson', () => {
         { field: 'access_key_id', status: 'unverifiable' },
       ],
     });
-    const text = renderJson(emptyPlan({ changes: [leaky] }));
+    const text = renderJson([stackReport(emptyPlan({ changes: [leaky] }))]);
     const doc = parse(text);
 
     expect(text).not.toMatch(/SECRET-KEY|AKIA-LEAK/);
@@ -132,7 +132,7 @@ describe('renderJson', () => {
   });
 
   it('writes an empty plan with empty lists and zero counts, ending with a newline', () => {
-    const text = renderJson(emptyPlan({ stack: 'staging' }));
+    const text = renderJson([stackReport(emptyPlan({ stack: 'staging' }))]);
 
     expect(text.endsWith('}\n')).toBe(true);
     expect(parse(text)).toEqual({
@@ -151,7 +151,7 @@ describe('renderJson', () => {
         userpassUserCreate(),
       ],
     });
-    const json = parse(renderJson(plan));
+    const json = parse(renderJson([stackReport(plan)]));
     expect(json.resource_changes[0]).toMatchObject({ address: 'prod/users/new', previous_address: 'prod/users/old', actions: ['no-op'] });
     expect(json.resource_changes[1].previous_address).toBeUndefined();
   });

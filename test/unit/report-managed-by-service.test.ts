@@ -1,6 +1,7 @@
 /** Root credentials rotated by the service (rotate-root): every report says the service manages them, none shows a change. */
 import { planToJson } from '../../src/report/json';
 import { renderMarkdown } from '../../src/report/markdown';
+import { stackReport } from '../../src/report/stacks-view';
 import { renderText } from '../../src/report/text';
 import { change, emptyPlan } from './report-plan-fixture';
 
@@ -20,14 +21,14 @@ function rotatedPlan() {
 
 describe('reports of a root credential managed by the service', () => {
   test('text: no change, and a note that names the field and when it was rotated', () => {
-    const text = renderText(rotatedPlan(), { color: false });
+    const text = renderText([stackReport(rotatedPlan())], { color: false });
     expect(text).toContain('No changes.');
     expect(text).toContain(`Root credentials managed by the service now (rotated with rotate-root; the value in code is not sent):\n  prod/ldap: bindpass (rotated by the service at ${AT})`);
     expect(text).not.toContain('not verifiable');
   });
 
   test('markdown: the same note', () => {
-    const markdown = renderMarkdown(rotatedPlan()).join('\n');
+    const markdown = renderMarkdown([stackReport(rotatedPlan())]).join('\n');
     expect(markdown).toContain('**Root credentials managed by the service now');
     expect(markdown).toContain(`- \`prod/ldap\`: bindpass (rotated by the service at ${AT})`);
   });

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '../../src/report';
+import { renderMarkdown, stackReport } from '../../src/report';
 import {
   change,
   cloud1DestinationCreate,
@@ -28,13 +28,13 @@ function expectBalanced(text: string): void {
 
 describe('renderMarkdown', () => {
   it('starts with the status line: the outcome\'s icon and word, the stack and the counts', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
 
     expect(text.split('\n')[0]).toBe('🗑️ **Destroys** for stack `prod`: 4 to add, 1 to change, 2 to destroy, 3 drifted');
   });
 
   it('puts a title above the status line when given one, escaped', () => {
-    const text = single(renderMarkdown(fullPlan(), { title: 'plan for <prod> *nightly*' }));
+    const text = single(renderMarkdown([stackReport(fullPlan())], { title: 'plan for <prod> *nightly*' }));
 
     expect(text.startsWith('## plan for &lt;prod&gt; \\*nightly\\*\n\n🗑️ **Destroys** for stack `prod`: 4 to add')).toBe(true);
   });
@@ -42,11 +42,11 @@ describe('renderMarkdown', () => {
   it('says "No changes" without table, warning or details when nothing changes', () => {
     const plan = emptyPlan({ changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: {}, after: {} })] });
 
-    expect(renderMarkdown(plan)).toEqual(['✅ **No changes** for stack `prod`. Your configuration matches the service.']);
+    expect(renderMarkdown([stackReport(plan)])).toEqual(['✅ **No changes** for stack `prod`. Your configuration matches the service.']);
   });
 
   it('lists each changed resource in the summary table with its type and action, no-ops left out', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
 
     expect(text).toContain(
       [
@@ -64,7 +64,7 @@ describe('renderMarkdown', () => {
   });
 
   it('puts deletions, replacements and objects deleted outside secretform in a CAUTION block, and drift in a WARNING block, above the table', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
 
     expect(text).toContain(
       [
@@ -89,7 +89,7 @@ describe('renderMarkdown', () => {
       address: 'prod/ldap/dyn', type: 'ldap_dynamic_role', action: 'create', after: { max_ttl: 86400 }, reasons: [{ kind: 'deleted_outside' }],
     });
     const orphan = change({ address: 'prod/users/bob', type: 'userpass_user', action: 'create', after: {}, reasons: [{ kind: 'deleted_outside' }] });
-    const text = single(renderMarkdown(emptyPlan({ changes: [recreate, orphan], drift: [ldapDynamicRoleDeleted()] })));
+    const text = single(renderMarkdown([stackReport(emptyPlan({ changes: [recreate, orphan], drift: [ldapDynamicRoleDeleted()] }))]));
 
     expect(text).toContain(
       [
@@ -104,14 +104,14 @@ describe('renderMarkdown', () => {
   });
 
   it('has no warning block when the plan only creates and updates', () => {
-    const text = single(renderMarkdown(emptyPlan({ changes: [ldapConfigUpdate(), ldapStaticRoleCreate()] })));
+    const text = single(renderMarkdown([stackReport(emptyPlan({ changes: [ldapConfigUpdate(), ldapStaticRoleCreate()] }))]));
 
     expect(text).not.toMatch(/\[!(WARNING|CAUTION)\]/);
     expect(text.split('\n')[0]).toBe('📝 **Changes** for stack `prod`: 1 to add, 1 to change, 0 to destroy, 0 drifted');
   });
 
   it('has one collapsible section per changed resource with a diff block, sensitive values masked', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
 
     expect(count(text, /<details><summary><code>prod\/(ldap|sync|users)\/[a-z0-9-]+<\/code>/g)).toBe(9); // 6 changes + 3 drift
     expect(count(text, /<details>/g)).toBe(10); // and the unverifiable secrets (no dependency picture: no edges)
@@ -150,7 +150,7 @@ describe('renderMarkdown', () => {
   });
 
   it('has a drift section with a collapsible block for each drift kind', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
     const drift = text.slice(text.indexOf('### Changed outside of secretform (3)'));
 
     expect(text.indexOf('### Changed outside of secretform')).toBeGreaterThan(text.indexOf('### Changes'));
@@ -166,7 +166,7 @@ describe('renderMarkdown', () => {
   });
 
   it('lists secrets it cannot verify apart from the changes', () => {
-    const text = single(renderMarkdown(fullPlan()));
+    const text = single(renderMarkdown([stackReport(fullPlan())]));
 
     expect(text).toContain(
       [
@@ -182,7 +182,7 @@ describe('renderMarkdown', () => {
   });
 
   it('shows only drift for a refresh-only plan', () => {
-    const text = single(renderMarkdown(fullPlan({ refreshOnly: true })));
+    const text = single(renderMarkdown([stackReport(fullPlan({ refreshOnly: true }))]));
 
     expect(text.split('\n')[0]).toBe(
       '⚠️ **Drift** for stack `prod`: 3 drifted. Refresh-only plan: secretform will not change anything on the service.',
@@ -193,7 +193,7 @@ describe('renderMarkdown', () => {
     expect(text).not.toContain('will be destroyed or replaced');
     expect(text).not.toContain('### Changes');
     expect(count(text, /<details>/g)).toBe(3);
-    expect(single(renderMarkdown(emptyPlan({ refreshOnly: true })))).toBe(
+    expect(single(renderMarkdown([stackReport(emptyPlan({ refreshOnly: true }))]))).toBe(
       '✅ **No changes** for stack `prod`. No objects have changed outside of secretform.',
     );
   });
@@ -213,7 +213,7 @@ describe('renderMarkdown', () => {
       ],
       drift: [{ ...userpassUserDrift(), address: 'prod/users/<img src=x>' }],
     });
-    const text = single(renderMarkdown(plan));
+    const text = single(renderMarkdown([stackReport(plan)]));
 
     // Raw HTML appears only inside code spans (the address is wrapped in double backticks), never as markup.
     expect(text).not.toMatch(/<b>/);
@@ -236,7 +236,7 @@ describe('renderMarkdown', () => {
 
   it('splits a plan of 2,000 resources into parts of at most 65,000 characters holding every address', () => {
     const plan = largePlan(2000);
-    const parts = renderMarkdown(plan);
+    const parts = renderMarkdown([stackReport(plan)]);
     const status = '📝 **Changes** for stack `prod`: 2000 to add, 0 to change, 0 to destroy, 0 drifted';
 
     expect(parts.length).toBeGreaterThan(1);
@@ -254,7 +254,7 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps each part under a smaller maxLength and repeats the title in every part', () => {
-    const parts = renderMarkdown(largePlan(300), { title: 'secretform plan', maxLength: 20000 });
+    const parts = renderMarkdown([stackReport(largePlan(300))], { title: 'secretform plan', maxLength: 20000 });
 
     expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) {
@@ -277,7 +277,7 @@ describe('renderMarkdown', () => {
         }),
       ],
     });
-    const parts = renderMarkdown(plan, { maxLength: 5000 });
+    const parts = renderMarkdown([stackReport(plan)], { maxLength: 5000 });
 
     expect(parts.length).toBeGreaterThan(3);
     for (const part of parts) {
@@ -293,7 +293,7 @@ describe('renderMarkdown', () => {
 
   it('keeps a section heading with the section after it when splitting', () => {
     const plan = { ...largePlan(150), drift: [userpassUserDrift()] };
-    const parts = renderMarkdown(plan, { maxLength: 8000 });
+    const parts = renderMarkdown([stackReport(plan)], { maxLength: 8000 });
 
     for (const part of parts) expect(part.trimEnd().endsWith('### Changes')).toBe(false);
     for (const part of parts) expect(part.trimEnd().endsWith('### Changed outside of secretform (1)')).toBe(false);
@@ -333,7 +333,7 @@ describe('renderMarkdown', () => {
         }),
       ],
     });
-    const text = single(renderMarkdown(plan));
+    const text = single(renderMarkdown([stackReport(plan)]));
 
     expect(text).not.toMatch(/hunter2|SECRET-KEY|AKIA-/);
     expect(text).toContain('+ password = (sensitive value)\n');
@@ -342,11 +342,11 @@ describe('renderMarkdown', () => {
   });
 
   it('refuses a maxLength too small to hold the status line and a section', () => {
-    expect(() => renderMarkdown(largePlan(50), { maxLength: 300 })).toThrow(/maxLength 300 is too small/);
+    expect(() => renderMarkdown([stackReport(largePlan(50))], { maxLength: 300 })).toThrow(/maxLength 300 is too small/);
   });
 
   it('returns one part, without a part marker, when the comment fits', () => {
-    const parts = renderMarkdown(emptyPlan({ changes: [cloud1DestinationCreate()] }));
+    const parts = renderMarkdown([stackReport(emptyPlan({ changes: [cloud1DestinationCreate()] }))]);
 
     expect(parts).toHaveLength(1);
     expect(parts[0]).not.toContain('(part ');
@@ -355,7 +355,7 @@ describe('renderMarkdown', () => {
   it('wraps a value longer than a whole part across lines instead of cutting it', () => {
     const value = Array.from({ length: 900 }, (_, i) => `line-${i}`).join('|');
     const plan = emptyPlan({ changes: [change({ address: 'prod/kv/huge', type: 'secrets_mount', id: 'sys/mounts/huge', action: 'create', after: { description: value } })] });
-    const parts = renderMarkdown(plan, { maxLength: 3000 });
+    const parts = renderMarkdown([stackReport(plan)], { maxLength: 3000 });
 
     expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) {
@@ -381,7 +381,7 @@ describe('renderMarkdown', () => {
         }),
       ],
     });
-    const text = single(renderMarkdown(plan));
+    const text = single(renderMarkdown([stackReport(plan)]));
     expect(text.split('\n')[0]).toBe('📝 **Changes** for stack `prod`: 0 to add, 1 to change, 0 to destroy, 0 drifted');
     expect(text).toContain('| `prod/users/new` | `userpass_user` | 🚚 move |');
     expect(text).toContain('| `prod/users/b2` | `userpass_user` | 🔄 update in-place (moved) |');
@@ -400,7 +400,7 @@ describe('the dependency picture', () => {
         change({ address: 'prod/users/alone', type: 'userpass_user', action: 'create' }),
       ],
     });
-    const text = single(renderMarkdown(plan));
+    const text = single(renderMarkdown([stackReport(plan)]));
     expect(text).toContain([
       '<details><summary>Dependency order (2 of 3 changes)</summary>',
       '',
@@ -428,8 +428,8 @@ describe('the dependency picture', () => {
         change({ address: 'prod/unchanged', action: 'no-op' }),
       ],
     });
-    expect(single(renderMarkdown(unrelated))).not.toContain('mermaid');
-    expect(single(renderMarkdown(emptyPlan()))).not.toContain('mermaid');
-    expect(renderMarkdown(largePlan(2000)).join('\n')).not.toContain('mermaid');
+    expect(single(renderMarkdown([stackReport(unrelated)]))).not.toContain('mermaid');
+    expect(single(renderMarkdown([stackReport(emptyPlan())]))).not.toContain('mermaid');
+    expect(renderMarkdown([stackReport(largePlan(2000))]).join('\n')).not.toContain('mermaid');
   });
 });

@@ -1,14 +1,12 @@
 /**
- * The reports of a run over several stacks: the text sections and total line, the markdown table of stacks
- * (status per stack, a failed and a skipped stack) split like a per-stack comment, and the JSON document; the
- * totals of a refresh-only plan in its own words.
+ * The reports over several stacks: the text sections and total line, the markdown table of stacks (status per
+ * stack, a failed and a skipped stack) split like a one-stack comment, and the JSON document; the totals of a
+ * refresh-only plan in its own words; which form one section takes; a stand-in line and the plans' warnings in
+ * either form.
  */
 import { EngineError } from '../../src/engine/errors';
-import { renderMarkdown } from '../../src/report';
-import { renderStacksJson } from '../../src/report/stacks-json';
-import { renderStacksMarkdown } from '../../src/report/stacks-markdown';
-import { renderStacksText } from '../../src/report/stacks-text';
-import type { StackReport } from '../../src/report/stacks-view';
+import type { Plan } from '../../src/engine/plan/plan';
+import { renderJson, renderMarkdown, renderText, reportWarnings, stackReport, type StackReport } from '../../src/report';
 import { emptyPlan, fullPlan, largePlan, ldapDynamicRoleDeleted, userpassUserDrift } from './report-plan-fixture';
 
 const reports: StackReport[] = [
@@ -19,7 +17,7 @@ const reports: StackReport[] = [
 ];
 
 test('text: a section per stack, the failure and the skip said, then one total line', () => {
-  const text = renderStacksText(reports, { color: false });
+  const text = renderText(reports, { color: false });
   expect(text.match(/^=== Stack \S+ ===$/gm)).toEqual(['=== Stack base ===', '=== Stack prod ===', '=== Stack staging ===', '=== Stack tools ===']);
   expect(text).toContain('Error: cannot reach https://staging.example:8200 (ECONNREFUSED)');
   expect(text).toContain('Skipped: not planned: stack staging, which it depends on, failed or was skipped');
@@ -27,7 +25,7 @@ test('text: a section per stack, the failure and the skip said, then one total l
 });
 
 test('markdown: the run status, a table of stacks with a status each, then each stack under its heading', () => {
-  const [comment, ...more] = renderStacksMarkdown(reports);
+  const [comment, ...more] = renderMarkdown(reports);
   expect(more).toEqual([]);
   expect(comment.split('\n')[0]).toBe('❌ **Error: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** over 4 stacks, 1 stack failed, 1 skipped');
   expect(comment).toContain('| `base` | 0 | 0 | 0 | 0 | — | ✅ No changes |');
@@ -36,7 +34,7 @@ test('markdown: the run status, a table of stacks with a status each, then each 
   expect(comment).toContain('| `tools` | — | — | — | — | — | ❌ Error: skipped (`staging` failed) |');
   expect(comment).toContain('### Stack `staging`\n\n> [!CAUTION]\n> ❌ **Error:** cannot reach https://staging.example:8200 (ECONNREFUSED)');
   // The stack's own comment body, after its heading.
-  const prodBody = renderMarkdown(fullPlan({ stack: 'prod' }))[0];
+  const prodBody = renderMarkdown([stackReport(fullPlan({ stack: 'prod' }))])[0];
   expect(comment).toContain(prodBody.slice(prodBody.indexOf('\n\n') + 2, prodBody.indexOf('\n\n') + 200));
 });
 
@@ -45,7 +43,7 @@ test('markdown: a long comment over several stacks is split into parts within th
     { stack: 'a', status: 'done', value: largePlan(60) },
     { stack: 'b', status: 'done', value: largePlan(60) },
   ];
-  const parts = renderStacksMarkdown(big, { maxLength: 20_000 });
+  const parts = renderMarkdown(big, { maxLength: 20_000 });
   expect(parts.length).toBeGreaterThan(1);
   parts.forEach((part, index) => {
     expect(part.length).toBeLessThanOrEqual(20_000);
@@ -56,7 +54,7 @@ test('markdown: a long comment over several stacks is split into parts within th
 });
 
 test('json: the per-stack objects, the summary summed, and the stacks without a plan', () => {
-  const json = JSON.parse(renderStacksJson(reports));
+  const json = JSON.parse(renderJson(reports));
   expect(json.format_version).toBe('1.0');
   expect(json.stacks.map((stack: { stack: string }) => stack.stack)).toEqual(['base', 'prod']);
   expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1, forget: 0, no_op: 2, drifted: 3 });
@@ -74,20 +72,62 @@ describe('a refresh-only plan over several stacks', () => {
   const failed: StackReport = { stack: 'staging', status: 'failed', error: new EngineError('service_unusable', 'cannot reach https://staging.example:8200 (ECONNREFUSED)') };
 
   test('text: the total counts what drifted in the words each stack ends with, not the plan counts', () => {
-    const text = renderStacksText(refreshOnly, { color: false });
+    const text = renderText(refreshOnly, { color: false });
     expect(text).toContain('\nRefresh-only plan: 2 drifted.\n');
     expect(text.trimEnd().split('\n').at(-1)).toBe('Total over 2 stacks: Refresh-only plan: 2 drifted.');
-    expect(renderStacksText([...refreshOnly, failed], { color: false }).trimEnd().split('\n').at(-1)).toBe('Total over 3 stacks: Refresh-only plan: 2 drifted, 1 stack failed.');
+    expect(renderText([...refreshOnly, failed], { color: false }).trimEnd().split('\n').at(-1)).toBe('Total over 3 stacks: Refresh-only plan: 2 drifted, 1 stack failed.');
   });
 
   test('markdown: the status line over the stacks says refresh-only plan and what drifted', () => {
-    expect(renderStacksMarkdown(refreshOnly)[0].split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 2 drifted** over 2 stacks');
-    expect(renderStacksMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error: Refresh-only plan: 2 drifted** over 3 stacks, 1 stack failed');
+    expect(renderMarkdown(refreshOnly)[0].split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 2 drifted** over 2 stacks');
+    expect(renderMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error: Refresh-only plan: 2 drifted** over 3 stacks, 1 stack failed');
   });
 });
 
-test('a report of one stack counts it as one stack, in the text total and the markdown status', () => {
-  const one: StackReport[] = [{ stack: 'prod', status: 'done', value: emptyPlan({ stack: 'prod' }) }];
-  expect(renderStacksText(one, { color: false }).trimEnd().split('\n').at(-1)).toBe('Total over 1 stack: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted.');
-  expect(renderStacksMarkdown(one)[0].split('\n')[0]).toMatch(/\*\* over 1 stack$/);
+describe('one section', () => {
+  const prod = fullPlan({ stack: 'prod', warnings: ['the state file was written by a newer secretform'] });
+
+  test('a stack that planned reads as that stack alone: no heading, no total, its own status line and JSON', () => {
+    const text = renderText([stackReport(prod)], { color: false });
+    expect(text).not.toContain('=== Stack');
+    expect(text).not.toContain('Total over');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Warning: the state file was written by a newer secretform');
+    expect(renderMarkdown([stackReport(prod)])[0].split('\n')[0]).toBe('🗑️ **Destroys** for stack `prod`: 4 to add, 1 to change, 2 to destroy, 3 drifted');
+    const json = JSON.parse(renderJson([stackReport(prod)]));
+    expect(json.stack).toBe('prod');
+    expect(json).not.toHaveProperty('stacks');
+  });
+
+  test('a stack that failed has no plan to show: its section says why, and the total counts it as one stack', () => {
+    const failed: StackReport[] = [{ stack: 'prod', status: 'failed', error: new EngineError('service_unusable', 'cannot reach https://prod.example:8200 (ECONNREFUSED)') }];
+    const text = renderText(failed, { color: false });
+    expect(text).toContain('=== Stack prod ===\n\nError: cannot reach https://prod.example:8200 (ECONNREFUSED)\n');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Total over 1 stack: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted, 1 stack failed.');
+    expect(renderMarkdown(failed)[0].split('\n')[0]).toBe('❌ **Error: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted** over 1 stack, 1 stack failed');
+    expect(JSON.parse(renderJson(failed))).toMatchObject({ stacks: [], errors: [{ stack: 'prod', status: 'failed' }] });
+  });
+
+  test('warnings: a stack alone says its own; over several stacks each names its stack', () => {
+    expect(reportWarnings([stackReport(prod)])).toEqual(['the state file was written by a newer secretform']);
+    expect(reportWarnings([stackReport(prod), stackReport(emptyPlan({ stack: 'base', warnings: ['w'] })), reports[2]])).toEqual([
+      'stack prod: the state file was written by a newer secretform',
+      'stack base: w',
+    ]);
+  });
+});
+
+describe('a stand-in line instead of a planned stack\'s plan (destroy with nothing in state)', () => {
+  const nothing = emptyPlan({ stack: 'base' });
+  const standIn = (plan: Plan) => (plan.changes.length === 0 ? `Nothing to destroy in ${plan.stack}.` : undefined);
+
+  test('over several stacks it stands in that stack\'s section; the other stacks show their plans', () => {
+    const text = renderText([stackReport(nothing), stackReport(fullPlan({ stack: 'prod' }))], { color: false, standIn });
+    expect(text).toMatch(/^=== Stack base ===\n\nNothing to destroy in base\.\n\n=== Stack prod ===\n\nNote: Objects have changed outside of secretform\n/);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Total over 2 stacks: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted.');
+  });
+
+  test('for one stack it is the whole report', () => {
+    expect(renderText([stackReport(nothing)], { color: false, standIn })).toBe('Nothing to destroy in base.\n');
+    expect(renderText([stackReport(nothing)], { color: false })).toBe('No changes. Your configuration matches the service.\n');
+  });
 });

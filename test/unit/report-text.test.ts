@@ -1,4 +1,4 @@
-import { renderText, shouldUseColor } from '../../src/report';
+import { renderText, shouldUseColor, stackReport } from '../../src/report';
 import {
   change,
   emptyPlan,
@@ -16,7 +16,7 @@ function lines(text: string): string[] {
 
 describe('renderText', () => {
   it('prints drift first, then every action like terraform, secrets it cannot verify, and the summary', () => {
-    expect(renderText(fullPlan(), { color: false })).toBe(
+    expect(renderText([stackReport(fullPlan())], { color: false })).toBe(
       [
         'Note: Objects have changed outside of secretform',
         '',
@@ -99,7 +99,7 @@ describe('renderText', () => {
   });
 
   it('shows no block for no-op resources and never shows an unverifiable secret as a change', () => {
-    const text = renderText(fullPlan(), { color: false });
+    const text = renderText([stackReport(fullPlan())], { color: false });
 
     expect(text).not.toContain('prod/github/ci-app');
     expect(text).not.toContain('sync_github_app');
@@ -111,23 +111,23 @@ describe('renderText', () => {
       changes: [change({ address: 'prod/ldap/svc-role', action: 'no-op', before: { username: 'svc' }, after: { username: 'svc' } })],
     });
 
-    expect(renderText(plan, { color: false })).toBe('No changes. Your configuration matches the service.\n');
+    expect(renderText([stackReport(plan)], { color: false })).toBe('No changes. Your configuration matches the service.\n');
   });
 
   it('lists only the legend symbols the plan uses and counts drift even when nothing is to be changed', () => {
-    const onlyUpdate = renderText(emptyPlan({ changes: [ldapConfigUpdate()] }), { color: false });
+    const onlyUpdate = renderText([stackReport(emptyPlan({ changes: [ldapConfigUpdate()] }))], { color: false });
     expect(onlyUpdate).toContain('  ~ update in-place\n');
     expect(onlyUpdate).not.toMatch(/^ {2}\+ create$|^-\/\+ destroy/m);
     expect(onlyUpdate).toContain('Plan: 0 to add, 1 to change, 0 to destroy. 0 drifted.');
 
-    const onlyDrift = renderText(emptyPlan({ drift: [userpassUserDrift()] }), { color: false });
+    const onlyDrift = renderText([stackReport(emptyPlan({ drift: [userpassUserDrift()] }))], { color: false });
     expect(onlyDrift).toContain('  # prod/users/carol has changed');
     expect(onlyDrift).not.toContain('will perform the following actions');
     expect(onlyDrift).toContain('Plan: 0 to add, 0 to change, 0 to destroy. 1 drifted.');
   });
 
   it('shows only drift for a refresh-only plan', () => {
-    const text = renderText(fullPlan({ refreshOnly: true }), { color: false });
+    const text = renderText([stackReport(fullPlan({ refreshOnly: true }))], { color: false });
 
     expect(text).toContain('  # prod/users/carol has changed');
     expect(text).toContain('  # prod/ldap/dyn has been deleted');
@@ -137,7 +137,7 @@ describe('renderText', () => {
     expect(text).not.toContain('Plan:');
     expect(lines(text).slice(-2)).toEqual(['Refresh-only plan: 3 drifted.', '']);
 
-    expect(renderText(emptyPlan({ refreshOnly: true }), { color: false })).toBe(
+    expect(renderText([stackReport(emptyPlan({ refreshOnly: true }))], { color: false })).toBe(
       'No changes. No objects have changed outside of secretform.\n',
     );
   });
@@ -158,13 +158,13 @@ describe('renderText', () => {
       ],
     });
 
-    expect(renderText(plan, { color: false })).toContain(
+    expect(renderText([stackReport(plan)], { color: false })).toContain(
       '      ~ private_key = (sensitive value) # differs on the service\n        # (2 unchanged attributes hidden)\n',
     );
   });
 
   it('prints the plan warnings after the summary', () => {
-    const text = renderText(emptyPlan({ changes: [ldapStaticRoleCreate()], warnings: ['fingerprint made with another state key'] }), {
+    const text = renderText([stackReport(emptyPlan({ changes: [ldapStaticRoleCreate()], warnings: ['fingerprint made with another state key'] }))], {
       color: false,
     });
 
@@ -172,8 +172,8 @@ describe('renderText', () => {
   });
 
   it('uses colour codes only when asked: green +, yellow ~, red -, red forces replacement', () => {
-    const coloured = renderText(fullPlan(), { color: true });
-    const plain = renderText(fullPlan(), { color: false });
+    const coloured = renderText([stackReport(fullPlan())], { color: true });
+    const plain = renderText([stackReport(fullPlan())], { color: false });
 
     expect(plain).not.toContain(ESC);
     expect(coloured).toContain(`${ESC}32m+${ESC}39m username = "svc"`);
@@ -205,7 +205,7 @@ describe('renderText', () => {
         change({ address: 'prod/ldap/dyn', action: 'create', after: { deletion_ldif: 'a\n'.repeat(300) } }),
       ],
     });
-    const text = renderText(plan, { color: false });
+    const text = renderText([stackReport(plan)], { color: false });
     const ldifLine = lines(text).find((line) => line.includes('creation_ldif'))!;
     const namesLine = lines(text).find((line) => line.includes('service_account_names'))!;
     const deletionLine = lines(text).find((line) => line.includes('deletion_ldif'))!;
@@ -230,7 +230,7 @@ describe('renderText', () => {
         }),
       ],
     });
-    const text = renderText(plan, { color: false });
+    const text = renderText([stackReport(plan)], { color: false });
 
     expect(text).not.toContain('hunter2-secret');
     expect(text).toContain('      + password = (sensitive value)\n');
@@ -271,7 +271,7 @@ describe('shouldUseColor', () => {
         }),
       ],
     });
-    const text = renderText(plan, { color: false });
+    const text = renderText([stackReport(plan)], { color: false });
     expect(text).toContain('  # prod/users/old has moved to prod/users/new\n    userpass_user "auth/userpass/users/a" {\n        # (2 unchanged attributes hidden)\n    }\n');
     expect(text).toContain('  # prod/users/b2 will be updated in-place\n  # (moved from prod/users/b)\n  ~ userpass_user "auth/userpass/users/b" {\n      ~ token_ttl = 60 -> 120\n');
     expect(text).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');

@@ -12,6 +12,7 @@ import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, ty
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
+import { stackReport } from '../../report';
 import { createProgressReporter } from '../progress';
 import { mandatoryPolicyFailure } from '../policy-outcome';
 import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../policy-flags';
@@ -76,7 +77,7 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const computed = planned.value;
 
   try {
-    writePlanReport(computed, report.format, report.outFile, io, planFile);
+    writePlanReport([stackReport(computed)], report.format, report.outFile, io, planFile);
     if (sarifFile !== undefined) writeSarifFile([computed], sarifFile, io);
   } catch (error) {
     return failWith(io, error);

@@ -9,7 +9,8 @@ import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '..
 import { collectNames, nonEmptyFlag } from '../engine-flags';
 import { failWith, processIo, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../plan-report';
+import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
+import { stackReport } from '../../report';
 import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
 
 export interface ShowFlags extends ReportFlags {
@@ -55,8 +56,7 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
   if (!selected.ok) return failWith(io, selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
-    if (shown.length === 1) writePlanReport(shown[0].plan, report.format, report.outFile, io, planFile);
-    else writeStacksReport(shown.map((saved) => ({ stack: saved.stack, status: 'done', value: saved.plan })), report.format, report.outFile, io, planFile);
+    writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, planFile);
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
     return failWith(io, error);

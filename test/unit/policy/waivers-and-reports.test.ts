@@ -12,7 +12,7 @@ import { AuthMount, UserpassUser } from '../../../src/constructs';
 import { SecretValue } from '../../../src/secret-value';
 import { loadDesired } from '../../../src/engine/setup/desired';
 import type { Plan } from '../../../src/engine/plan/plan';
-import { planToJson, renderMarkdown, renderSarif, renderText } from '../../../src/report';
+import { planToJson, renderMarkdown, renderSarif, renderText, stackReport } from '../../../src/report';
 import { sarifSchemaErrors } from '../../support/sarif-schema';
 
 const dirs: string[] = [];
@@ -63,11 +63,11 @@ const plan: Plan = {
 };
 
 test('text and markdown show a status, the totals, failed and waived results with the reason', () => {
-  const text = renderText(plan, { color: false });
+  const text = renderText([stackReport(plan)], { color: false });
   expect(text).toContain('Policies (recommended, policies/team.ts): Advisory failures. 1 passed, 1 failed (0 mandatory), 1 waived.');
   expect(text).toContain('  FAILED team-naming [advisory] prod/ci: use lowercase');
   expect(text).toContain('  WAIVED userpass-token-ttl [mandatory] prod/ci: token_ttl: 2d is longer than 24h (waived: CI runners renew hourly)');
-  const markdown = renderMarkdown(plan).join('\n');
+  const markdown = renderMarkdown([stackReport(plan)]).join('\n');
   expect(markdown).toContain('### Policies: ⚠️ Advisory failures');
   expect(markdown).toContain('| WAIVED | `userpass-token-ttl` | mandatory | `prod/ci` | token\\_ttl: 2d is longer than 24h (waived: CI runners renew hourly) |');
 });
