@@ -6,7 +6,7 @@
 import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../setup/desired';
 import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from './diff/three-way';
-import type { LiveObject } from '../refresh/refresh';
+import type { LiveObject } from '../refresh/refresh-request';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlanAction } from './plan';

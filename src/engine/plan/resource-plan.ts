@@ -1,7 +1,7 @@
 /** The engine's internal plan of one resource: the public `PlannedChange` plus what apply needs to carry it out. */
 import type { Attributes, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../setup/desired';
-import type { LiveObject } from '../refresh/refresh';
+import type { LiveObject } from '../refresh/refresh-request';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlannedChange } from './plan';
 import type { Guardrails } from '../guardrails/lifecycle';
