@@ -11,7 +11,7 @@ import { isSlowFingerprint, type FingerprintKey } from '../state/fingerprint';
 import type { ResourceState, StateFile } from '../state/state-file';
 import type { RunMode } from '../setup/targets';
 import type { Plan } from './plan';
-import { guardrailsOf } from '../guardrails/lifecycle';
+import { guardrailsOf } from './lifecycle';
 import { diffResource, type ResourceDiff } from './resource-diff';
 import { DiffBatch } from './diff-batch';
 import type { ReadQueue } from '../refresh/read-queue';

@@ -3,7 +3,7 @@
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
-import { runInDependencyOrder, type TaskOutcome, type TaskRun } from './dependency-scheduler';
+import { runInDependencyOrder, type TaskOutcome, type TaskRun } from '../apply/dependency-scheduler';
 import { stableStringify } from '../plan/diff/values';
 import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -21,12 +21,12 @@ import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
-import { recordedGuardrails } from '../guardrails/lifecycle';
+import { recordedGuardrails } from '../plan/lifecycle';
 import { policyRefusal } from '../policy/policy-stage';
-import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
-import { deleteObject, writeObject } from './operations';
-import { StateWriter } from './state-writer';
-import { buildOperations, type Operation } from './task-graph';
+import { hasAfterCreateOperations, runAfterCreateOperations } from '../apply/after-create';
+import { deleteObject, writeObject } from '../apply/operations';
+import { StateWriter } from '../state/state-writer';
+import { buildOperations, type Operation } from '../apply/task-graph';
 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
 export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {

@@ -10,7 +10,7 @@
  *    succeeded, independent stacks at the same time. A stack whose dependency failed is skipped; the others
  *    finish.
  */
-import { apply, applySavedPlan, destroy } from '../apply/apply-run';
+import { apply, applySavedPlan, destroy } from '../run/apply-run';
 import type { Plan } from '../plan/plan';
 import type { ApplyOptions, ApplyResult } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
