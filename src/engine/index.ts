@@ -20,9 +20,8 @@ export { checkServiceConnection, checkRunConnection } from './setup/run-context'
 export { checkStackConnection, ENVIRONMENT_TOKEN_VARIABLE } from './setup/stack-connection';
 export type { CheckedConnection, StackConnectionInput } from './setup/stack-connection';
 
-export type {
-  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
-} from './setup/engine-options';
+export type { EngineOptions, ProgressEvent, DesiredSource } from './setup/engine-options';
+export type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from './run/apply-options';
 export type {
   Plan, PlannedChange, PlanAction, ActionReason, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
 } from './plan/plan';

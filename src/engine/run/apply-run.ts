@@ -5,7 +5,7 @@
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
 import { runInDependencyOrder, type TaskOutcome, type TaskRun } from '../apply/dependency-scheduler';
 import { stableStringify } from '../plan/diff/values';
-import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../setup/engine-options';
+import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from './apply-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';

@@ -12,7 +12,7 @@
  */
 import { apply, applySavedPlan, destroy } from '../run/apply-run';
 import type { Plan } from '../plan/plan';
-import type { ApplyOptions, ApplyResult } from '../setup/engine-options';
+import type { ApplyOptions, ApplyResult } from '../run/apply-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';
