@@ -103,3 +103,11 @@ test('the graph sees every form of import', () => {
   expect(files.get('devserver/types.ts')).toContain('devserver/directory/directory.ts');
   expect(files.get('cli/main.ts')).toContain('cli/commands/synth.ts');
 });
+
+test('the cycle finder finds every cycle and a path through it', () => {
+  // a -> b -> c -> a is a cycle that d only leads into; e imports itself; f -> g is no cycle.
+  const graph = new Map(Object.entries({ a: ['b'], b: ['c'], c: ['a', 'f'], d: ['a'], e: ['e'], f: ['g'], g: [] }).map(([node, to]) => [node, new Set(to)]));
+  expect(cyclicComponents(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+  expect(cycleThrough(graph, ['a', 'b', 'c'], 'b')).toEqual(['b', 'c', 'a', 'b']);
+  expect(cycleThrough(graph, ['e'], 'e')).toEqual(['e', 'e']);
+});
