@@ -4,7 +4,7 @@
  * its abort signal, and report the outcome.
  */
 import { apply, destroy } from '../engine';
-import type { ApplyOptions, ApplyResult } from '../engine/setup/engine-options';
+import type { ApplyOptions, ApplyResult } from '../engine/run/apply-options';
 import type { Result } from '../engine/errors';
 import type { Plan } from '../engine/plan/plan';
 import { shouldUseColor, stackReport } from '../report';

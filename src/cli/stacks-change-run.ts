@@ -5,7 +5,8 @@
  * finished.
  */
 import { applyStacks, destroyStacks, type StackPreview, type StacksChangeResult } from '../engine';
-import type { ApplyResult, EngineOptions } from '../engine/setup/engine-options';
+import type { ApplyResult } from '../engine/run/apply-options';
+import type { EngineOptions } from '../engine/setup/engine-options';
 import type { Result } from '../engine/errors';
 import type { StackOutcome } from '../engine/stacks/stack-scheduler';
 import { shouldUseColor } from '../report';

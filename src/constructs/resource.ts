@@ -13,6 +13,7 @@ import type { ResourceLifecycle } from '../synthesized-spec';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
 import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
+import type { StackMember } from './stack-member';
 import { formatIssue, schemaIssues, type PropIssue } from './validation';
 
 /** A construct another one refers to through a prop (its backend, destination, app, mount). */
@@ -34,7 +35,7 @@ export interface ResourceDefinition<Props> {
   readonly references?: readonly ResourceReference[];
 }
 
-export abstract class SecretformResource extends Construct {
+export abstract class SecretformResource extends Construct implements StackMember {
   readonly resourceType: ResourceType;
   /** Desired attributes keyed by the service's field names, without secrets. */
   readonly spec: Readonly<Attributes>;

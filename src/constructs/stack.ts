@@ -12,13 +12,13 @@ import { appOutdir, newNullResource, newTerraformData, onStackSynth, type Terraf
 import {
   BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
-import type { SecretformResource } from './resource';
+import type { StackMember } from './stack-member';
 
 /** One resource of a stack after the stack-level pass. */
 export interface AnalysedResource {
-  readonly resource: SecretformResource;
+  readonly resource: StackMember;
   readonly id: string;
-  readonly dependsOn: readonly SecretformResource[];
+  readonly dependsOn: readonly StackMember[];
   readonly digest: string;
 }
 
@@ -56,9 +56,9 @@ export class StackSupport {
     return supports.get(stack);
   }
 
-  private readonly registered: SecretformResource[] = [];
+  private readonly registered: StackMember[] = [];
   private options: DeployBridgeOptions = {};
-  private readonly carriers = new Map<SecretformResource, TerraformElementLike>();
+  private readonly carriers = new Map<StackMember, TerraformElementLike>();
   private step: TerraformElementLike | undefined;
 
   private constructor(private readonly stack: IConstruct) {
@@ -66,7 +66,7 @@ export class StackSupport {
     stack.node.addValidation({ validate: () => [...this.optionProblems(), ...analyseStack(this.stack, this.resources()).problems] });
   }
 
-  register(resource: SecretformResource): void {
+  register(resource: StackMember): void {
     this.registered.push(resource);
   }
 
@@ -75,7 +75,7 @@ export class StackSupport {
   }
 
   /** The registered resources still in the tree, in construct order. */
-  resources(): SecretformResource[] {
+  resources(): StackMember[] {
     const inStack = new Set(this.stack.node.findAll());
     return this.registered.filter((resource) => inStack.has(resource));
   }
@@ -105,7 +105,7 @@ export class StackSupport {
   }
 
   /** The plain per-construct entry of `resource` in the synthesized configuration (made at synth). */
-  carrierOf(resource: SecretformResource): TerraformElementLike | undefined {
+  carrierOf(resource: StackMember): TerraformElementLike | undefined {
     return this.carriers.get(resource);
   }
 
@@ -140,7 +140,7 @@ export class StackSupport {
     this.addStep(type, resources);
   }
 
-  private carrier(resource: SecretformResource, type: BridgeResourceType): TerraformElementLike {
+  private carrier(resource: StackMember, type: BridgeResourceType): TerraformElementLike {
     let carrier = this.carriers.get(resource);
     if (carrier && carrier.terraformResourceType !== type) {
       resource.node.tryRemoveChild(carrier.node.id);
@@ -153,7 +153,7 @@ export class StackSupport {
     return carrier;
   }
 
-  private addStep(type: BridgeResourceType, resources: readonly SecretformResource[]): void {
+  private addStep(type: BridgeResourceType, resources: readonly StackMember[]): void {
     if (this.step && this.step.terraformResourceType !== type) {
       this.stack.node.tryRemoveChild(this.step.node.id);
       this.step = undefined;
@@ -211,11 +211,11 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
  * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
  * own props are invalid are left out (their messages already explain why).
  */
-export function analyseStack(stack: IConstruct, all: readonly SecretformResource[]): StackAnalysis {
+export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
   const problems: string[] = [];
   const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);
-  const byId = new Map<string, SecretformResource>();
+  const byId = new Map<string, StackMember>();
   for (const resource of all) {
     const unsafe = /['"`\\$%\n\r]/.exec(resource.address);
     if (unsafe) {
@@ -244,7 +244,7 @@ export function analyseStack(stack: IConstruct, all: readonly SecretformResource
   // resource (that was quadratic: seconds at 10,000 constructs).
   const position = new Map(valid.map((resource, index) => [resource, index]));
   const resources = valid.map((resource): AnalysedResource => {
-    const dependsOn = new Set<SecretformResource>();
+    const dependsOn = new Set<StackMember>();
     for (const reference of resource.references) {
       if (reference.target !== resource && inStack.has(reference.target) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
     }
@@ -260,7 +260,7 @@ export function analyseStack(stack: IConstruct, all: readonly SecretformResource
   return { resources, problems };
 }
 
-function identityProps(resource: SecretformResource): string {
+function identityProps(resource: StackMember): string {
   const props = resource.resourceType.fields.filter((field) => field.identity).map((field) => field.prop);
   return [...new Set(props)].join(', ') || 'id';
 }
@@ -273,9 +273,9 @@ function secretSources(secrets: Readonly<Record<string, SecretValue>>): Attribut
 }
 
 /** An account may belong to one library set of a mount only (the service refuses the second). */
-function librarySetProblems(resources: readonly SecretformResource[]): string[] {
+function librarySetProblems(resources: readonly StackMember[]): string[] {
   const problems: string[] = [];
-  const owners = new Map<string, SecretformResource>();
+  const owners = new Map<string, StackMember>();
   for (const resource of resources) {
     if (resource.resourceType.type !== 'ldap_library_set') continue;
     const accounts = resource.spec.service_account_names;
@@ -296,7 +296,7 @@ function librarySetProblems(resources: readonly SecretformResource[]): string[] 
 }
 
 /** Sync supports KV-v2 secrets only: an association's mount, when managed in the stack, must be one. */
-function associationMountProblems(resources: readonly SecretformResource[], byId: Map<string, SecretformResource>): string[] {
+function associationMountProblems(resources: readonly StackMember[], byId: Map<string, StackMember>): string[] {
   const problems: string[] = [];
   for (const resource of resources) {
     if (resource.resourceType.type !== 'sync_association') continue;

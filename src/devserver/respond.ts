@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DevResponse } from './types';
+import { ServiceError } from './service-error';
 
-/** An error response: `{"errors": [...]}` with a status. Thrown by handlers, turned into a response by the core. */
-export class ServiceError extends Error {
-  constructor(
-    readonly status: number,
-    readonly errors: string[],
-  ) {
-    super(errors.join('; ') || `status ${status}`);
-  }
-}
+// Handlers take the error they throw from here with the responses they build; it has its own file so that the
+// directory (which raises it, and which types.ts names in ServerContext) does not import the responses' types.
+export { ServiceError } from './service-error';
 
 export const notFound = (): ServiceError => new ServiceError(404, []);
 export const unsupportedPath = (): ServiceError => new ServiceError(404, ['unsupported path']);

@@ -2,17 +2,17 @@
  * The engine API: plan, apply, destroy, import and the state commands as functions. The CLI is a thin layer
  * over these; programs can call them too (re-exported from the package root).
  */
-export { plan, createSavedPlan } from './plan/plan-run';
-export { apply, destroy, applySavedPlan } from './apply/apply-run';
-export type { SavedPlanApplyOptions } from './apply/apply-run';
+export { plan, createSavedPlan } from './run/plan-run';
+export { apply, destroy, applySavedPlan } from './run/apply-run';
+export type { SavedPlanApplyOptions } from './run/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';
 export { checkSavedPlanWithoutService } from './saved-plan/plan-mac';
 export type { SavedPlanMac } from './saved-plan/plan-mac';
 export { importResource, importAll } from './apply/import-resource';
 export type { ImportedResource, ImportAllResult } from './apply/import-resource';
-export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './state/state-commands';
-export type { StateListEntry, StateMoved } from './state/state-commands';
+export { stateList, stateShow, stateRm, stateMv, stateHistory, stateRestore, statePull, statePush, stateLockHolder, forceUnlock, editState } from './run/state-commands';
+export type { StateListEntry, StateMoved } from './run/state-commands';
 export type { StateBackend, StateRef, StateChange, LockHolder, StateVersionInfo } from './state/backend';
 export { STATE_ENV } from './state/state-location';
 export { resolveStack, defaultStatePath, stackOfAddress } from './setup/stack-name';
@@ -20,9 +20,8 @@ export { checkServiceConnection, checkRunConnection } from './setup/run-context'
 export { checkStackConnection, ENVIRONMENT_TOKEN_VARIABLE } from './setup/stack-connection';
 export type { CheckedConnection, StackConnectionInput } from './setup/stack-connection';
 
-export type {
-  EngineOptions, ApplyOptions, ApplyResult, OperationOutcome, ProgressEvent, DesiredSource, StateOnlyChange,
-} from './setup/engine-options';
+export type { EngineOptions, ProgressEvent, DesiredSource } from './setup/engine-options';
+export type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from './run/apply-options';
 export type {
   Plan, PlannedChange, PlanAction, ActionReason, DriftEntry, DriftKind, SecretStatus, SecretFieldStatus, PlanSummary,
 } from './plan/plan';

@@ -1,5 +1,6 @@
 import { Directory, DirectoryError, type DirectoryEntry } from '../../src/devserver/directory/directory';
-import { applyLdif, isLikelyBase64Ldif, LdifError, parseLdif } from '../../src/devserver/directory/ldif';
+import { isLikelyBase64Ldif, LdifError, parseLdif } from '../../src/devserver/directory/ldif';
+import { applyLdif } from '../../src/devserver/directory/ldif-apply';
 
 const BASE: DirectoryEntry[] = [
   { dn: 'dc=example,dc=org', attributes: { objectClass: ['domain'], dc: ['example'] } },

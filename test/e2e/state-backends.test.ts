@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stateRestore } from '../../src/engine/state/state-commands';
+import { stateRestore } from '../../src/engine/run/state-commands';
 import type { StateBackend } from '../../src/engine/state/backend';
 import { journalPathOf } from '../../src/engine/state/journal';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';

@@ -6,23 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RESOURCE_TYPES } from '../../src/resources';
-
-const SRC = path.resolve(__dirname, '../../src');
-
-/** Module specifiers imported (statically, including `import type` and re-exports) by a source file. */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const specifiers: string[] = [];
-  for (const match of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) specifiers.push(match[1]);
-  return specifiers;
-}
-
-function resolveLocal(from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const base = path.resolve(path.dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
-  return undefined;
-}
+import { importsOf, relative, resolveLocal, sourceFiles, SRC } from '../support/import-graph';
 
 /** Every file and package reachable from `entry` through imports. */
 function reachable(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -40,16 +24,6 @@ function reachable(entry: string): { files: Set<string>; packages: Set<string> }
   visit(entry);
   return { files, packages };
 }
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-const relative = (file: string) => path.relative(SRC, file);
 
 test('no import from the engine reaches the constructs, cdktf or the CLI', () => {
   for (const file of sourceFiles(path.join(SRC, 'engine'))) {

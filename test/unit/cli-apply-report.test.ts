@@ -4,7 +4,7 @@ import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '..
 import { EngineError } from '../../src/engine/errors';
 import type { DriftEntry, PlannedChange } from '../../src/engine/plan/plan';
 import { buildOperations } from '../../src/engine/apply/task-graph';
-import type { ApplyResult, OperationOutcome } from '../../src/engine/setup/engine-options';
+import type { ApplyResult, OperationOutcome } from '../../src/engine/run/apply-options';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
 import { fakeIo } from './cli-fake-io';
 import { emptyPlan } from './report-plan-fixture';

@@ -1,6 +1,6 @@
 /** Objects read wait for the check phase to be diffed together; a flush diffs what waits and reports a failure. */
 import { DiffBatch } from '../../src/engine/plan/diff-batch';
-import type { LiveObject, RefreshRequest } from '../../src/engine/refresh/refresh';
+import type { LiveObject, RefreshRequest } from '../../src/engine/refresh/refresh-request';
 
 const read = (address: string) => [{ address } as RefreshRequest, { attributes: {}, data: null } as LiveObject] as const;
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { diffResource } from '../../src/engine/plan/resource-diff';
-import { refreshRequestFor } from '../../src/engine/refresh/refresh';
+import { refreshRequestFor } from '../../src/engine/refresh/refresh-request';
 import { getResourceType } from '../../src/resources/registry';
 import type { DesiredResource } from '../../src/engine/setup/desired';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, LdapSecretBackend, SecretsMount, SecretValue, UserpassUser } from '../../src';
 import { desiredFromStack } from '../../src/constructs/desired-from-stack';
-import { guardrailsOf } from '../../src/engine/guardrails/lifecycle';
+import { guardrailsOf } from '../../src/engine/plan/lifecycle';
 import { protectionViolation } from '../../src/engine/guardrails/protection';
 import { planComputation } from '../../src/engine/plan/compute-plan';
 import { diffResource } from '../../src/engine/plan/resource-diff';

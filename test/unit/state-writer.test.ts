@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StateWriter } from '../../src/engine/apply/state-writer';
+import { StateWriter } from '../../src/engine/state/state-writer';
 import { journalPathOf } from '../../src/engine/state/journal';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';
 import type { ResourceState } from '../../src/engine/state/state-file';

@@ -1,4 +1,4 @@
-import { ServiceError } from '../respond';
+import { ServiceError } from '../service-error';
 import { ancestorKeys, SubtreeIndex } from './subtree-index';
 import { AttributeValueIndex } from './value-index';
 

@@ -1,8 +1,5 @@
 import type { AttributeChange, ModifyOperation } from './directory';
 
-export { applyLdif } from './ldif-apply';
-export type { ApplyLdifOptions, ApplyLdifResult } from './ldif-apply';
-
 /** An LDIF that does not parse; the message names the line (`LDIF line 3: ...`). */
 export class LdifError extends Error {
   constructor(

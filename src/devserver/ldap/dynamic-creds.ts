@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { multiError, notFound, ok } from '../respond';
 import type { DevRequest, DevResponse } from '../types';
-import { applyLdif, parseLdif, type LdifRecord } from '../directory/ldif';
+import { parseLdif, type LdifRecord } from '../directory/ldif';
+import { applyLdif } from '../directory/ldif-apply';
 import { bindAsConfigured } from './connection';
 import { generatePassword } from './passwords';
 import { renderLdif, renderUsername, templateFailure, type LdifTemplateValues } from './templates';

@@ -2,7 +2,8 @@
 import { badRequest, notFound, okEnvelope, unsupportedOperation, unsupportedPath } from '../respond';
 import type { DevRequest, DevResponse, ServerContext } from '../types';
 import type { DestinationType } from './destination-types';
-import { rfc3339, type Association, type Destination, type SyncState } from './model';
+import { rfc3339, type Association, type Destination } from './model';
+import type { SyncState } from './sync-state';
 import { PENDING, SYNCED, type Syncer } from './syncer';
 
 /** `GET .../associations`, `POST .../associations/set`, `POST .../associations/remove`. */

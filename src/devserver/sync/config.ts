@@ -1,7 +1,8 @@
 // `sys/sync/config`: the global switch (`disabled`) and the queue capacity.
 import { badRequest, noContent, okEnvelope, unsupportedOperation } from '../respond';
 import type { DevRequest, DevResponse } from '../types';
-import { DEFAULT_QUEUE_CAPACITY, type SyncState } from './model';
+import { DEFAULT_QUEUE_CAPACITY } from './model';
+import type { SyncState } from './sync-state';
 import type { Syncer } from './syncer';
 
 export function handleConfig(req: DevRequest, state: SyncState, syncer: Syncer): DevResponse {

@@ -9,7 +9,8 @@ import {
   type DestinationType,
   type Granularity,
 } from './destination-types';
-import { destinationKey, rfc3339, type Destination, type SyncState } from './model';
+import { destinationKey, rfc3339, type Destination } from './model';
+import type { SyncState } from './sync-state';
 import { checkSecretNameTemplate } from './secret-name';
 import { templateOf, type Syncer } from './syncer';
 

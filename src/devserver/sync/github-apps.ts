@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { badRequest, envelope, noContent, notFound, ok, okEnvelope, unsupportedOperation } from '../respond';
 import type { DevRequest, DevResponse } from '../types';
-import type { GithubApp, SyncState } from './model';
+import type { GithubApp } from './model';
+import type { SyncState } from './sync-state';
 
 const PEM_PRIVATE_KEY = /^-----BEGIN ([A-Z ]*)PRIVATE KEY-----\r?\n[\s\S]+\r?\n-----END \1PRIVATE KEY-----\s*$/;
 

@@ -17,7 +17,8 @@ import { DESTINATION_TYPES } from './destination-types';
 import { DueSchedule } from '../due-schedule';
 import { ExternalStores, type ExternalSecret } from './external-stores';
 import { handleGithubApps } from './github-apps';
-import { DEFAULT_QUEUE_CAPACITY, destinationKey, rfc3339, type SyncState } from './model';
+import { DEFAULT_QUEUE_CAPACITY, destinationKey, rfc3339 } from './model';
+import type { SyncState } from './sync-state';
 import { Syncer } from './syncer';
 
 /** What `inspect()` (and so `DevServer.inspectSync()`) returns. */

@@ -1,8 +1,6 @@
-// The state of the secret-sync system, shared by the handlers in this folder.
-import type { DueSchedule } from '../due-schedule';
-import type { AssociationIndex } from './association-index';
+// The records of the secret-sync system (destinations, associations, apps, queued operations); the state that
+// holds them is sync-state.ts.
 import type { Granularity } from './destination-types';
-import type { ExternalStores } from './external-stores';
 
 export const DEFAULT_QUEUE_CAPACITY = 1_000_000;
 
@@ -61,20 +59,6 @@ export interface QueuedOperation {
   kind: 'sync' | 'unsync';
   destinationKey: string;
   associationKey: string;
-}
-
-export interface SyncState {
-  config: SyncConfig;
-  /** Keyed by `destinationKey(type, name)`. */
-  destinations: Map<string, Destination>;
-  /** The associations of `destinations`, by the secret they sync. */
-  associationsBySecret: AssociationIndex;
-  githubApps: Map<string, GithubApp>;
-  /** Keyed by `${destinationKey}|${associationKey}`, in arrival order. */
-  queue: Map<string, QueuedOperation>;
-  /** Keys of the destinations being purged, by when the purge completes. */
-  purgesDue: DueSchedule<string>;
-  external: ExternalStores;
 }
 
 export const destinationKey = (type: string, name: string): string => `${type}/${name}`;

@@ -10,8 +10,8 @@ import {
   type AssociationEntry,
   type Destination,
   type QueuedOperation,
-  type SyncState,
 } from './model';
+import type { SyncState } from './sync-state';
 import { renderSecretName } from './secret-name';
 
 /** One resource to hold in the external store: the whole secret (secret-path) or one key (secret-key). */

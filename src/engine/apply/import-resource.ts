@@ -9,13 +9,14 @@ import { getResourceType } from '../../resources/registry';
 import type { DesiredResource } from '../setup/desired';
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { refresh, refreshRequestFor, type RefreshRequest } from '../refresh/refresh';
+import { refresh } from '../refresh/refresh';
+import { refreshRequestFor, type RefreshRequest } from '../refresh/refresh-request';
 import { clientFor, lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
 import { resolveSecrets } from '../setup/secret-resolution';
-import { recordedGuardrails } from '../guardrails/lifecycle';
+import { recordedGuardrails } from '../plan/lifecycle';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
-import { StateWriter } from './state-writer';
+import { StateWriter } from '../state/state-writer';
 
 export interface ImportedResource {
   address: string;

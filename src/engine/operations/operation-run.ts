@@ -17,7 +17,7 @@ import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution
 import { addressStack } from '../setup/stack-name';
 import type { LockedState } from '../state/locked-state';
 import type { ResourceState } from '../state/state-file';
-import { StateWriter } from '../apply/state-writer';
+import { StateWriter } from '../state/state-writer';
 
 export interface OperationRequest {
   address: string;

@@ -4,7 +4,7 @@
  * requests went out (about 1 ms more per round trip at 1 ms from the service). Batched, they are diffed in the
  * event loop's check phase, after the I/O callbacks of the answers that arrived together.
  */
-import type { LiveObject, RefreshRequest } from '../refresh/refresh';
+import type { LiveObject, RefreshRequest } from '../refresh/refresh-request';
 
 /**
  * Objects read, diffed together in the event loop's check phase (after the I/O callbacks of answers that arrived

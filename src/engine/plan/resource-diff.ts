@@ -6,14 +6,14 @@
 import type { Attributes, HealthProblem, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../setup/desired';
 import { threeWayDiff, type DiffFieldTraits, type FieldChange, type FieldDrift } from './diff/three-way';
-import type { LiveObject } from '../refresh/refresh';
+import type { LiveObject } from '../refresh/refresh-request';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlanAction } from './plan';
 import { keptAsIs, type ResourcePlan } from './resource-plan';
 import { compareSecrets, type SecretComparison, type SecretComparisonInput } from './secret-comparison';
-import type { Guardrails } from '../guardrails/lifecycle';
-import { ignoredFields, keepLiveValues, withoutIgnored } from '../guardrails/ignored-fields';
+import type { Guardrails } from './lifecycle';
+import { ignoredFields, keepLiveValues, withoutIgnored } from '../setup/ignored-fields';
 
 /**
  * The empty list a change holds where nothing applies, shared and already frozen: a plan of 10,000 unchanged
@@ -32,7 +32,7 @@ export interface ResourceDiffInput {
   secrets: Readonly<Record<string, string>>;
   fingerprintKey: FingerprintKey;
   refreshOnly: boolean;
-  /** The guardrails of the object (guardrails/lifecycle.ts): a retained object only in state is forgotten. */
+  /** The guardrails of the object (lifecycle.ts): a retained object only in state is forgotten. */
   guardrails?: Guardrails;
 }
 
@@ -56,7 +56,7 @@ interface InCode {
   sameObject: boolean;
   /** State holds another object at this address: the identity changed in code. */
   identityChanged: boolean;
-  /** Fields `ignoreChanges` leaves alone once the object exists (guardrails/ignored-fields.ts). */
+  /** Fields `ignoreChanges` leaves alone once the object exists (../setup/ignored-fields.ts). */
   ignored: ReadonlySet<string>;
   /** What it needs first: the plan's `dependencies` and its change's `dependsOn` (one array, both read-only). */
   dependencies: readonly string[];

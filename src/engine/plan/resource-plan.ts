@@ -1,10 +1,10 @@
 /** The engine's internal plan of one resource: the public `PlannedChange` plus what apply needs to carry it out. */
 import type { Attributes, ResourceType } from '../../resources/types';
 import type { DesiredResource } from '../setup/desired';
-import type { LiveObject } from '../refresh/refresh';
+import type { LiveObject } from '../refresh/refresh-request';
 import type { ResourceState } from '../state/state-file';
 import type { ActionReason, DriftEntry, PlannedChange } from './plan';
-import type { Guardrails } from '../guardrails/lifecycle';
+import type { Guardrails } from './lifecycle';
 
 export interface ResourcePlan {
   readonly address: string;
@@ -37,7 +37,7 @@ export interface ResourcePlan {
    * state entry to this resource's address instead of deleting and re-creating the object.
    */
   readonly movedFrom?: string;
-  /** Whether the object is protected or retained (code first, else state; guardrails/lifecycle.ts). */
+  /** Whether the object is protected or retained (code first, else state; lifecycle.ts). */
   readonly guardrails?: Guardrails;
 }
 

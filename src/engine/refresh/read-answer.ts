@@ -14,7 +14,7 @@
 import type { ServiceClient, ServiceResult } from '../../client';
 import { unwrapData } from '../../resources/define';
 import type { ApiCall, ListingCall } from '../../resources/types';
-import type { LiveObject, RefreshRequest } from './refresh';
+import type { LiveObject, RefreshRequest } from './refresh-request';
 
 export type ReadVerdict =
   | { kind: 'present'; object: LiveObject }

@@ -9,7 +9,7 @@ import { findResourceType } from '../../resources/registry';
 import type { Attributes } from '../../resources/types';
 import { SecretValue } from '../../secret-value';
 import { utf8Text } from '../../utf8-text';
-import { unknownIgnoredFields } from '../guardrails/ignored-fields';
+import { unknownIgnoredFields } from './ignored-fields';
 import { deepFreeze } from '../../deep-freeze';
 import {
   parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,

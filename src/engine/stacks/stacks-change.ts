@@ -10,9 +10,9 @@
  *    succeeded, independent stacks at the same time. A stack whose dependency failed is skipped; the others
  *    finish.
  */
-import { apply, applySavedPlan, destroy } from '../apply/apply-run';
+import { apply, applySavedPlan, destroy } from '../run/apply-run';
 import type { Plan } from '../plan/plan';
-import type { ApplyOptions, ApplyResult } from '../setup/engine-options';
+import type { ApplyOptions, ApplyResult } from '../run/apply-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { readStackDependencies, type StackDependencies } from './stack-order';

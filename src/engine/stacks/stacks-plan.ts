@@ -3,7 +3,7 @@
  * independent stacks at the same time (each at --parallelism requests); a stack whose dependency failed is
  * skipped. With `--out`, one saved plan covers every stack.
  */
-import { createSavedPlan, plan } from '../plan/plan-run';
+import { createSavedPlan, plan } from '../run/plan-run';
 import type { Plan } from '../plan/plan';
 import type { EngineOptions } from '../setup/engine-options';
 import { ok, type Result } from '../errors';

@@ -7,12 +7,12 @@ import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { loadDesired } from '../setup/desired';
 import { addressStack, resolveStack } from '../setup/stack-name';
-import { addressProblem, renameAddress } from './state-moves';
-import type { LockHolder, StateBackend, StateVersionInfo } from './backend';
-import { openLockedState, readStateAt } from './locked-state';
-import { openStateBackend } from './open-backend';
-import { stateFileSchema, type ResourceState, type StateFile } from './state-file';
-import { resolveStateLocation, type StateLocation } from './state-location';
+import { addressProblem, renameAddress } from '../state/state-moves';
+import type { LockHolder, StateBackend, StateVersionInfo } from '../state/backend';
+import { openLockedState, readStateAt } from '../state/locked-state';
+import { openStateBackend } from '../state/open-backend';
+import { stateFileSchema, type ResourceState, type StateFile } from '../state/state-file';
+import { resolveStateLocation, type StateLocation } from '../state/state-location';
 
 export interface StateListEntry {
   address: string;

@@ -3,14 +3,15 @@
  * every operation, so that after any failure or interruption the state holds exactly what succeeded.
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
-import { runInDependencyOrder, type TaskOutcome, type TaskRun } from './dependency-scheduler';
+import { runInDependencyOrder, type TaskOutcome, type TaskRun } from '../apply/dependency-scheduler';
 import { stableStringify } from '../plan/diff/values';
-import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from '../setup/engine-options';
+import type { ApplyOptions, ApplyResult, OperationOutcome, StateOnlyChange } from './apply-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { lockRunState, planRun, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
+import { lockRunState, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
+import { planRun } from './planned-run';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { StateBackend, StateVersionInfo } from '../state/backend';
 import type { FingerprintKey } from '../state/fingerprint';
@@ -21,12 +22,12 @@ import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
-import { recordedGuardrails } from '../guardrails/lifecycle';
+import { recordedGuardrails } from '../plan/lifecycle';
 import { policyRefusal } from '../policy/policy-stage';
-import { hasAfterCreateOperations, runAfterCreateOperations } from './after-create';
-import { deleteObject, writeObject } from './operations';
-import { StateWriter } from './state-writer';
-import { buildOperations, type Operation } from './task-graph';
+import { hasAfterCreateOperations, runAfterCreateOperations } from '../apply/after-create';
+import { deleteObject, writeObject } from '../apply/operations';
+import { StateWriter } from '../state/state-writer';
+import { buildOperations, type Operation } from '../apply/task-graph';
 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
 export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {

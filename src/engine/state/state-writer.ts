@@ -6,8 +6,8 @@
  * Each write sends only what changed, so its cost does not grow with the size of the state.
  */
 import type { EngineError } from '../errors';
-import type { StateBackend } from '../state/backend';
-import type { ResourceState, StateFile } from '../state/state-file';
+import type { StateBackend } from './backend';
+import type { ResourceState, StateFile } from './state-file';
 
 interface Waiter {
   resolve: () => void;

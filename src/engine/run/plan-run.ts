@@ -1,12 +1,13 @@
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { objectOfConnection, specOfDesiredResource } from '../setup/desired';
-import type { PlanComputation } from './compute-plan';
-import type { Plan } from './plan';
-import { planRun, prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import type { PlanComputation } from '../plan/compute-plan';
+import type { Plan } from '../plan/plan';
+import { prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import { planRun } from './planned-run';
 import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from '../saved-plan/saved-plan';
 import { liveDigests } from '../saved-plan/staleness';
-import { startReadAhead } from './read-ahead';
+import { startReadAhead } from '../plan/read-ahead';
 import { withSavedPlanMac } from '../saved-plan/plan-mac';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
