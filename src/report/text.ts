@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { withVisibleControls } from '../visible-controls';
 import { consequenceComments, warningsBesideConsequences } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
 import { policyTextSection } from './policy-text';
@@ -44,7 +45,10 @@ const LEGEND: { action: Exclude<PlanAction, 'no-op'>; words: string }[] = [
  * The plan for a terminal, laid out like terraform's: what changed outside secretform first, then the actions
  * with their attributes, secrets that cannot be verified, the summary line and warnings. Ends with a newline.
  */
-export function renderText(plan: Plan, options: TextOptions): string {
+export function renderText(given: Plan, options: TextOptions): string {
+  // With colour the report writes control sequences of its own, which the terminal's guard lets through: so the
+  // names, values and messages it embeds show theirs as text first (src/cli/terminal-output.ts).
+  const plan = options.color ? withVisibleControls(given) : given;
   const colors = pc.createColors(options.color);
   const out: string[] = [];
 
