@@ -103,8 +103,12 @@ function runApp(
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { cwd, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk: Buffer) => stdout.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.write(chunk));
+    // As text (decoded whole characters): the CLI's terminal guard shows the control characters of text it writes,
+    // and the app's messages quote construct paths (src/cli/terminal-output.ts).
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => stdout.write(chunk));
+    child.stderr.on('data', (chunk: string) => stderr.write(chunk));
     child.on('error', (error) => reject(new SynthError(`cannot run the app (${command}): ${error.message}`)));
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });

@@ -5,8 +5,9 @@
  * redraw would be a line of noise.
  */
 import type { OutputStream } from './io';
+import { writeTerminalControl, type TerminalControl } from './terminal-output';
 
-export const ERASE_LINE = '\r\x1b[2K';
+export const ERASE_LINE: TerminalControl = '\r\x1b[2K';
 
 export interface LiveLine {
   /** Shows `text` in place of the current live line. */
@@ -21,12 +22,14 @@ export function createLiveLine(terminal: OutputStream): LiveLine {
   let shown: string | undefined;
   const clear = () => {
     if (shown === undefined) return;
-    terminal.write(ERASE_LINE);
+    writeTerminalControl(terminal, ERASE_LINE);
     shown = undefined;
   };
   return {
     draw(text) {
-      terminal.write(`${ERASE_LINE}${text}`);
+      // The erase is the CLI's own control sequence; the text, names included, is shown as text.
+      writeTerminalControl(terminal, ERASE_LINE);
+      terminal.write(text);
       shown = text;
     },
     clear,

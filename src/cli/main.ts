@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './output-guard';
+import { guardTerminalOutput } from './terminal-output';
 import { readPackageVersion } from './version';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
@@ -36,6 +37,8 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
 export async function main(argv: string[]): Promise<number> {
   // Installed first, so a reader that goes away early (`| head`) never crashes the process with EPIPE.
   const output = processOutputGuard();
+  // Before anything is written: no name, value or server answer may drive the terminal (terminal-output.ts).
+  guardTerminalOutput(process.env);
   // A write that fails after the command returned reports its EPIPE late: decide the exit code on the way out.
   process.once('exit', () => {
     if (output.closed) process.exitCode = OUTPUT_CLOSED_EXIT_CODE;

@@ -44,6 +44,8 @@ export interface ServiceClientErrorDetails {
   status?: number;
   /** The server's `errors` messages, as sent. */
   errors?: string[];
+  /** The body was the service's own error answer, a JSON object with an `errors` array (see `ServiceClientError`). */
+  serviceErrorBody?: boolean;
   /** Requests sent for this call, retries included. */
   attempts?: number;
   /** The low-level error code (ECONNREFUSED, UND_ERR_SOCKET, CERT_HAS_EXPIRED, ...), when there was one. */
@@ -59,6 +61,11 @@ export class ServiceClientError extends Error {
   readonly path: string;
   readonly status?: number;
   errors: string[];
+  /**
+   * The body was the service's own error answer (a JSON object with an `errors` array, `{"errors":[]}` for a
+   * missing item). A 404 without it (a proxy's HTML page, another server's JSON) says nothing about the path.
+   */
+  readonly serviceErrorBody: boolean;
   readonly attempts: number;
   readonly causeCode?: string;
   readonly location?: string;
@@ -80,6 +87,7 @@ export class ServiceClientError extends Error {
     this.path = details.path;
     this.status = details.status;
     this.errors = details.errors ?? [];
+    this.serviceErrorBody = details.serviceErrorBody ?? false;
     this.attempts = details.attempts ?? 1;
     this.causeCode = details.cause;
     this.location = details.location;
@@ -157,7 +165,7 @@ export function readableServerMessages(errors: string[]): string[] {
 const retriesNote = (attempts: number): string => (attempts > 1 ? ` (after ${attempts} attempts)` : '');
 
 /** An HTTP error status. The message states the server's words and the fix that usually applies. */
-export function statusError(method: string, path: string, status: number, errors: string[], attempts = 1): ServiceClientError {
+export function statusError(method: string, path: string, status: number, errors: string[], attempts = 1, serviceErrorBody = false): ServiceClientError {
   const code = codeForStatus(status);
   const said = readableServerMessages(errors);
   const serverSays = said.length > 0 ? `: ${said.join('; ')}` : '';
@@ -185,7 +193,7 @@ export function statusError(method: string, path: string, status: number, errors
     not_tls: '',
     client_certificate_required: '',
   };
-  return new ServiceClientError({ code, method, path, status, errors, attempts }, `${head} ${hints[code]}`);
+  return new ServiceClientError({ code, method, path, status, errors, serviceErrorBody, attempts }, `${head} ${hints[code]}`);
 }
 
 const CONNECTION_HINTS: Record<string, string> = {

@@ -28,6 +28,7 @@ import {
   type JsonObject,
   type ShapeResult,
   errorsOf,
+  isJsonObject,
   listFromBody,
   objectFromBody,
   parseJsonText,
@@ -399,7 +400,8 @@ export class ServiceClient {
       const parsed = parseJsonText(attempt.text);
       // Only the service's own error strings are shown, each decoded and checked for secrets (secret-scrubber.ts).
       const serverErrors = parsed.ok ? errorsOf(parsed.value).map((text) => this.#scrubber.scrubServerText(text)) : [];
-      const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts);
+      const serviceErrorBody = parsed.ok && isJsonObject(parsed.value) && Array.isArray(parsed.value.errors);
+      const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts, serviceErrorBody);
       if (decision.reason === 'retry_after_too_long' && decision.retryAfterMs !== undefined) {
         error.message += ` The server asked to wait ${Math.ceil(decision.retryAfterMs / 1000)} s before retrying, longer than the ${this.#retry.maxRetryAfterMs / 1000} s this client waits.`;
       }

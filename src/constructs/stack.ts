@@ -221,6 +221,11 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
     if (unsafe) {
       problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain ${JSON.stringify(unsafe[0])} (the path becomes a shell argument of the cdktf deploy bridge)`);
     }
+    // eslint-disable-next-line no-control-regex
+    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(resource.address);
+    if (control && !unsafe) {
+      problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain control characters (here ${JSON.stringify(control[0])}): every report that names the construct would pass them to the terminal`);
+    }
   }
   for (const resource of valid) {
     const id = resource.resourceId!;

@@ -46,7 +46,10 @@ export interface MermaidClasses {
 /** Mermaid ids are generated (`n0`, `n1`, ...): addresses hold characters Mermaid does not allow in ids. */
 export function renderMermaid(nodes: readonly GraphNode[], classes?: MermaidClasses): string {
   const ids = new Map(nodes.map((node, index) => [node.address, `n${index}`]));
-  const escape = (text: string) => text.replace(/[&"<>#]/g, (char) => `#${char.charCodeAt(0)};`);
+  // Every character that could end the label, the line or the markdown fence around the chart (a line break, a
+  // backtick) as Mermaid's entity code, and control characters as that too.
+  // eslint-disable-next-line no-control-regex
+  const escape = (text: string) => text.replace(/[&"<>#`\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `#${char.charCodeAt(0)};`);
   const lines = ['flowchart LR'];
   for (const node of nodes) lines.push(`  ${ids.get(node.address)}["${label(node).map(escape).join('<br/>')}"]`);
   for (const [from, to] of graphEdges(nodes)) lines.push(`  ${ids.get(from)} --> ${ids.get(to)}`);

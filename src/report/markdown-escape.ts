@@ -1,22 +1,32 @@
 /**
- * Escaping for GitHub-flavoured markdown. Addresses, types and values come from user code and the service, so
- * a `|` must not break a table row, a `<` must not open an HTML tag, and a backtick must not close a code span
- * or fence early.
+ * Escaping for GitHub-flavoured markdown. Addresses, types, values, waiver reasons, policy messages and server
+ * errors come from user code, pull requests and the service, and a comment shows them to reviewers: each is
+ * rendered inert. It stays on one line, so that it cannot leave its element (a blank line ends a `<summary>`
+ * block, and what follows is markdown: a heading, an image); a `|` does not break a table row, a `<` opens no
+ * HTML tag, a `[` no link or image, a backtick does not close a code span or fence early; and what GitHub turns
+ * into links in text, mentions (`@user`), references (`#123`) and bare URLs (`https://...`, `www.`), is broken by
+ * a word joiner (U+2060, invisible) so that it reads the same and links nowhere. Control characters are shown as
+ * escapes (`\u001b`), as on a terminal.
  */
+import { visibleControls } from '../visible-controls';
 
-/** Text inside HTML (the `<summary>` of a `<details>` block, which markdown does not process). */
+/** Text inside HTML (the `<summary>` of a `<details>` block, which markdown does not process), on one line. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return unlinked(oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
 }
 
-/** Plain text in a paragraph, list item or table cell, on one line. */
+/**
+ * Plain text in a paragraph, list item or table cell, on one line: a `#` or a list marker that starts it (a
+ * warning, a server's message) opens no heading or list either.
+ */
 export function escapeInline(text: string): string {
-  return escapeHtml(oneLine(text)).replace(/[\\`*_[\]|~]/g, '\\$&');
+  return escapeHtml(text).replace(/[\\`*_[\]|~#]/g, '\\$&').replace(/^(\s*)([-+]|\d+[.)])(?=\s|$)/, (_all, space: string, marker: string) => `${space}${marker.replace(/[-+.)]/, '\\$&')}`);
 }
 
 /**
  * A code span that shows `text` literally: delimited by one more backtick than the longest run inside, padded
  * with a space when the text starts or ends with a backtick or a space (CommonMark strips one on each side).
+ * GitHub links nothing inside code.
  */
 export function inlineCode(text: string): string {
   const content = oneLine(text);
@@ -36,8 +46,21 @@ export function codeFence(lines: readonly string[]): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/**
+ * What GitHub would link in text, broken by a word joiner: `@` before a name (a mention, an e-mail address), `#`
+ * before a number (an issue), the `//` of a URL scheme and the `.` after `www` (bare URLs).
+ */
+function unlinked(text: string): string {
+  return text
+    .replace(/@(?=[\p{L}\p{N}_-])/gu, '@\u2060')
+    .replace(/#(?=\p{N})/gu, '#\u2060')
+    .replace(/:(?=\/\/)/g, ':\u2060')
+    .replace(/\b(www)\./gi, '$1\u2060.');
+}
+
+/** `text` on one line (each line break a space: CR, LF, CRLF, U+2028, U+2029), its control characters visible. */
 function oneLine(text: string): string {
-  return text.replace(/\r?\n|\r/g, ' ');
+  return visibleControls(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '));
 }
 
 function longestRun(text: string, char: string): number {

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { withVisibleControls } from '../visible-controls';
 import { consequenceComments, warningsBesideConsequences } from './consequences';
 import type { DriftEntry, Plan, PlanAction, PlannedChange } from '../engine/plan/plan';
 import { policyTextSection } from './policy-text';
@@ -76,7 +77,10 @@ function stackText(plan: Plan, options: TextOptions): string {
  * A plan laid out like terraform's: what changed outside secretform first, then the actions with their
  * attributes, secrets that cannot be verified, the summary line and warnings. Ends with a newline.
  */
-function planText(plan: Plan, options: TextOptions): string {
+function planText(given: Plan, options: TextOptions): string {
+  // With colour the report writes control sequences of its own, which the terminal's guard lets through: so the
+  // names, values and messages it embeds show theirs as text first (src/cli/terminal-output.ts).
+  const plan = options.color ? withVisibleControls(given) : given;
   const colors = pc.createColors(options.color);
   const out: string[] = [];
 

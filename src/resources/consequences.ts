@@ -26,7 +26,7 @@ export interface Uncounted {
 
 /**
  * The entries (not folders) under `path` and every folder below it, each LIST answer checked against
- * `NAME_LISTING`. A path that does not exist (LIST answers 404) counts 0; one read that tells nothing, anywhere
+ * `NAME_LISTING`. A path that does not exist (the service's own 404) counts 0; one read that tells nothing, anywhere
  * in the tree, leaves the whole count unknown.
  */
 export async function countListed(read: ConsequenceRead, path: string): Promise<ListedCount | Uncounted> {
@@ -49,7 +49,7 @@ export async function countListed(read: ConsequenceRead, path: string): Promise<
 
 /**
  * The number of entries of an object-valued field of a GET answer (a destination's `associated_secrets`); the
- * call's shape guarantees the field in a 2xx answer, and a 404 counts 0.
+ * call's shape guarantees the field in a 2xx answer, and the service's own 404 counts 0.
  */
 export async function countEntries(read: ConsequenceRead, call: ListingCall, field: string): Promise<ListedCount | Uncounted> {
   const answer = await read(call);

@@ -5,6 +5,7 @@
  * at a directory of the test's own; SECRETFORM_DEBUG_COMPILE_CACHE=1 makes the binary say what it did.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,15 @@ function run(command: string, env: Record<string, string> = {}): string {
   return said![1];
 }
 
+/** A cache file's parts: the line naming the bundle, the checksum line, the data V8 made. */
+function cacheParts(content: Buffer): { header: Buffer; checksum: string; data: Buffer } {
+  const identityEnd = content.indexOf(0x0a) + 1;
+  const checksumEnd = content.indexOf(0x0a, identityEnd) + 1;
+  return { header: content.subarray(0, identityEnd), checksum: content.subarray(identityEnd, checksumEnd).toString('latin1'), data: content.subarray(checksumEnd) };
+}
+
+const sha256 = (data: Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
+
 function cacheFiles(): string[] {
   return readdirSync(cacheDir).sort();
 }
@@ -70,11 +80,39 @@ describe('the compile cache of the CLI bundle', () => {
   test('that V8 rejects is written again, and the run goes on as without one', () => {
     expect(run('plan')).toBe('miss');
     const file = join(cacheDir, cacheFiles()[0]);
-    const content = readFileSync(file);
-    const header = content.indexOf(0x0a) + 1;
-    writeFileSync(file, Buffer.concat([content.subarray(0, header), Buffer.alloc(content.length - header, 0x5a)]));
+    const { header, data } = cacheParts(readFileSync(file));
+    // Data V8 rejects, with its checksum: what the checksum cannot catch (a cache from another V8) reaches V8.
+    const rejected = Buffer.alloc(data.length, 0x5a);
+    writeFileSync(file, Buffer.concat([header, Buffer.from(`${sha256(rejected)}\n`), rejected]));
     expect(run('plan')).toBe('rejected');
     expect(run('plan')).toBe('hit');
+  });
+
+  describe('damaged on disk (its data no longer matches its checksum) is never given to V8: compiled afresh and written again', () => {
+    test.each<[string, (data: Buffer) => Buffer]>([
+      // V8 takes such data (its length and header hold) and crashed the process with SIGSEGV: exit 139.
+      ['its data zeroed past byte 4,096, its length kept', (data) => Buffer.concat([data.subarray(0, 4096), Buffer.alloc(data.length - 4096)])],
+      // Exit 133 (SIGTRAP) before the checksum.
+      ['random bits flipped in its data', (data) => {
+        const flipped = Buffer.from(data);
+        for (let i = 0; i < 64; i++) {
+          const at = 64 + Math.floor(Math.random() * (flipped.length - 64));
+          flipped[at] ^= 1 << Math.floor(Math.random() * 8);
+        }
+        return flipped;
+      }],
+      ['its data cut short', (data) => data.subarray(0, data.length >> 1)],
+      ['its checksum line missing', (data) => data],
+    ])('%s', (name, damage) => {
+      expect(run('plan')).toBe('miss');
+      const file = join(cacheDir, cacheFiles()[0]);
+      const { header, checksum, data } = cacheParts(readFileSync(file));
+      expect(checksum).toBe(`${sha256(data)}\n`);
+      const damaged = name === 'its checksum line missing' ? Buffer.concat([header, data]) : Buffer.concat([header, Buffer.from(checksum), damage(data)]);
+      writeFileSync(file, damaged);
+      expect(run('plan')).toBe('damaged');
+      expect(run('plan')).toBe('hit');
+    });
   });
 
   test('made from another build of the bundle is not used', () => {

@@ -186,6 +186,10 @@ describe('guardrails through the CLI', () => {
       ['a JSON null', `LIST ${METADATA}`, { status: 200, headers: { 'content-type': 'application/json' }, body: 'null' }, `LIST ${METADATA} answered HTTP 200 with a JSON null`],
       ['{} for a folder below', `LIST ${METADATA}/nested`, { status: 200, body: {} }, `LIST ${METADATA}/nested answered HTTP 200 with an object without "keys"`],
       ['403', `LIST ${METADATA}`, { status: 403, body: { errors: ['permission denied'] } }, `LIST ${METADATA} failed with HTTP 403: permission denied.`],
+      // A 404 counts 0 only in the service's own shape ({"errors": []}): another server's 404 tells nothing.
+      ['404 text/html', `LIST ${METADATA}`, { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' }, `LIST ${METADATA} answered HTTP 404 without the service's error body`],
+      ['404 with JSON that is not the service\'s', `LIST ${METADATA}`, { status: 404, body: { message: 'Not Found' } }, `LIST ${METADATA} answered HTTP 404 without the service's error body`],
+      ['404 text/html for a folder below', `LIST ${METADATA}/nested`, { status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>404</h1>' }, `LIST ${METADATA}/nested answered HTTP 404 without`],
     ])('a listing answered with %s: JSON count null with why, never 0', async (_name, wrong, reply, said) => {
       const json = await planThrough(wrong, reply, 'json');
       expect(json.code).toBe(0);

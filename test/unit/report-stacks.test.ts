@@ -32,7 +32,7 @@ test('markdown: the run status, a table of stacks with a status each, then each 
   expect(comment).toContain('| `prod` | 4 | 1 | 2 | 3 | — | 🗑️ Destroys |');
   expect(comment).toContain('| `staging` | — | — | — | — | — | ❌ Error: error |');
   expect(comment).toContain('| `tools` | — | — | — | — | — | ❌ Error: skipped (`staging` failed) |');
-  expect(comment).toContain('### Stack `staging`\n\n> [!CAUTION]\n> ❌ **Error:** cannot reach https://staging.example:8200 (ECONNREFUSED)');
+  expect(comment).toContain('### Stack `staging`\n\n> [!CAUTION]\n> ❌ **Error:** cannot reach https:\u2060//staging.example:8200 (ECONNREFUSED)');
   // The stack's own comment body, after its heading.
   const prodBody = renderMarkdown([stackReport(fullPlan({ stack: 'prod' }))])[0];
   expect(comment).toContain(prodBody.slice(prodBody.indexOf('\n\n') + 2, prodBody.indexOf('\n\n') + 200));

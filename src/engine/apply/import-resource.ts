@@ -17,6 +17,7 @@ import { recordedGuardrails } from '../plan/lifecycle';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { ResourceState } from '../state/state-file';
 import { StateWriter } from '../state/state-writer';
+import { ownValue } from '../../own-keys';
 
 export interface ImportedResource {
   address: string;
@@ -45,7 +46,7 @@ export async function importResource(options: EngineOptions, address: string, id
     return fail(new EngineError('import_invalid', `${address}: import id ${id} names ${importedId}, but the code manages ${desired.id} at this address`));
   }
   return withImportRun(context.value, [desired], 'secretform import', async (run) => {
-    const existing = run.writer.state.resources[address];
+    const existing = ownValue(run.writer.state.resources, address);
     if (existing) {
       return fail(new EngineError('import_invalid', `${address} is already in state (as ${existing.id}); remove it with \`secretform state rm\` first`));
     }
@@ -162,7 +163,7 @@ export async function importAll(options: EngineOptions): Promise<Result<ImportAl
   if (!context.ok) return context;
   const { desired, parallelism } = context.value;
   return withImportRun(context.value, desired.resources, 'secretform import --all', async (run) => {
-    const candidates = desired.resources.filter((resource) => !run.writer.state.resources[resource.address]);
+    const candidates = desired.resources.filter((resource) => !ownValue(run.writer.state.resources, resource.address));
     const live = await refresh(run.client, candidates.map(adoptionReadFor), { parallelism, onProgress: options.onProgress });
     if (!live.ok) return live;
     const result: ImportAllResult = { imported: [], notFound: [], alreadyManaged: desired.resources.length - candidates.length };

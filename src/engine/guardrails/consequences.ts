@@ -2,8 +2,9 @@
  * The consequences of the deletes and replacements of a plan: for each such object, its type's
  * `consequences` hook counts on the live service what goes with it (a KV mount's secrets, an auth mount's
  * users ...). Only those objects are asked, so a plan without a delete or replace sends no extra request. A
- * count that cannot be made (no permission, or a 2xx answer that is not the listing the call asks for) is a
- * consequence of unknown size, shown where its count would be, and a warning: never 0, and never a failed plan.
+ * count that cannot be made (no permission, a 2xx answer that is not the listing the call asks for, or a 404
+ * that is not the service's own) is a consequence of unknown size, shown where its count would be, and a
+ * warning: never 0, and never a failed plan.
  */
 import { concurrencyLimit } from '../../lazy-packages';
 import type { ServiceClient } from '../../client';
@@ -27,8 +28,11 @@ export async function withConsequences(computation: PlanComputation, client: Ser
       const answered = notOfShapeAnswer(client, call, answer);
       return answered === undefined ? { ok: true, body: answer.raw } : { ok: false, why: answered };
     }
-    // The service's answer for a path with nothing under it (a LIST with no entries, a mount already gone).
-    if (answer.error.status === 404) return { ok: true, body: undefined };
+    // The service's answer for a path with nothing under it (a LIST with no entries, a mount already gone). A 404
+    // in another shape (a proxy's HTML page, another server's JSON) tells nothing: counting it 0 would hide data.
+    if (answer.error.status === 404) {
+      return answer.error.serviceErrorBody ? { ok: true, body: undefined } : { ok: false, why: notTheServiceNotFound(client, call) };
+    }
     return { ok: false, why: answer.error.message };
   });
   const warnings: string[] = [];
@@ -59,6 +63,14 @@ export async function withConsequences(computation: PlanComputation, client: Ser
     warnings: Object.freeze([...computation.plan.warnings, ...warnings.sort()]),
   });
   return { plan, resources };
+}
+
+/** Why a 404 that is not the service's own answer leaves a count unknown, as a consequence's `uncounted` says it. */
+function notTheServiceNotFound(client: ServiceClient, call: ListingCall): string {
+  return (
+    `${call.method} ${client.displayPath(call.path)} answered HTTP 404 without the service's error body ({"errors": [...]}): ` +
+    'another server\'s answer (a proxy?), not the service saying that nothing is there'
+  );
 }
 
 function consequencesOf(resource: ResourcePlan, read: ConsequenceRead): Promise<readonly Consequence[]> {

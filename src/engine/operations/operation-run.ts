@@ -18,6 +18,7 @@ import { addressStack } from '../setup/stack-name';
 import type { LockedState } from '../state/locked-state';
 import type { ResourceState } from '../state/state-file';
 import { StateWriter } from '../state/state-writer';
+import { ownValue } from '../../own-keys';
 
 export interface OperationRequest {
   address: string;
@@ -76,7 +77,7 @@ export async function runOperation(options: EngineOptions, request: OperationReq
   try {
     const state = lock?.ok ? lock.value.state : await readRunState(context).then((read) => (read.ok ? read.value : read.error));
     if (state instanceof EngineError) return fail(state);
-    const entry = state.resources[request.address];
+    const entry = ownValue(state.resources, request.address);
     if (!entry) return fail(notInState(context, request.address, Object.keys(state.resources)));
     const resourceType = findResourceType(entry.type);
     if (!resourceType) return fail(new EngineError('state_corrupt', `${request.address}: state records an unknown type "${entry.type}"`));
@@ -227,7 +228,7 @@ function credentialValues(fields: Record<string, unknown>): string[] {
  */
 async function recordRotation(locked: LockedState, address: string, entry: ResourceState, resourceType: ResourceType): Promise<Result<string>> {
   const at = new Date().toISOString();
-  const current = locked.state.resources[address] ?? entry;
+  const current = ownValue(locked.state.resources, address) ?? entry;
   const rotated = { ...(current.rotated_by_service ?? {}) };
   for (const field of resourceType.fields) if (field.rootCredential) rotated[field.api] = at;
   const writer = new StateWriter(locked.backend, locked.state, 'secretform action rotate-root');

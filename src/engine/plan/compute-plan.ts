@@ -17,6 +17,7 @@ import { DiffBatch } from './diff-batch';
 import type { ReadQueue } from '../refresh/read-queue';
 import type { ResourcePlan } from './resource-plan';
 import { deepFreeze } from '../../deep-freeze';
+import { ownValue } from '../../own-keys';
 
 export interface ComputePlanInput {
   client: ServiceClient;
@@ -49,7 +50,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   const warnings = [...input.warnings];
   const resources = new Map<string, ResourcePlan>();
   const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, input.state);
-  const stateEntryOf = (address: string) => input.state.resources[address] ?? input.state.resources[moves.get(address) ?? ''];
+  const stateEntryOf = (address: string) => ownValue(input.state.resources, address) ?? ownValue(input.state.resources, moves.get(address) ?? '');
 
   let fingerprintKey: FingerprintKey | undefined;
   const keyReady = Promise.resolve(input.fingerprintKey).then((key) => (fingerprintKey = key));
@@ -60,7 +61,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     const requests = addresses.map((address) => {
       const inCode = allDesired.get(address);
       const recorded = stateEntryOf(address);
-      return refreshRequestFor(address, getResourceType(inCode?.type ?? recorded.type), {
+      return refreshRequestFor(address, getResourceType(inCode?.type ?? recorded!.type), {
         desired: inCode?.spec,
         desiredId: inCode?.id,
         recorded,
@@ -171,7 +172,7 @@ function findMoves(desired: DesiredStack, state: StateFile): Map<string, string>
   const moves = new Map<string, string>();
   if (leftInState.size === 0) return moves;
   for (const resource of desired.resources) {
-    if (state.resources[resource.address]) continue;
+    if (ownValue(state.resources, resource.address)) continue;
     const from = leftInState.get(`${resource.type}\n${resource.id}`)?.shift();
     if (from !== undefined) moves.set(resource.address, from);
   }

@@ -28,6 +28,7 @@ import { hasAfterCreateOperations, runAfterCreateOperations } from '../apply/aft
 import { deleteObject, writeObject } from '../apply/operations';
 import { StateWriter } from '../state/state-writer';
 import { buildOperations, type Operation } from '../apply/task-graph';
+import { ownValue, setOwn } from '../../own-keys';
 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
 export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
@@ -250,13 +251,13 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
   const changes: StateOnlyChange[] = [];
   for (const resource of resources.values()) {
     const from = resource.movedFrom;
-    if (from !== undefined && entries[from] && !entries[resource.address]) {
+    if (from !== undefined && ownValue(entries, from) && !ownValue(entries, resource.address)) {
       entries = renameAddress(entries, from, resource.address);
       changes.push({ address: resource.address, change: 'moved', from });
     }
   }
   for (const resource of resources.values()) {
-    const entry = entries[resource.address];
+    const entry = ownValue(entries, resource.address);
     if (!entry) continue;
     if (resource.change.action === 'forget' && !refreshOnly) {
       // retainOnDelete: the object stays on the service; only secretform lets go of it.
@@ -268,15 +269,18 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
     } else if (refreshOnly && resource.live.attributes) {
       const live = resource.live.attributes;
       const attributes: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = live[name] !== undefined ? live[name] : value;
+      for (const [name, value] of Object.entries(entry.attributes)) {
+        const liveValue = ownValue(live, name);
+        setOwn(attributes, name, liveValue !== undefined ? liveValue : value);
+      }
       // Only drift makes a new state version: a refresh-only apply of an unchanged service writes nothing.
       if (canonicalJson(attributes) === canonicalJson(entry.attributes)) continue;
-      entries[resource.address] = { ...entry, attributes };
+      setOwn(entries, resource.address, { ...entry, attributes });
       changes.push({ address: resource.address, change: 'refreshed' });
     } else if (!refreshOnly) {
       const refreshed = refreshedEntry(resource, entry);
       if (refreshed) {
-        entries[resource.address] = refreshed;
+        setOwn(entries, resource.address, refreshed);
         changes.push({ address: resource.address, change: 'refreshed' });
       }
     }

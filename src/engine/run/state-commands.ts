@@ -13,6 +13,7 @@ import { openLockedState, readStateAt } from '../state/locked-state';
 import { openStateBackend } from '../state/open-backend';
 import { stateFileSchema, type ResourceState, type StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
+import { ownValue } from '../../own-keys';
 
 export interface StateListEntry {
   address: string;
@@ -60,7 +61,7 @@ export async function stateShow(given: EngineOptions, address: string): Promise<
   if (!target.ok) return target;
   const state = await readStateAt(target.value.location, target.value.stack);
   if (!state.ok) return state;
-  const entry = state.value.resources[address];
+  const entry = ownValue(state.value.resources, address);
   if (!entry) return fail(notInState(address, target.value.location.display));
   return ok(entry);
 }
@@ -100,7 +101,7 @@ export async function stateRm(given: EngineOptions, address: string): Promise<Re
   const options = onAddressStack(given, address);
   if (!options.ok) return options;
   const edited = await editState(options.value, 'secretform state rm', (resources, where) => {
-    if (!resources[address]) return fail(notInState(address, where));
+    if (!ownValue(resources, address)) return fail(notInState(address, where));
     delete resources[address];
     return ok(resources);
   });
@@ -164,10 +165,11 @@ export async function stateMv(given: EngineOptions, from: string, to: string): P
   const warnings: string[] = [];
   let dependents: string[] = [];
   const edited = await editState(options, 'secretform state mv', (resources, where) => {
-    const entry = resources[from];
+    const entry = ownValue(resources, from);
     if (!entry) return fail(notInState(from, where));
-    if (resources[to]) {
-      return fail(new EngineError('address_unknown', `state mv: ${to} is already in state (as ${resources[to].id}); remove it with \`secretform state rm ${to}\` first if it is stale`));
+    const taken = ownValue(resources, to);
+    if (taken) {
+      return fail(new EngineError('address_unknown', `state mv: ${to} is already in state (as ${taken.id}); remove it with \`secretform state rm ${to}\` first if it is stale`));
     }
     const inCode = desiredResourceAt(options, stack.value, to);
     if (inCode === null) {

@@ -13,12 +13,13 @@ import { STATE_KEY_ENV } from '../state/fingerprint';
 import { canonicalJson } from './canonical-json';
 import { liveDigest } from './live-digest';
 import type { SavedPlan } from './saved-plan';
+import { ownValue, setOwn } from '../../own-keys';
 
 /** The live digests of every object the computation read, by address. */
 export function liveDigests(computation: PlanComputation): Record<string, string | null> {
   const digests: Record<string, string | null> = {};
   for (const resource of [...computation.resources.values()].sort((a, b) => (a.address < b.address ? -1 : 1))) {
-    digests[resource.address] = liveDigest(resource.resourceType, resource.live.attributes);
+    setOwn(digests, resource.address, liveDigest(resource.resourceType, resource.live.attributes));
   }
   return digests;
 }
@@ -32,8 +33,8 @@ export function staleReasons(saved: SavedPlan, state: StateFile, computation: Pl
   const now = liveDigests(computation);
   const changedObjects = [...new Set([...Object.keys(saved.live_objects), ...Object.keys(now)])]
     .sort()
-    .filter((address) => saved.live_objects[address] !== now[address])
-    .map((address) => `${address} (${describeLiveChange(saved.live_objects[address], now[address])})`);
+    .filter((address) => ownValue(saved.live_objects, address) !== ownValue(now, address))
+    .map((address) => `${address} (${describeLiveChange(ownValue(saved.live_objects, address), ownValue(now, address))})`);
   if (changedObjects.length > 0) reasons.push(`live objects changed on the service since the plan was made: ${changedObjects.join(', ')}`);
 
   // Same state and same live objects give the same plan, unless an input outside both changed (a secret value).

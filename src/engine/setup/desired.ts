@@ -15,6 +15,7 @@ import {
   parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,
   type ResourceLifecycle, type SynthesizedConnection, type SynthesizedSpec,
 } from '../../synthesized-spec';
+import { addressProblem } from '../state/state-moves';
 
 export interface DesiredResource {
   /** Construct path, e.g. `prod/ldap/svc-role`. */
@@ -92,7 +93,9 @@ export function loadDesired(outdir: string, stack?: string): DesiredStack {
     throw new DesiredStateError(`${file}: ${(error as Error).message}`);
   }
   const connection = specsOrFail(() => readSynthesizedConnection(config, file));
-  return { stack: name, resources: resourcesOfConfig(config, file), ...(connection ? { connection } : {}) };
+  const resources = resourcesOfConfig(config, file);
+  checkAddresses(resources, name, file);
+  return { stack: name, resources, ...(connection ? { connection } : {}) };
 }
 
 /** The secretform resources of a synthesized stack configuration (`cdk.tf.json` content). */
@@ -157,6 +160,19 @@ function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource 
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
     ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
   };
+}
+
+/**
+ * Every address is a construct path of the stack, as synth writes it: a hand-edited file cannot give an address
+ * such as `constructor` (which state keyed by address would mistake for what every object inherits) nor one with
+ * control characters (which a terminal would obey when a report prints it).
+ */
+function checkAddresses(resources: readonly DesiredResource[], stack: string, source: string): void {
+  const problems = resources.flatMap((resource) => {
+    const problem = addressProblem(resource.address, stack);
+    return problem === undefined ? [] : [`address ${JSON.stringify(resource.address)} ${problem}`];
+  });
+  if (problems.length > 0) throw new DesiredStateError(`${source}: ${problems.join('; ')} (synthesize again: \`secretform synth\`)`);
 }
 
 function checkDependencies(resources: readonly DesiredResource[], source: string): void {

@@ -20,6 +20,7 @@ import { prepareStacks, type StacksOptions } from './stack-preparation';
 import { stackProgress } from './stack-progress';
 import { narrowToTargets } from './stack-selection';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
+import { ownValue } from '../../own-keys';
 
 /**
  * A stack's failures that refuse every stack of a run over several, before any of them writes: a saved plan
@@ -64,7 +65,7 @@ export function destroyStacks(options: StacksChangeOptions & { outdir: string; s
 export async function applySavedPlanSet(set: SavedPlanSet, options: Omit<StacksChangeOptions, 'targets' | 'refreshOnly'>): Promise<Result<StacksChangeResult>> {
   const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
   const stacks = set.plans.map((plan) => plan.stack);
-  const dependencies = new Map(stacks.map((stack) => [stack, set.dependencies[stack] ?? []]));
+  const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
   const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
   return changeStacks(options, stacks, dependencies, desiredOf, false, (stack, hooks) => applySavedPlan(saved.get(stack)!, { ...options, ...hooks }));
 }

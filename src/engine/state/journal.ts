@@ -12,6 +12,7 @@ import { lazy, type Infer } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { StateChange } from './backend';
 import { resourceStateSchema, type ResourceState, type StateFile } from './state-file';
+import { setOwn } from '../../own-keys';
 
 const headerSchema = lazy((z) => z.object({ journal: z.literal(1), stack: z.string(), lineage: z.string().min(1), base_serial: z.number().int().nonnegative() }));
 const recordSchema = lazy((z) => z.object({ serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema()), del: z.array(z.string()) }));
@@ -30,7 +31,7 @@ export function recordLine(serial: number, changes: StateChange[]): string {
   const set: Record<string, ResourceState> = {};
   const del: string[] = [];
   for (const change of changes) {
-    if (change.entry) set[change.address] = change.entry;
+    if (change.entry) setOwn(set, change.address, change.entry);
     else {
       delete set[change.address];
       del.push(change.address);
@@ -68,7 +69,7 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
     const record = parseLine(lines[index], recordSchema());
     if (!record || record.serial !== serial + 1) return fail(corrupt(where, index + 1, record ? `serial ${record.serial} does not follow ${serial}` : 'not a journal record'));
     for (const address of record.del) delete resources[address];
-    Object.assign(resources, record.set);
+    for (const [address, entry] of Object.entries(record.set)) setOwn(resources, address, entry);
     serial = record.serial;
   }
   return ok({ kind: 'applied', state: { ...state, lineage, serial, resources }, records: lines.length - 1 });

@@ -13,6 +13,7 @@ import { headerLine, journalPathOf, recordLine, replayJournal } from './journal'
 import { conflictError } from './state-conflict';
 import { readState, stateFileSchema, type ResourceState, type StateFile } from './state-file';
 import { forceUnlockStateFile, lockStateFile, readLockHolder } from './state-lock';
+import { setOwn } from '../../own-keys';
 
 export function historyDirOf(statePath: string): string {
   return `${statePath.replace(/\.json$/, '')}.history`;
@@ -94,7 +95,7 @@ export class LocalStateBackend implements StateBackend {
       return fail(new EngineError('state_io', `cannot write state journal ${journalPathOf(this.path)}: ${(err as Error).message}`));
     }
     for (const change of changes) {
-      if (change.entry) state.value.resources[change.address] = change.entry;
+      if (change.entry) setOwn(state.value.resources, change.address, change.entry);
       else delete state.value.resources[change.address];
     }
     state.value.serial = serial;

@@ -16,6 +16,7 @@ import { lockedError } from './lock-messages';
 import { conflictError } from './state-conflict';
 import { emptyState, resourceStateSchema, wellFormedEntryInAnyOrder, type ResourceState, type StateFile } from './state-file';
 import type { PostgresLocation } from './state-location';
+import { setOwn } from '../../own-keys';
 
 const POLL_MS = 200;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -50,7 +51,7 @@ export class PostgresStateBackend implements StateBackend {
         for (const row of rows.rows) {
           const wellFormed = wellFormedEntryInAnyOrder(row.entry);
           if (wellFormed) {
-            resources[row.address] = wellFormed;
+            setOwn(resources, row.address, wellFormed);
             continue;
           }
           const parsed = resourceStateSchema().safeParse(row.entry);
@@ -58,7 +59,7 @@ export class PostgresStateBackend implements StateBackend {
             const issue = parsed.error.issues[0];
             return fail(new EngineError('state_corrupt', `state ${this.location}: the row of ${row.address} is damaged at ${issue.path.join('.') || '(root)'}: ${issue.message}`));
           }
-          resources[row.address] = parsed.data;
+          setOwn(resources, row.address, parsed.data);
         }
         return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources });
       } finally {

@@ -8,6 +8,7 @@
 import type { EngineError } from '../errors';
 import type { StateBackend } from './backend';
 import type { ResourceState, StateFile } from './state-file';
+import { ownValue, setOwn } from '../../own-keys';
 
 interface Waiter {
   resolve: () => void;
@@ -50,10 +51,10 @@ export class StateWriter {
   /** Replaces every resource entry at once (without storing: `save` does); only the differences are written. */
   replaceResources(resources: Record<string, ResourceState>): void {
     for (const address of Object.keys(this.#state.resources)) {
-      if (!(address in resources)) this.#change(address, undefined);
+      if (!Object.hasOwn(resources, address)) this.#change(address, undefined);
     }
     for (const [address, entry] of Object.entries(resources)) {
-      if (this.#state.resources[address] !== entry) this.#change(address, entry);
+      if (ownValue(this.#state.resources, address) !== entry) this.#change(address, entry);
     }
   }
 
@@ -75,7 +76,7 @@ export class StateWriter {
   }
 
   #change(address: string, entry: ResourceState | undefined): void {
-    if (entry) this.#state.resources[address] = entry;
+    if (entry) setOwn(this.#state.resources, address, entry);
     else delete this.#state.resources[address];
     this.#pending.set(address, entry);
   }
