@@ -203,7 +203,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     return computation;
   }
   // A protected object is never deleted nor replaced: the whole run stops here, before any write.
-  const refused = protectionViolation(computation.value, mode);
+  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state });
   if (refused) {
     await client.value.close();
     return fail(refused);
