@@ -10,6 +10,8 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import { withConsequences } from '../guardrails/consequences';
 import { protectionViolation } from '../guardrails/protection';
+import { vanishedObjectsWarning } from '../guardrails/vanished-objects';
+import { serviceIdentity, serviceMismatch } from './service-identity';
 import { resolveSecrets, type ResolvedSecrets } from './secret-resolution';
 import { resolveStack } from './stack-name';
 import { FingerprintKey, fingerprintKeyFromEnv } from '../state/fingerprint';
@@ -150,6 +152,8 @@ export interface PlannedRun {
   secrets: ResolvedSecrets;
   /** The run's fingerprint key (for the fingerprints apply records). */
   fingerprintKey: FingerprintKey;
+  /** The service the run talks to (`serviceIdentity`), which apply records in the state. */
+  service?: string;
 }
 
 /**
@@ -167,6 +171,16 @@ export function resolveRunSecrets(context: RunContext, mode: RunMode): Promise<R
  * read-ahead (plan/read-ahead.ts) brings its secrets, client and the reads already sent.
  */
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode, ahead?: ReadAhead): Promise<Result<PlannedRun & { client: ServiceClient }>> {
+  // A state applied to another service than this run's is refused before anything else (service-identity.ts).
+  const connection = checkRunConnection(context, false);
+  const service = connection.ok ? serviceIdentity(connection.value.config.address) : undefined;
+  const mismatch = connection.ok && service !== undefined
+    ? serviceMismatch({ stack: context.stack, state, stateLocation: context.statePath, service, source: connection.value.source, migrateState: context.options.migrateState === true })
+    : undefined;
+  if (mismatch) {
+    await ahead?.client.close();
+    return fail(mismatch);
+  }
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   const unknownType = selection.ok ? unknownRecordedTypes(state, context.stateLocation, selection.value.addresses) : undefined;
   if (!selection.ok || unknownType) {
@@ -211,13 +225,13 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   const counted = await withConsequences(computation.value, client.value, context.parallelism);
   const fingerprintKey = await fingerprintKeyRead;
   // The plan is a value: a note about it makes a new one.
-  const hint = slowHashingHint(fingerprintKey);
+  const notes = [slowHashingHint(fingerprintKey), service === undefined ? undefined : vanishedObjectsWarning(counted, service)].filter((note) => note !== undefined);
   const { plan } = counted;
-  const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
+  const noted = notes.length > 0 ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, ...notes]) }) : plan;
   const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
   if (!checked.ok) {
     await client.value.close();
     return checked;
   }
-  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey });
+  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey, service });
 }

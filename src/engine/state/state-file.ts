@@ -35,6 +35,12 @@ export const stateFileSchema = lazy((z) => z.object({
   serial: z.number().int().nonnegative(),
   stack: z.string(),
   resources: z.record(z.string(), resourceStateSchema()),
+  /**
+   * The service the stack was last applied to (its address, as `serviceIdentity` writes it): a run whose
+   * connection names another service is refused (setup/service-identity.ts). Absent in a state written by an
+   * older version (which, reading a newer file, drops it: the next apply records it again).
+   */
+  service: z.string().min(1).optional(),
 }));
 
 export type ResourceState = Infer<typeof resourceStateSchema>;
@@ -90,7 +96,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
  * The keys of `stateFileSchema` and of `resourceStateSchema`, in their order, written out so that reading a
  * well-formed state does not build the schemas (a unit test checks they agree).
  */
-export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources'];
+export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources', 'service'];
 export const ENTRY_KEYS: readonly string[] = [
   'type', 'id', 'attributes', 'secrets', 'digest', 'rotated_by_service', 'dependencies', 'applied_at', 'protect', 'retain_on_delete',
 ];
@@ -102,8 +108,9 @@ export const ENTRY_KEYS: readonly string[] = [
  */
 export function isWellFormedState(value: unknown): value is StateFile {
   if (!isJsonObject(value) || !hasKeysInOrder(value, STATE_KEYS)) return false;
-  const { version, lineage, serial, stack, resources } = value;
+  const { version, lineage, serial, stack, resources, service } = value;
   if (version !== 1 || !isNonEmptyString(lineage) || !Number.isSafeInteger(serial) || (serial as number) < 0 || typeof stack !== 'string') return false;
+  if (service !== undefined && !isNonEmptyString(service)) return false;
   if (!isJsonObject(resources)) return false;
   for (const address in resources) if (!isWellFormedEntry(resources[address])) return false;
   return true;
