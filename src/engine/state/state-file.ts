@@ -7,7 +7,9 @@ import { EngineError, fail, ok, type Result } from '../errors';
 
 /**
  * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
- * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
+ * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest. The schema of
+ * `ResourceState` (below), which the build checks it agrees with.
+ * @internal (zod's types stay out of the public declarations)
  */
 export const resourceStateSchema = lazy((z) => z.object({
   type: z.string().min(1),
@@ -29,6 +31,7 @@ export const resourceStateSchema = lazy((z) => z.object({
   retain_on_delete: z.boolean().optional(),
 }));
 
+/** The schema of `StateFile`. @internal (zod's types stay out of the public declarations) */
 export const stateFileSchema = lazy((z) => z.object({
   version: z.literal(1),
   lineage: z.string().min(1),
@@ -43,8 +46,38 @@ export const stateFileSchema = lazy((z) => z.object({
   service: z.string().min(1).optional(),
 }));
 
-export type ResourceState = Infer<typeof resourceStateSchema>;
-export type StateFile = Infer<typeof stateFileSchema>;
+/**
+ * One managed object as the state records it (`resourceStateSchema`). Written out, not inferred from the schema,
+ * so that the public declarations do not name zod (a user's `esModuleInterop: false` fails in zod's own).
+ */
+export interface ResourceState {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  secrets: Record<string, string>;
+  digest?: string;
+  rotated_by_service?: Record<string, string>;
+  dependencies: string[];
+  applied_at: string;
+  protect?: boolean;
+  retain_on_delete?: boolean;
+}
+
+/** A stack's state (`stateFileSchema`). */
+export interface StateFile {
+  version: 1;
+  lineage: string;
+  serial: number;
+  stack: string;
+  resources: Record<string, ResourceState>;
+  service?: string;
+}
+
+// The schemas and the types are one: the build fails when they disagree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** @internal */
+export type StateSchemaCheck = [Holds<Same<Infer<typeof resourceStateSchema>, ResourceState>>, Holds<Same<Infer<typeof stateFileSchema>, StateFile>>];
 
 export function emptyState(stack: string): StateFile {
   return { version: 1, lineage: randomUUID(), serial: 0, stack, resources: {} };
@@ -123,7 +156,7 @@ export function isWellFormedState(value: unknown): value is StateFile {
  */
 export function wellFormedEntryInAnyOrder(value: unknown): ResourceState | undefined {
   const ordered = isJsonObject(value) ? inKeyOrder(value, ENTRY_KEYS) : undefined;
-  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
+  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as unknown as ResourceState) : undefined;
 }
 
 function isWellFormedEntry(value: unknown): boolean {
