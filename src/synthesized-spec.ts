@@ -19,6 +19,7 @@ const lifecycleSchema = lazy((z) => z.strictObject({
   ignoreChanges: z.array(z.string().min(1)).optional(),
 }));
 
+/** @internal (zod's types stay out of the public declarations) */
 export const specSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   type: z.string(),
@@ -206,6 +207,7 @@ export const LIFECYCLE_KEYS: readonly string[] = ['protect', 'retainOnDelete', '
  * A spec object the schema would take, and return with the same parts (its `spec`, `lifecycle` and
  * `policyWaivers` kept as they are): the common case, checked without zod, whose parse of 10,000 specs cost
  * about 40 ms of a plan's start-up. Anything else goes through the schema, which names the problem.
+ * @internal (zod's types stay out of the public declarations)
  */
 export function isWellFormedSpec(value: unknown): value is SpecObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -241,6 +243,7 @@ export interface SynthesizedConnection {
   readonly skipVerify: boolean;
 }
 
+/** @internal (zod's types stay out of the public declarations) */
 export const connectionSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
   construct: z.string().min(1),
@@ -320,6 +323,7 @@ export const CONNECTION_KEYS: readonly string[] = ['version', 'construct', 'addr
  * A connection object the schema would take, with its keys in the schema's order, as the schema would return it
  * (cdktf writes them sorted): the common case, checked without loading zod. Undefined when it is not well formed:
  * the caller parses it with the schema, which names the problem.
+ * @internal (zod's types stay out of the public declarations)
  */
 export function wellFormedConnectionInAnyOrder(value: unknown): ConnectionObject | undefined {
   const ordered = isJsonObject(value) ? inKeyOrder(value, CONNECTION_KEYS) : undefined;

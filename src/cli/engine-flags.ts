@@ -47,6 +47,8 @@ export interface EngineFlags extends StateFlags {
   target?: string[];
   /** Undefined means DEFAULT_PARALLELISM. */
   parallelism?: string;
+  /** `--migrate-state`. */
+  migrateState?: boolean;
 }
 
 /** The shared options once validated. */
@@ -65,6 +67,8 @@ export interface EngineSettings {
   app?: string;
   /** Variables passed on to the app beyond the process basics. */
   passEnv: string[];
+  /** `--migrate-state`: run against the connection's service although the state records another. */
+  migrateState: boolean;
 }
 
 /**
@@ -112,7 +116,8 @@ export function addEngineOptions(command: Command): Command {
   return addSynthOptions(
     addLockTimeoutOption(addStateLocationOptions(command, true))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
-      .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM)),
+      .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+      .option('--migrate-state', "the stack's objects moved to the service its connection names: run against it although the state records another service, and (apply) record it in the state (docs/state.md)"),
   );
 }
 
@@ -128,6 +133,7 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     synth: flags.synth,
     app: appFlag(flags),
     passEnv: (flags.synthEnv ?? []).map((name) => nonEmptyFlag('--synth-env', name)!),
+    migrateState: flags.migrateState === true,
   };
 }
 
@@ -240,6 +246,7 @@ export function engineOptions(settings: EngineSettings, outdir: string, io: CliI
     cwd: io.cwd,
     parallelism: settings.parallelism,
     targets: settings.targets.length > 0 ? settings.targets : undefined,
+    ...(settings.migrateState ? { migrateState: true } : {}),
   };
 }
 

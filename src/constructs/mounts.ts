@@ -61,7 +61,10 @@ export interface EngineMountProps {
   readonly manageMount?: boolean;
 }
 
-/** Schema entries for `EngineMountProps`, spread into a backend's schema. */
+/**
+ * Schema entries for `EngineMountProps`, spread into a backend's schema.
+ * @internal (zod's types stay out of the public declarations)
+ */
 export const engineMountShape = { path: mountPathSchema.optional(), manageMount: bool.optional() };
 
 /**

@@ -43,7 +43,10 @@ const policyWaiversSchema = z.record(
   z.string().trim().min(1, 'a reason: say why the policy does not apply here'),
 );
 
-/** The schema entries of `ResourceOptions`, added to every construct's props schema. */
+/**
+ * The schema entries of `ResourceOptions`, added to every construct's props schema.
+ * @internal (zod's types stay out of the public declarations)
+ */
 export const resourceOptionsShape = {
   protect: bool.optional(),
   retainOnDelete: bool.optional(),

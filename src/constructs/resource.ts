@@ -5,7 +5,6 @@
  * bridge.
  */
 import { Construct } from 'constructs';
-import type { z } from 'zod';
 import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
@@ -14,7 +13,7 @@ import { addValidation, containsToken, stackOf } from './cdktf-adapter';
 import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
 import type { StackMember } from './stack-member';
-import { formatIssue, schemaIssues, type PropIssue } from './validation';
+import { formatIssue, schemaIssues, type PropIssue, type PropsSchema } from './validation';
 
 /** A construct another one refers to through a prop (its backend, destination, app, mount). */
 export interface ResourceReference {
@@ -25,7 +24,7 @@ export interface ResourceReference {
 export interface ResourceDefinition<Props> {
   readonly resourceType: ResourceType;
   readonly props: Props;
-  readonly schema: z.ZodType;
+  readonly schema: PropsSchema;
   /** Rules that span props; they get the raw props and must cope with values of the wrong type. */
   readonly rules?: (props: Record<string, unknown>) => PropIssue[];
   /** Spec values the construct derives itself (identity from a referenced construct, defaults). */

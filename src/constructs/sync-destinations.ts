@@ -14,7 +14,7 @@ import type {
 import { propsSchema } from './props-schema';
 import { SecretformResource, type ResourceReference } from './resource';
 import { SyncGithubApp } from './sync-github-app';
-import type { PropIssue } from './validation';
+import type { PropIssue, PropsSchema } from './validation';
 
 /** Props every destination takes. */
 export interface SyncDestinationBaseProps extends Pick<SyncRepohostDestinationFields, 'name' | 'granularity' | 'secretNameTemplate'> {}
@@ -43,7 +43,7 @@ export abstract class SyncDestination extends SecretformResource {
     id: string,
     resourceType: ResourceType & { readonly destinationType: string },
     props: SyncDestinationBaseProps,
-    schema: z.ZodType,
+    schema: PropsSchema,
     rules: (props: Record<string, unknown>) => PropIssue[],
     derived: Record<string, unknown> = {},
     references: ResourceReference[] = [],

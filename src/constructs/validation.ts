@@ -59,9 +59,16 @@ export function propLabel(path: readonly PropertyKey[]): string {
   return label || '(props)';
 }
 
+/**
+ * A construct's props schema: a zod schema, typed as a plain object where the public declarations show it (a
+ * construct's definition), so that they do not name zod (whose own declarations fail a user's
+ * `esModuleInterop: false`).
+ */
+export type PropsSchema = object;
+
 /** Runs a schema over the props and turns every zod issue into a PropIssue. */
-export function schemaIssues(schema: z.ZodType, props: unknown): PropIssue[] {
-  const result = schema.safeParse(props ?? {}, { error: allowedText });
+export function schemaIssues(schema: PropsSchema, props: unknown): PropIssue[] {
+  const result = (schema as z.ZodType).safeParse(props ?? {}, { error: allowedText });
   if (result.success) return [];
   const issues: PropIssue[] = [];
   for (const issue of result.error.issues) {
@@ -109,15 +116,21 @@ function article(expected: string): string {
 
 // ---- schemas shared by the constructs ----
 
+/** @internal (zod's types stay out of the public declarations) */
 export const secretSchema = z.custom<SecretValue>((value) => SecretValue.isSecretValue(value), {
   message: 'a SecretValue (SecretValue.fromEnv("NAME") or SecretValue.fromFile("path")), never a plain string',
 });
 
+/** @internal (zod's types stay out of the public declarations) */
 export const durationSchema = z.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
 
+/** @internal (zod's types stay out of the public declarations) */
 export const bool = z.boolean();
 
-/** A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends. */
+/**
+ * A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends.
+ * @internal (zod's types stay out of the public declarations)
+ */
 export const mountPathSchema = z.string().refine((value) => MOUNT_PATH.every((rule) => rule.test(value)), { message: MOUNT_PATH[0].message });
 
 // ---- rules that span props ----

@@ -36,6 +36,7 @@ const passwordPolicySchema = z
   })
   .strict();
 
+/** @internal (zod's types stay out of the public declarations) */
 export const seedSchema = z
   .object({
     /**
@@ -50,8 +51,33 @@ export const seedSchema = z
   })
   .strict();
 
-/** What the dev server starts with: mounts, KV secrets, directory entries and named password policies. */
-export type Seed = z.input<typeof seedSchema>;
+/**
+ * What the dev server starts with: mounts, KV secrets, directory entries and named password policies. Written
+ * out (the build checks it against `seedSchema`) so that the public declarations do not name zod.
+ */
+export interface Seed {
+  /**
+   * Where the seed adds to the defaults (the dev-server command's `--seed`), true starts from this seed alone:
+   * no `secret` mount, no directory.
+   */
+  replaceDefaults?: boolean;
+  mounts?: Array<{
+    path: string;
+    type: 'kv' | 'kv-v2' | 'cloud' | 'ldap' | 'userpass';
+    /** true for an auth method (`sys/auth`); implied by type `userpass`. */
+    auth?: boolean;
+    options?: Record<string, string>;
+    description?: string;
+  }>;
+  kv?: Array<{ mount: string; path: string; data: Record<string, unknown> }>;
+  directory?: Array<{ dn: string; attributes: Record<string, string | string[]> }>;
+  passwordPolicies?: Record<string, { length: number; charset?: string }>;
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** @internal The schema and the type are one: the build fails when they disagree. */
+export type SeedSchemaCheck = [Holds<Same<z.input<typeof seedSchema>, Seed>>, Holds<Same<z.infer<typeof seedSchema>, Seed>>];
 
 /** Characters of a password policy without `charset`. */
 export const DEFAULT_POLICY_CHARSET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -62,7 +88,7 @@ export class SeedError extends Error {}
  * Validates a seed; the error names the source, each bad entry by its index and identity, and the field
  * (`invalid seed file s.json: mounts[1] (path "kv"): type: Invalid option: ...`).
  */
-export function parseSeed(input: unknown, source = 'seed'): z.infer<typeof seedSchema> {
+export function parseSeed(input: unknown, source = 'seed'): Seed {
   const result = seedSchema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => describeIssue(input, issue.path, issue.message));
@@ -100,7 +126,7 @@ function entryIdentity(section: string, entry: unknown): string {
  * The defaults a seed is added to: DEFAULT_SEED without the mounts and directory entries the seed declares
  * itself (same path, same dn: the seed's own wins), or nothing when the seed says `replaceDefaults`.
  */
-export function defaultsBeneath(seed: z.infer<typeof seedSchema>): Seed {
+export function defaultsBeneath(seed: Seed): Seed {
   if (seed.replaceDefaults) return {};
   const paths = new Set((seed.mounts ?? []).map((mount) => normalizeMountPath(mount.path)));
   const dns = new Set((seed.directory ?? []).map((entry) => entry.dn.toLowerCase().replace(/\s+/g, '')));
@@ -133,7 +159,7 @@ export function loadSeedFile(path: string): Seed {
 }
 
 /** Directory entries of a seed, with single attribute values turned into lists. */
-export function seedDirectoryEntries(seed: z.infer<typeof seedSchema>): DirectoryEntry[] {
+export function seedDirectoryEntries(seed: Seed): DirectoryEntry[] {
   return (seed.directory ?? []).map((entry) => {
     const attributes: Record<string, string[]> = {};
     for (const [name, value] of Object.entries(entry.attributes)) attributes[name] = Array.isArray(value) ? [...value] : [value];
@@ -141,7 +167,7 @@ export function seedDirectoryEntries(seed: z.infer<typeof seedSchema>): Director
   });
 }
 
-export function seedPasswordPolicies(seed: z.infer<typeof seedSchema>): Map<string, PasswordPolicy> {
+export function seedPasswordPolicies(seed: Seed): Map<string, PasswordPolicy> {
   const policies = new Map<string, PasswordPolicy>();
   for (const [name, policy] of Object.entries(seed.passwordPolicies ?? {})) {
     policies.set(name, { length: policy.length, charset: policy.charset ?? DEFAULT_POLICY_CHARSET });

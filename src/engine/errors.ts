@@ -14,6 +14,8 @@ export type EngineErrorCode =
   | 'state_locked'
   | 'state_io'
   | 'state_stack_mismatch'
+  /** The run's connection names another service than the one the stack's state was applied to: nothing is sent. */
+  | 'service_mismatch'
   /** A write based on a state that is no longer the current one (another command wrote it since). */
   | 'state_conflict'
   /** `--state` / SECRETFORM_STATE cannot be used (unknown URL scheme, bad schema name, unreachable database). */

@@ -40,6 +40,8 @@ export const cloudSecretBackend = defineResourceType({
   },
   operations: [rotateRoot('cloud engine', 'client secret')],
   dependsOn: (spec) => [`sys/mounts/${String(spec.path)}`],
+  // The engine's configuration is stored under its mount.
+  livesIn: (identity) => [`sys/mounts/${String(identity.path)}`],
   // The config read answers 200 with empty values even when nothing was configured: that means "absent".
   readAttributes: (data) => (!data.subscription_id && !data.tenant_id ? null : data),
 });

@@ -70,6 +70,8 @@ export const cloudSecretRole = defineResourceType({
     },
   ],
   dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
+  // Disabling the secrets engine deletes what is stored under it.
+  livesIn: (identity) => [`sys/mounts/${String(identity.mount)}`],
   alignWithDesired(read, desired) {
     const aligned = { ...read };
     aligned.cloud_roles = projectElements(read.cloud_roles, desired.cloud_roles, ['role_name', 'role_id']);

@@ -160,11 +160,11 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
 
 /**
  * A type module's part of a `ResourceType`; `defineResourceType` fills in the rest. `id` and `api` get the
- * canonical identity fields, `dependsOn` the canonical spec; a `writeBody` given replaces the default body.
+ * canonical identity fields (`livesIn` too), `dependsOn` the canonical spec; a `writeBody` given replaces the default body.
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'livesIn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData'>> {
   /** What else a delete takes with it; `identity` holds the canonical identity fields. Default: nothing. */
   consequences?(identity: Attributes, live: Attributes, read: ConsequenceRead): Promise<readonly Consequence[]>;
   /**
@@ -240,6 +240,7 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
     operations: definition.operations ?? [],
     discover: definition.discover,
     dependsOn: (spec) => (definition.dependsOn ? definition.dependsOn(canonicalOf(spec)) : []),
+    livesIn: (spec) => (definition.livesIn ? definition.livesIn(identityFor(spec)) : []),
     normaliseDesired: (spec) => canonicalOf(spec),
     normaliseRead(raw, identity, desired) {
       const data = unwrapData(raw);

@@ -44,4 +44,6 @@ export const ldapDynamicRole = defineResourceType({
     },
   ],
   dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
+  // Disabling the secrets engine deletes what is stored under it.
+  livesIn: (identity) => [`sys/mounts/${String(identity.mount)}`],
 });

@@ -63,4 +63,6 @@ export const ldapLibrarySet = defineResourceType({
     },
   ],
   dependsOn: (spec) => [`${String(spec.mount)}/config`, `sys/mounts/${String(spec.mount)}`],
+  // Disabling the secrets engine deletes what is stored under it.
+  livesIn: (identity) => [`sys/mounts/${String(identity.mount)}`],
 });

@@ -52,4 +52,6 @@ export const ldapSecretBackend = defineResourceType({
   discover: configOfMount('ldap'),
   operations: [rotateRoot('directory engine', 'bind password')],
   dependsOn: (spec) => [`sys/mounts/${String(spec.path)}`],
+  // The engine's configuration is stored under its mount.
+  livesIn: (identity) => [`sys/mounts/${String(identity.path)}`],
 });

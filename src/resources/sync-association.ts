@@ -47,6 +47,8 @@ export const syncAssociation = defineResourceType({
     };
   },
   dependsOn: (spec) => [destinationPath(spec), `sys/mounts/${String(spec.mount)}`],
+  // A destination deleted with purge takes its associations with it.
+  livesIn: (identity) => [destinationPath(identity)],
   discover: {
     find: findAssociations,
     // The lookup answer is keyed by destination; `readAttributes` takes the one entry it needs.

@@ -425,6 +425,12 @@ export interface ResourceType {
   readAnswerProblem(raw: unknown): string | undefined;
   /** Ids of the objects this one needs to exist first (mount, backend config, destination, app). */
   dependsOn(spec: Attributes): string[];
+  /**
+   * Ids of the objects whose delete takes this one with it on the service (a user's auth mount, a role's
+   * secrets mount, an association's destination): the protection check refuses such a delete while this object
+   * is protected, whether or not the code references the container (a mount given by its path string).
+   */
+  livesIn(spec: Attributes): string[];
   /** The request body of a create or update, built from a canonical desired spec. */
   writeBody(desired: Attributes, options: WriteBodyOptions): Attributes;
   /** How `generate` finds the type's objects on the service; undefined: it does not look for them. */

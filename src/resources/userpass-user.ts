@@ -37,6 +37,8 @@ export const userpassUser = defineResourceType({
   ],
   writeSemantics: 'merge',
   id: (spec) => `auth/${String(spec.mount)}/users/${String(spec.username)}`,
+  // Disabling the auth method deletes its users.
+  livesIn: (identity) => [`sys/auth/${String(identity.mount)}`],
   parseImportId(importId) {
     const match = matchPath(importId, /^auth\/(.+)\/users\/([^/]+)$/);
     if (!match) throw new ImportIdError('userpass_user', importId, 'auth/<mount>/users/<username>');

@@ -148,7 +148,8 @@ describe('guardrails through the CLI', () => {
     const planThrough = async (wrong: string, reply: RawReply, format: 'text' | 'markdown' | 'json', synth = false) => {
       const proxy = await startServiceProxy(server.url, (request) => (`${request.method} ${request.path}` === wrong ? reply : undefined));
       proxies.push(proxy);
-      const args = format === 'text' ? ['plan', synth ? [] : ['--no-synth']].flat() : ['plan', '--no-synth', '--format', format];
+      // The proxy is the same service at another address: --migrate-state lets the plan read it (plan writes nothing).
+      const args = format === 'text' ? ['plan', '--migrate-state', synth ? [] : ['--no-synth']].flat() : ['plan', '--migrate-state', '--no-synth', '--format', format];
       return runCli(args, project, { ...env, SERVICE_ADDR: proxy.url });
     };
     const scratchChange = (stdout: string) => JSON.parse(stdout).resource_changes.find((entry: { address: string }) => entry.address === 'guard/scratch');

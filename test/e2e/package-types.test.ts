@@ -5,8 +5,8 @@
  * cache, see test/support/package-tarball.ts). One app has no @types/node of its own (Node's types come from secretform's
  * dependency), the other installs a newer @types/node itself (npm shares one copy: no duplicate declarations).
  * TypeScript 7 loads no @types package unless `types` names it, so it runs with `types` unset and with
- * `["node"]`. Without `esModuleInterop` TypeScript 5 fails inside zod's own declarations (a zod limitation, see
- * README.md, "A new project").
+ * `["node"]`. TypeScript 5 also with `esModuleInterop: false` (TypeScript 7 refuses that setting): the declarations
+ * name no zod type (zod's own declarations fail without it), so a user's setting does not matter.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -80,7 +80,7 @@ test('a user app that did not install @types/node still gets one copy, from secr
 });
 
 /**
- * Four combinations, each compile costs 5-40 s on a loaded machine: each compiler once on an app without
+ * Four combinations (and two with `esModuleInterop: false`, which TypeScript 7 no longer accepts), each compile costs 5-40 s on a loaded machine: each compiler once on an app without
  * @types/node and `types` unset (TypeScript 7's default, the issue users hit), and once on an app with its own
  * newer @types/node and `types: ["node"]`; TypeScript 5 there under CommonJS resolution (`node10`, with
  * `esModuleInterop` as `tsc --init` sets it), TypeScript 7 (which dropped `node10`) under `nodenext`.
@@ -90,6 +90,10 @@ const CASES = [
   ['typescript 5', 'with its own @types/node', { module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, types: ['node'] }],
   ['typescript 7', 'without @types/node', { module: 'nodenext' }],
   ['typescript 7', 'with its own @types/node', { module: 'nodenext', types: ['node'] }],
+  // esModuleInterop off: zod's declarations fail under it, so none of ours may name zod's types. TypeScript 7
+  // has no such setting (`esModuleInterop=false` is refused, TS5108: interop is always on).
+  ['typescript 5', 'with its own @types/node', { module: 'commonjs', moduleResolution: 'node10', esModuleInterop: false, types: ['node'] }],
+  ['typescript 5', 'without @types/node', { module: 'nodenext', esModuleInterop: false }],
 ] as const;
 
 test.each(CASES)('%s type-checks the README main.ts, strict, skipLibCheck false, in an app %s, with %j', async (compiler, app, options) => {

@@ -49,7 +49,8 @@ describe('parseLockTimeout', () => {
 describe('parseEngineFlags', () => {
   test('keeps every flag and collects repeated targets', () => {
     const settings = parseEngineFlags({ ...defaults, stack: 'prod', output: 'out', state: 's.json', lockTimeout: '1m30s', target: ['prod/a', 'prod/b'], parallelism: '3', app: 'node main.js', synthEnv: ['STAGE', 'APP_*'] });
-    expect(settings).toEqual({ stack: 'prod', stacks: ['prod'], output: 'out', statePath: 's.json', lockTimeoutMs: 90_000, targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'] });
+    expect(settings).toEqual({ stack: 'prod', stacks: ['prod'], output: 'out', statePath: 's.json', lockTimeoutMs: 90_000, targets: ['prod/a', 'prod/b'], parallelism: 3, synth: true, app: 'node main.js', passEnv: ['STAGE', 'APP_*'], migrateState: false });
+    expect(parseEngineFlags({ ...defaults, migrateState: true }).migrateState).toBe(true);
   });
 
   test('rejects --app together with --no-synth', () => {

@@ -15,7 +15,7 @@ import { planComputation } from '../../src/engine/plan/compute-plan';
 import { diffResource } from '../../src/engine/plan/resource-diff';
 import { loadDesired } from '../../src/engine/setup/desired';
 import { FingerprintKey } from '../../src/engine/state/fingerprint';
-import type { ResourceState } from '../../src/engine/state/state-file';
+import { emptyState, type ResourceState } from '../../src/engine/state/state-file';
 import { countListed, MAX_LIST_CALLS } from '../../src/resources/consequences';
 import { getResourceType } from '../../src/resources/registry';
 import type { ConsequenceRead } from '../../src/resources/types';
@@ -161,17 +161,59 @@ describe('protection', () => {
     const { plan } = diffResource({ ...base, desired, stateEntry: userState({ mount: 'userpass' }), live: live({}), guardrails });
     return planComputation('prod', false, new Map([[plan.address, { ...plan, guardrails }]]), []);
   };
+  const stack = { desired: { stack: 'prod', resources: [] }, state: emptyState('prod') };
 
   test('a delete of a protected object is refused naming it, why and how to let it go', () => {
-    const error = protectionViolation(computed({ protect: true, retainOnDelete: false }), 'apply');
+    const error = protectionViolation(computed({ protect: true, retainOnDelete: false }), 'apply', stack);
     expect(error?.code).toBe('protected');
     expect(error?.message).toContain('prod/alice (auth/userpass/users/alice): its construct was removed from the code');
-    expect(protectionViolation(computed({ protect: true, retainOnDelete: false }), 'destroy')?.message).toContain('`secretform destroy` would delete it');
+    expect(protectionViolation(computed({ protect: true, retainOnDelete: false }), 'destroy', stack)?.message).toContain('`secretform destroy` would delete it');
   });
 
   test('a protected object that is retained, or an unprotected delete, passes', () => {
-    expect(protectionViolation(computed({ protect: true, retainOnDelete: true }), 'apply')).toBeUndefined();
-    expect(protectionViolation(computed({ protect: false, retainOnDelete: false }), 'apply')).toBeUndefined();
+    expect(protectionViolation(computed({ protect: true, retainOnDelete: true }), 'apply', stack)).toBeUndefined();
+    expect(protectionViolation(computed({ protect: false, retainOnDelete: false }), 'apply', stack)).toBeUndefined();
+  });
+
+  describe('a protected object that lives in a container the plan deletes or replaces', () => {
+    const MOUNT = getResourceType('auth_mount');
+    /** The plan of the auth mount `userpass` (only in state: a delete), or of its replacement. */
+    const mountPlan = (action: 'delete' | 'replace') => {
+      const { plan } = diffResource({
+        address: 'prod/userpass', resourceType: MOUNT, secrets: {}, fingerprintKey: KEY, refreshOnly: false,
+        stateEntry: { type: 'auth_mount', id: 'sys/auth/userpass', attributes: { path: 'userpass', type: 'userpass' }, secrets: {}, dependencies: [], applied_at: '2026-01-01T00:00:00Z' },
+        live: { attributes: { path: 'userpass', type: 'userpass' }, data: {} },
+      });
+      expect(plan.change.action).toBe('delete');
+      return action === 'delete' ? plan : { ...plan, change: { ...plan.change, action: 'replace' as const } };
+    };
+    const protectedAlice = { desired: { stack: 'prod', resources: [] }, state: { ...emptyState('prod'), resources: { 'prod/alice': userState({}, { protect: true }) } } };
+
+    test('outside the run (--target), only in state: the delete and the replace of its mount are refused, naming both', () => {
+      for (const action of ['delete', 'replace'] as const) {
+        const computation = planComputation('prod', false, new Map([['prod/userpass', mountPlan(action)]]), []);
+        const error = protectionViolation(computation, 'apply', protectedAlice);
+        expect(error?.code).toBe('protected');
+        expect(error?.message).toContain(`prod/alice (auth/userpass/users/alice): lives in prod/userpass (sys/auth/userpass), which the plan would ${action}, taking it with it`);
+        expect(error?.message).toContain('remove `protect` from prod/alice');
+      }
+    });
+
+    test('in the run, unchanged and protected in code (its mount named by path): refused', () => {
+      const { plan: alice } = diffResource({ ...base, desired: userDesired({}, { protect: true }), stateEntry: userState({}), live: live({}) });
+      const resources = new Map([['prod/alice', { ...alice, guardrails: { protect: true, retainOnDelete: false } }], ['prod/userpass', mountPlan('delete')]]);
+      const error = protectionViolation(planComputation('prod', false, resources, []), 'apply', { desired: { stack: 'prod', resources: [] }, state: emptyState('prod') });
+      expect(error?.message).toContain('prod/alice (auth/userpass/users/alice): lives in prod/userpass');
+    });
+
+    test('unprotected, or already gone from the service, or only planned: the delete of the mount passes', () => {
+      const computation = planComputation('prod', false, new Map([['prod/userpass', mountPlan('delete')]]), []);
+      const unprotected = { ...protectedAlice, state: { ...emptyState('prod'), resources: { 'prod/alice': userState({}) } } };
+      expect(protectionViolation(computation, 'apply', unprotected)).toBeUndefined();
+      const { plan: gone } = diffResource({ ...base, desired: userDesired({}, { protect: true }), live: { attributes: null, data: null } });
+      const withGone = new Map([['prod/alice', { ...gone, guardrails: { protect: true, retainOnDelete: false } }], ['prod/userpass', mountPlan('delete')]]);
+      expect(protectionViolation(planComputation('prod', false, withGone, []), 'apply', stack)).toBeUndefined();
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { StateWriter } from '../../src/engine/state/state-writer';
 import { journalPathOf } from '../../src/engine/state/journal';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';
-import type { ResourceState } from '../../src/engine/state/state-file';
+import { readState, type ResourceState } from '../../src/engine/state/state-file';
 
 const entry = (n: number): ResourceState => ({ type: 'userpass_user', id: `auth/userpass/users/u${n}`, attributes: { username: `u${n}` }, secrets: {}, dependencies: [], applied_at: '2026-01-01T00:00:00.000Z' });
 
@@ -62,5 +62,54 @@ describe('StateWriter', () => {
     expect(writer.failure?.code).toBe('state_conflict');
     expect((await writer.finish())?.code).toBe('state_conflict');
     await backend.close();
+  });
+
+  describe('the service the stack is applied to', () => {
+    const SERVICE = 'https://vault-a.example:8200';
+
+    test('goes with the first write, into the journal and the folded file; a crash after it keeps it', async () => {
+      const { backend, path } = await lockedBackend();
+      const state = await backend.read();
+      if (!state.ok) throw state.error;
+      const writer = new StateWriter(backend, state.value, 'secretform apply', SERVICE);
+      await writer.set('st/a', entry(1));
+      await writer.set('st/b', entry(2));
+      const lines = readFileSync(journalPathOf(path), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines[1]).toEqual({ serial: 1, set: { 'st/a': entry(1) }, del: [], service: SERVICE });
+      expect(lines[2]).toEqual({ serial: 2, set: { 'st/b': entry(2) }, del: [] });
+      // Not folded yet (as after a crash): a reader applies the journal, service included.
+      const reader = await new LocalStateBackend(path, 'st').read();
+      expect(reader.ok && reader.value.service).toBe(SERVICE);
+      expect(await writer.finish()).toBeUndefined();
+      const folded = await readState(path, 'st');
+      expect(folded.ok && folded.value.service).toBe(SERVICE);
+      expect(JSON.parse(readFileSync(path, 'utf8')).service).toBe(SERVICE);
+      await backend.close();
+    });
+
+    test('an older state with objects and nothing to change gets it at finish; an empty state with nothing to write stays unwritten', async () => {
+      const { backend, path } = await lockedBackend();
+      const state = await backend.read();
+      if (!state.ok) throw state.error;
+      const first = new StateWriter(backend, state.value, 'secretform apply');
+      await first.set('st/a', entry(1));
+      expect(await first.finish()).toBeUndefined();
+      expect(JSON.parse(readFileSync(path, 'utf8')).service).toBeUndefined();
+      const older = await backend.read();
+      if (!older.ok) throw older.error;
+      const next = new StateWriter(backend, older.value, 'secretform apply', SERVICE);
+      expect(await next.finish()).toBeUndefined();
+      const file = JSON.parse(readFileSync(path, 'utf8'));
+      expect(file).toMatchObject({ serial: 2, service: SERVICE });
+      expect(Object.keys(file.resources)).toEqual(['st/a']);
+      await backend.close();
+
+      const empty = await lockedBackend();
+      const nothing = await empty.backend.read();
+      if (!nothing.ok) throw nothing.error;
+      expect(await new StateWriter(empty.backend, nothing.value, 'secretform apply', SERVICE).finish()).toBeUndefined();
+      expect(() => readFileSync(empty.path, 'utf8')).toThrow();
+      await empty.backend.close();
+    });
   });
 });

@@ -100,7 +100,7 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
       return ok({ plan: computation.plan, outcomes: [], interrupted: false, succeeded: true, confirmed: false, stateOnly: [] });
     }
     // A saved plan's id goes with the version it writes, so applying it again is told apart from a stale plan.
-    const writer = new StateWriter(locked.value.backend, state, saved ? savedPlanApplyCommand(saved) : `secretform ${mode}`);
+    const writer = new StateWriter(locked.value.backend, state, saved ? savedPlanApplyCommand(saved) : `secretform ${mode}`, planned.value.service);
     const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
     // The writes become a version of the history (the local journal is folded into the state file).
     const finished = await writer.finish();

@@ -10,8 +10,10 @@ import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import type { ReadAhead } from '../plan/read-ahead';
 import { withConsequences } from '../guardrails/consequences';
 import { protectionViolation } from '../guardrails/protection';
+import { vanishedObjectsWarning } from '../guardrails/vanished-objects';
 import { planWithPolicies } from '../policy/policy-stage';
-import { clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { checkRunConnection, clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { serviceIdentity, serviceMismatch } from '../setup/service-identity';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import { selectAddresses, type RunMode } from '../setup/targets';
 import { FingerprintKey } from '../state/fingerprint';
@@ -24,6 +26,8 @@ export interface PlannedRun {
   secrets: ResolvedSecrets;
   /** The run's fingerprint key (for the fingerprints apply records). */
   fingerprintKey: FingerprintKey;
+  /** The service the run talks to (`serviceIdentity`), which apply records in the state. */
+  service?: string;
 }
 
 /**
@@ -32,6 +36,16 @@ export interface PlannedRun {
  * read-ahead (plan/read-ahead.ts) brings its secrets, client and the reads already sent.
  */
 export async function planRun(context: RunContext, state: StateFile, mode: RunMode, ahead?: ReadAhead): Promise<Result<PlannedRun & { client: ServiceClient }>> {
+  // A state applied to another service than this run's is refused before anything else (service-identity.ts).
+  const connection = checkRunConnection(context, false);
+  const service = connection.ok ? serviceIdentity(connection.value.config.address) : undefined;
+  const mismatch = connection.ok && service !== undefined
+    ? serviceMismatch({ stack: context.stack, state, stateLocation: context.statePath, service, source: connection.value.source, migrateState: context.options.migrateState === true })
+    : undefined;
+  if (mismatch) {
+    await ahead?.client.close();
+    return fail(mismatch);
+  }
   const selection = selectAddresses(context.desired, state, context.options.targets, mode);
   const unknownType = selection.ok ? unknownRecordedTypes(state, context.stateLocation, selection.value.addresses) : undefined;
   if (!selection.ok || unknownType) {
@@ -68,7 +82,7 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     return computation;
   }
   // A protected object is never deleted nor replaced: the whole run stops here, before any write.
-  const refused = protectionViolation(computation.value, mode);
+  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state });
   if (refused) {
     await client.value.close();
     return fail(refused);
@@ -76,13 +90,13 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   const counted = await withConsequences(computation.value, client.value, context.parallelism);
   const fingerprintKey = await fingerprintKeyRead;
   // The plan is a value: a note about it makes a new one.
-  const hint = slowHashingHint(fingerprintKey);
+  const notes = [slowHashingHint(fingerprintKey), service === undefined ? undefined : vanishedObjectsWarning(counted, service)].filter((note) => note !== undefined);
   const { plan } = counted;
-  const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
+  const noted = notes.length > 0 ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, ...notes]) }) : plan;
   const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
   if (!checked.ok) {
     await client.value.close();
     return checked;
   }
-  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey });
+  return ok({ computation: { ...counted, plan: checked.value }, secrets: secrets.value, client: client.value, fingerprintKey, service });
 }

@@ -229,7 +229,9 @@ export async function statePush(options: EngineOptions, file: string, force: boo
           'Pull the current state first, or pass --force to replace it anyway',
       ));
     }
-    return await backend.replace({ lineage: state.lineage, serial: state.serial }, { lineage: pushed.value.lineage, resources: pushed.value.resources }, 'secretform state push');
+    // The service the pushed state was applied to goes with it (moving a stack between backends keeps it).
+    const service = pushed.value.service === undefined ? {} : { service: pushed.value.service };
+    return await backend.replace({ lineage: state.lineage, serial: state.serial }, { lineage: pushed.value.lineage, resources: pushed.value.resources, ...service }, 'secretform state push');
   } finally {
     await locked.value.release();
   }

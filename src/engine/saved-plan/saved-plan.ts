@@ -64,6 +64,7 @@ const savedPlanSchema = lazy((z) => z.object({
 // The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
+/** @internal */
 export type SavedPlanSchemaCheck = Holds<Same<Infer<typeof savedPlanSchema>, SavedPlan>>;
 
 /** Writes the saved plan atomically, readable by its owner only. */

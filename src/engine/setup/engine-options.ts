@@ -52,6 +52,12 @@ export interface EngineOptions {
    * mandatory policy makes apply refuse before any write.
    */
   policies?: LoadedPolicies;
+  /**
+   * The stack's objects now live on the service its connection names, not on the one its state records
+   * (moved there on purpose): the run goes ahead against the new service and apply records it in the state.
+   * Without it, a run whose connection names another service than the state records is refused.
+   */
+  migrateState?: boolean;
 }
 
 export type ProgressEvent = (

@@ -71,15 +71,17 @@ export interface StateBackend {
   /** Removes the lock whoever holds it (the holder is returned; undefined when there was none). */
   forceUnlock(): Promise<Result<LockHolder | undefined>>;
   /**
-   * Records the changes of one or more operations on top of `base` and returns the new serial (base + 1).
-   * Refused (`state_conflict`) when the stored state is not `base`. Needs the lock.
+   * Records the changes of one or more operations on top of `base` and returns the new serial (base + 1), and,
+   * when `service` is given, the service the stack is now applied to (`StateFile.service`). Refused
+   * (`state_conflict`) when the stored state is not `base`. Needs the lock.
    */
-  write(base: StateRef, changes: StateChange[]): Promise<Result<number>>;
+  write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>>;
   /**
    * Replaces the whole state (restore, push, edits of the state commands): based on `base` (checked as in
-   * `write`), or on whatever is stored when `base` is undefined (push --force). Needs the lock.
+   * `write`), or on whatever is stored when `base` is undefined (push --force). The recorded service is
+   * `next.service`, else the one already recorded. Needs the lock.
    */
-  replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState> }, command: string): Promise<Result<StateFile>>;
+  replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState>; service?: string }, command: string): Promise<Result<StateFile>>;
   /** Ends a command's writes: the state as it now stands becomes a version of the history. Needs the lock. */
   checkpoint(command: string): Promise<Result<void>>;
   /** The kept versions, newest first. */

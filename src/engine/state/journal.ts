@@ -4,7 +4,8 @@
  * state file itself is rewritten once, when the command ends (or when the next command starts, after a crash).
  *
  * Line 1 names the state the journal continues (lineage, serial, stack); every further line is one write:
- * `{"serial": N, "set": {address: entry}, "del": [address]}`. A last line without its newline is a write that
+ * `{"serial": N, "set": {address: entry}, "del": [address]}`, with `"service"` when the write records the
+ * service the stack is applied to. A last line without its newline is a write that
  * was cut short by a crash: it never counted as done, so it is ignored.
  */
 import type { z as Zod } from 'zod';
@@ -15,7 +16,10 @@ import { resourceStateSchema, type ResourceState, type StateFile } from './state
 import { setOwn } from '../../own-keys';
 
 const headerSchema = lazy((z) => z.object({ journal: z.literal(1), stack: z.string(), lineage: z.string().min(1), base_serial: z.number().int().nonnegative() }));
-const recordSchema = lazy((z) => z.object({ serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema()), del: z.array(z.string()) }));
+// `service`: the write also recorded the service the stack is applied to (an older version ignores it).
+const recordSchema = lazy((z) => z.object({
+  serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema()), del: z.array(z.string()), service: z.string().min(1).optional(),
+}));
 
 export type JournalHeader = Infer<typeof headerSchema>;
 
@@ -27,7 +31,7 @@ export function headerLine(header: Omit<JournalHeader, 'journal'>): string {
   return `${JSON.stringify({ journal: 1, ...header })}\n`;
 }
 
-export function recordLine(serial: number, changes: StateChange[]): string {
+export function recordLine(serial: number, changes: StateChange[], service?: string): string {
   const set: Record<string, ResourceState> = {};
   const del: string[] = [];
   for (const change of changes) {
@@ -37,7 +41,7 @@ export function recordLine(serial: number, changes: StateChange[]): string {
       del.push(change.address);
     }
   }
-  return `${JSON.stringify({ serial, set, del })}\n`;
+  return `${JSON.stringify(service === undefined ? { serial, set, del } : { serial, set, del, service })}\n`;
 }
 
 export type JournalReplay =
@@ -65,14 +69,16 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
   }
   const resources = { ...state.resources };
   let serial = header.base_serial;
+  let service = state.service;
   for (let index = 1; index < lines.length; index += 1) {
     const record = parseLine(lines[index], recordSchema());
     if (!record || record.serial !== serial + 1) return fail(corrupt(where, index + 1, record ? `serial ${record.serial} does not follow ${serial}` : 'not a journal record'));
     for (const address of record.del) delete resources[address];
     for (const [address, entry] of Object.entries(record.set)) setOwn(resources, address, entry);
     serial = record.serial;
+    service = record.service ?? service;
   }
-  return ok({ kind: 'applied', state: { ...state, lineage, serial, resources }, records: lines.length - 1 });
+  return ok({ kind: 'applied', state: { ...state, lineage, serial, resources, ...(service === undefined ? {} : { service }) }, records: lines.length - 1 });
 }
 
 function parseLine<T>(line: string, schema: Zod.ZodType<T>): T | undefined {

@@ -79,7 +79,7 @@ export class LocalStateBackend implements StateBackend {
     }
   }
 
-  async write(base: StateRef, changes: StateChange[]): Promise<Result<number>> {
+  async write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>> {
     const state = this.#lockedState('write');
     if (!state.ok) return state;
     if (!sameRef(state.value, base)) return fail(conflictError(this.location, base, state.value));
@@ -89,7 +89,7 @@ export class LocalStateBackend implements StateBackend {
         this.#journal = await fs.open(journalPathOf(this.path), 'a', 0o600);
         await this.#journal.write(headerLine({ stack: this.stack, lineage: state.value.lineage, base_serial: state.value.serial }));
       }
-      await this.#journal.write(recordLine(serial, changes));
+      await this.#journal.write(recordLine(serial, changes, service));
       await this.#journal.datasync();
     } catch (err) {
       return fail(new EngineError('state_io', `cannot write state journal ${journalPathOf(this.path)}: ${(err as Error).message}`));
@@ -99,11 +99,12 @@ export class LocalStateBackend implements StateBackend {
       else delete state.value.resources[change.address];
     }
     state.value.serial = serial;
+    if (service !== undefined) state.value.service = service;
     this.#dirty = true;
     return ok(serial);
   }
 
-  async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState> }, command: string): Promise<Result<StateFile>> {
+  async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState>; service?: string }, command: string): Promise<Result<StateFile>> {
     let serial: number;
     if (this.#lock && this.#damaged && base === undefined) {
       // Past every serial the history knows, so a saved plan made from a kept version is never taken as current.
@@ -115,7 +116,9 @@ export class LocalStateBackend implements StateBackend {
       if (base && !sameRef(state.value, base)) return fail(conflictError(this.location, base, state.value));
       serial = state.value.serial + 1;
     }
-    const replaced: StateFile = { version: 1, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources } };
+    // The service the stack is applied to stays recorded: a restore or push changes what is remembered, not where.
+    const service = next.service ?? this.#state?.service;
+    const replaced: StateFile = { version: 1, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources }, ...(service === undefined ? {} : { service }) };
     const written = await this.#writeStateFile(replaced, command);
     if (!written.ok) return written;
     this.#state = replaced;

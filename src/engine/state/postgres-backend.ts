@@ -27,7 +27,7 @@ export class PostgresStateBackend implements StateBackend {
   #connecting: Promise<Result<Client>> | undefined;
   #lock: HeldLock | undefined;
   #dirty = false;
-  readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string };
+  readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string; services: string };
   readonly #lockKeys: [string, string];
 
   constructor(
@@ -36,7 +36,7 @@ export class PostgresStateBackend implements StateBackend {
   ) {
     this.location = where.display;
     const schema = `"${where.schema}"`;
-    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys` };
+    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys`, services: `${schema}.services` };
     this.#lockKeys = [`secretform:${where.schema}`, stack];
   }
 
@@ -46,6 +46,8 @@ export class PostgresStateBackend implements StateBackend {
       try {
         const head = await client.query<{ lineage: string; serial: string }>(`SELECT lineage, serial FROM ${this.#t.states} WHERE stack = $1`, [this.stack]);
         if (head.rows.length === 0) return ok(emptyState(this.stack));
+        const recorded = await client.query<{ address: string }>(`SELECT address FROM ${this.#t.services} WHERE stack = $1`, [this.stack]);
+        const service = recorded.rows.length === 0 ? {} : { service: recorded.rows[0].address };
         const rows = await client.query<{ address: string; entry: unknown }>(`SELECT address, entry FROM ${this.#t.resources} WHERE stack = $1`, [this.stack]);
         const resources: Record<string, ResourceState> = {};
         for (const row of rows.rows) {
@@ -61,7 +63,7 @@ export class PostgresStateBackend implements StateBackend {
           }
           setOwn(resources, row.address, parsed.data);
         }
-        return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources });
+        return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources, ...service });
       } finally {
         await client.query('COMMIT');
       }
@@ -111,7 +113,7 @@ export class PostgresStateBackend implements StateBackend {
     });
   }
 
-  async write(base: StateRef, changes: StateChange[]): Promise<Result<number>> {
+  async write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>> {
     if (!this.#lock) return fail(notLocked(this.location, 'write'));
     return this.#run('state_io', 'cannot write state', async (client) => {
       if (base.serial === 0) {
@@ -134,12 +136,14 @@ export class PostgresStateBackend implements StateBackend {
         [this.stack, base.lineage, base.serial, JSON.stringify(sets), deletes],
       );
       if (written.rows.length === 0) return fail(conflictError(this.location, base, await this.#storedRef(client, base)));
+      // After the serial check: only the command whose write was taken records where the stack is applied.
+      if (service !== undefined) await this.#recordService(client, service);
       this.#dirty = true;
       return ok(Number(written.rows[0].serial));
     });
   }
 
-  async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState> }, command: string): Promise<Result<StateFile>> {
+  async replace(base: StateRef | undefined, next: { lineage: string; resources: Record<string, ResourceState>; service?: string }, command: string): Promise<Result<StateFile>> {
     if (!this.#lock) return fail(notLocked(this.location, 'replace'));
     const replaced = await this.#run('state_io', 'cannot write state', async (client) => {
       await client.query('BEGIN');
@@ -162,8 +166,12 @@ export class PostgresStateBackend implements StateBackend {
           `INSERT INTO ${this.#t.resources} (stack, address, entry) SELECT $1, x.address, x.entry FROM jsonb_to_recordset($2::jsonb) AS x(address text, entry jsonb)`,
           [this.stack, JSON.stringify(rows)],
         );
+        // The service the stack is applied to stays recorded unless the replacement names one.
+        if (next.service !== undefined) await this.#recordService(client, next.service);
+        const kept = await client.query<{ address: string }>(`SELECT address FROM ${this.#t.services} WHERE stack = $1`, [this.stack]);
         await client.query('COMMIT');
-        return ok({ version: 1 as const, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources } });
+        const service = kept.rows.length === 0 ? {} : { service: kept.rows[0].address };
+        return ok({ version: 1 as const, stack: this.stack, lineage: next.lineage, serial, resources: { ...next.resources }, ...service });
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
@@ -344,9 +352,17 @@ export class PostgresStateBackend implements StateBackend {
     return ok(client);
   }
 
+  /** The service the stack is applied to, in a table of its own (an older version's statements never touch it). */
+  async #recordService(client: Client, service: string): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.#t.services} (stack, address) VALUES ($1, $2) ON CONFLICT (stack) DO UPDATE SET address = excluded.address, updated_at = now()`,
+      [this.stack, service],
+    );
+  }
+
   async #createTables(client: Client): Promise<void> {
-    // The newest table: databases made by an older secretform get it on first use.
-    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.keys]);
+    // The newest table: databases made by an older secretform get it (and any other table missing) on first use.
+    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.services]);
     if (present.rows[0].present) return;
     const schema = `"${this.where.schema}"`;
     // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables.
@@ -363,6 +379,7 @@ export class PostgresStateBackend implements StateBackend {
         command text NOT NULL, resources jsonb NOT NULL, PRIMARY KEY (stack, serial));
       CREATE TABLE IF NOT EXISTS ${this.#t.locks} (stack text PRIMARY KEY, backend_pid integer NOT NULL, holder jsonb NOT NULL);
       CREATE TABLE IF NOT EXISTS ${this.#t.keys} (stack text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+      CREATE TABLE IF NOT EXISTS ${this.#t.services} (stack text PRIMARY KEY, address text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
       COMMIT;`);
   }
 

@@ -7,7 +7,9 @@ import { EngineError, fail, ok, type Result } from '../errors';
 
 /**
  * What secretform remembers of one managed object: the last applied non-secret attributes (the third leg of the
- * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest.
+ * three-way diff), fingerprints of the secrets it wrote (never the values), and the bridge digest. The schema of
+ * `ResourceState` (below), which the build checks it agrees with.
+ * @internal (zod's types stay out of the public declarations)
  */
 export const resourceStateSchema = lazy((z) => z.object({
   type: z.string().min(1),
@@ -29,16 +31,53 @@ export const resourceStateSchema = lazy((z) => z.object({
   retain_on_delete: z.boolean().optional(),
 }));
 
+/** The schema of `StateFile`. @internal (zod's types stay out of the public declarations) */
 export const stateFileSchema = lazy((z) => z.object({
   version: z.literal(1),
   lineage: z.string().min(1),
   serial: z.number().int().nonnegative(),
   stack: z.string(),
   resources: z.record(z.string(), resourceStateSchema()),
+  /**
+   * The service the stack was last applied to (its address, as `serviceIdentity` writes it): a run whose
+   * connection names another service is refused (setup/service-identity.ts). Absent in a state written by an
+   * older version (which, reading a newer file, drops it: the next apply records it again).
+   */
+  service: z.string().min(1).optional(),
 }));
 
-export type ResourceState = Infer<typeof resourceStateSchema>;
-export type StateFile = Infer<typeof stateFileSchema>;
+/**
+ * One managed object as the state records it (`resourceStateSchema`). Written out, not inferred from the schema,
+ * so that the public declarations do not name zod (a user's `esModuleInterop: false` fails in zod's own).
+ */
+export interface ResourceState {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  secrets: Record<string, string>;
+  digest?: string;
+  rotated_by_service?: Record<string, string>;
+  dependencies: string[];
+  applied_at: string;
+  protect?: boolean;
+  retain_on_delete?: boolean;
+}
+
+/** A stack's state (`stateFileSchema`). */
+export interface StateFile {
+  version: 1;
+  lineage: string;
+  serial: number;
+  stack: string;
+  resources: Record<string, ResourceState>;
+  service?: string;
+}
+
+// The schemas and the types are one: the build fails when they disagree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** @internal */
+export type StateSchemaCheck = [Holds<Same<Infer<typeof resourceStateSchema>, ResourceState>>, Holds<Same<Infer<typeof stateFileSchema>, StateFile>>];
 
 export function emptyState(stack: string): StateFile {
   return { version: 1, lineage: randomUUID(), serial: 0, stack, resources: {} };
@@ -90,7 +129,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
  * The keys of `stateFileSchema` and of `resourceStateSchema`, in their order, written out so that reading a
  * well-formed state does not build the schemas (a unit test checks they agree).
  */
-export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources'];
+export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources', 'service'];
 export const ENTRY_KEYS: readonly string[] = [
   'type', 'id', 'attributes', 'secrets', 'digest', 'rotated_by_service', 'dependencies', 'applied_at', 'protect', 'retain_on_delete',
 ];
@@ -102,8 +141,9 @@ export const ENTRY_KEYS: readonly string[] = [
  */
 export function isWellFormedState(value: unknown): value is StateFile {
   if (!isJsonObject(value) || !hasKeysInOrder(value, STATE_KEYS)) return false;
-  const { version, lineage, serial, stack, resources } = value;
+  const { version, lineage, serial, stack, resources, service } = value;
   if (version !== 1 || !isNonEmptyString(lineage) || !Number.isSafeInteger(serial) || (serial as number) < 0 || typeof stack !== 'string') return false;
+  if (service !== undefined && !isNonEmptyString(service)) return false;
   if (!isJsonObject(resources)) return false;
   for (const address in resources) if (!isWellFormedEntry(resources[address])) return false;
   return true;
@@ -116,7 +156,7 @@ export function isWellFormedState(value: unknown): value is StateFile {
  */
 export function wellFormedEntryInAnyOrder(value: unknown): ResourceState | undefined {
   const ordered = isJsonObject(value) ? inKeyOrder(value, ENTRY_KEYS) : undefined;
-  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as ResourceState) : undefined;
+  return ordered !== undefined && isWellFormedEntry(ordered) ? (ordered as unknown as ResourceState) : undefined;
 }
 
 function isWellFormedEntry(value: unknown): boolean {

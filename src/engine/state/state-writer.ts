@@ -23,13 +23,22 @@ export class StateWriter {
   #writing = false;
   #failure: EngineError | undefined;
   #wrote = false;
+  /** The service to record with the next write: the run's, when the state does not record it yet. */
+  #service: string | undefined;
 
+  /**
+   * `service`: the service the run applies to (setup/service-identity.ts), recorded with the first write when the
+   * state records another or none; an apply with nothing else to write still records it into a state that holds
+   * objects (an older state gets its service at the next apply). Undefined: recorded as it is (import, actions).
+   */
   constructor(
     private readonly backend: StateBackend,
     state: StateFile,
     private readonly command: string,
+    service?: string,
   ) {
     this.#state = { ...state, resources: { ...state.resources } };
+    this.#service = service !== undefined && service !== state.service ? service : undefined;
   }
 
   /** The state as this command sees it (including changes still on their way). */
@@ -61,7 +70,7 @@ export class StateWriter {
   /** Stores every change made so far. */
   save(): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
-    if (this.#pending.size === 0 && !this.#writing) return Promise.resolve();
+    if (this.#pending.size === 0 && this.#service === undefined && !this.#writing) return Promise.resolve();
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     if (!this.#writing) void this.#drain();
     return done;
@@ -69,6 +78,7 @@ export class StateWriter {
 
   /** Ends the command's writes: the stored state becomes a version of the history (the local journal is folded). */
   async finish(): Promise<EngineError | undefined> {
+    if (this.#service !== undefined && this.#pending.size === 0 && !this.#wrote && Object.keys(this.#state.resources).length === 0) this.#service = undefined;
     await this.save().catch(() => undefined);
     if (this.#failure || !this.#wrote) return this.#failure;
     const checkpoint = await this.backend.checkpoint(this.command);
@@ -83,14 +93,17 @@ export class StateWriter {
 
   async #drain(): Promise<void> {
     this.#writing = true;
-    while (this.#pending.size > 0 && !this.#failure) {
+    while ((this.#pending.size > 0 || this.#service !== undefined) && !this.#failure) {
       const changes = [...this.#pending].map(([address, entry]) => ({ address, entry }));
       const waiters = this.#waiters;
+      const service = this.#service;
       this.#pending = new Map();
       this.#waiters = [];
-      const written = await this.backend.write({ lineage: this.#state.lineage, serial: this.#state.serial }, changes);
+      this.#service = undefined;
+      const written = await this.backend.write({ lineage: this.#state.lineage, serial: this.#state.serial }, changes, service);
       if (written.ok) {
         this.#state.serial = written.value;
+        if (service !== undefined) this.#state.service = service;
         this.#wrote = true;
         for (const waiter of waiters) waiter.resolve();
       } else {

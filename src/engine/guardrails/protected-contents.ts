@@ -1,0 +1,59 @@
+/**
+ * Protected objects a plan would delete without planning their delete: those living in an object the plan
+ * deletes or replaces (a user in its auth mount, a role in its secrets mount, an association in its destination;
+ * the types' `livesIn` hooks say which). The service deletes them with their container, so `protect` must refuse
+ * the container's delete. Every object of the stack counts, in code or in state, whether the run selected it
+ * (--target) or not, and whether the code references the container or names it by its path.
+ */
+import { findResourceType } from '../../resources/registry';
+import type { Attributes, ResourceType } from '../../resources/types';
+import type { PlanComputation } from '../plan/compute-plan';
+import type { ResourcePlan } from '../plan/resource-plan';
+import type { DesiredStack } from '../setup/desired';
+import type { RunMode } from '../setup/targets';
+import type { ResourceState, StateFile } from '../state/state-file';
+import { guardrailsOf } from '../plan/lifecycle';
+
+export interface ProtectedContent {
+  readonly address: string;
+  readonly id: string;
+  /** The deleted or replaced object it lives in. */
+  readonly container: ResourcePlan;
+}
+
+/** Protected objects that go with a container the plan deletes or replaces, each once (its first container). */
+export function protectedContents(computation: PlanComputation, mode: RunMode, desired: DesiredStack, state: StateFile): ProtectedContent[] {
+  const containers = new Map<string, ResourcePlan>();
+  for (const resource of computation.resources.values()) {
+    if (resource.change.action === 'delete' || resource.change.action === 'replace') containers.set(resource.resourceType.id(resource.deleteIdentity), resource);
+  }
+  if (containers.size === 0) return [];
+  const inCode = new Map(desired.resources.map((resource) => [resource.address, resource] as const));
+  const addresses = new Set([...computation.resources.keys(), ...inCode.keys(), ...Object.keys(state.resources)]);
+  const found: ProtectedContent[] = [];
+  for (const address of [...addresses].sort()) {
+    const planned = computation.resources.get(address);
+    // Its own delete or replace is refused as such (protection.ts); a create is of an object not there yet.
+    if (planned && planned.change.action !== 'no-op' && planned.change.action !== 'update') continue;
+    const stateEntry = Object.hasOwn(state.resources, address) ? state.resources[address] : undefined;
+    const object = existingObject(stateEntry, planned);
+    if (!object) continue;
+    const protect = planned?.guardrails?.protect ?? guardrailsOf(inCode.get(address), stateEntry, mode === 'destroy').protect;
+    if (!protect) continue;
+    const container = object.resourceType.livesIn(object.spec).map((id) => containers.get(id)).find((resource) => resource !== undefined);
+    if (container && container.address !== address) found.push({ address, id: object.resourceType.id(object.spec), container });
+  }
+  return found;
+}
+
+/**
+ * The type and identity of an object that exists: one the plan read as live, or, outside the run's selection,
+ * one the last apply recorded (a construct only in code, never applied, has nothing to lose).
+ */
+function existingObject(stateEntry: ResourceState | undefined, planned: ResourcePlan | undefined): { resourceType: ResourceType; spec: Attributes } | undefined {
+  if (planned) return planned.live.attributes === null ? undefined : { resourceType: planned.resourceType, spec: planned.deleteIdentity };
+  if (!stateEntry) return undefined;
+  // A type this version does not know is refused elsewhere when selected; unselected, it is none of this check's.
+  const resourceType = findResourceType(stateEntry.type);
+  return resourceType ? { resourceType, spec: stateEntry.attributes } : undefined;
+}
