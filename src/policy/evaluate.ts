@@ -8,7 +8,7 @@ import type { PolicyEvaluation, PolicyResult, PolicyRule } from './evaluation';
 import type { LoadedPolicies } from './loaded-policies';
 import type { Policy, PolicyViolation } from './policy';
 import { RECOMMENDED_POLICIES } from './recommended';
-import { policyResourceOf, type PolicyDesiredInput } from './resource-view';
+import { policyResourceOf, type PolicyDesiredInput } from '../engine/policy/resource-view';
 
 export class PolicyCheckError extends Error {
   constructor(message: string) {

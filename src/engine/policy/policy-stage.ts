@@ -2,7 +2,7 @@
 import { evaluatePolicies } from '../../policy/evaluate';
 import { mandatoryFailureLines } from '../../policy/evaluation';
 import type { LoadedPolicies } from '../../policy/loaded-policies';
-import type { PolicyDesiredInput } from '../../policy/resource-view';
+import type { PolicyDesiredInput } from './resource-view';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import type { DesiredResource } from '../setup/desired';

@@ -5,7 +5,7 @@
 import type { Plan, PlannedChange } from '../../../src/engine/plan/plan';
 import { evaluatePolicies } from '../../../src/policy/evaluate';
 import { definePolicy, PolicyDefinitionError, type PolicyResource } from '../../../src/policy/policy';
-import type { PolicyDesiredInput } from '../../../src/policy/resource-view';
+import type { PolicyDesiredInput } from '../../../src/engine/policy/resource-view';
 
 const change = (address: string, action: PlannedChange['action']): PlannedChange => ({
   address, type: 'userpass_user', id: `auth/userpass/users/${address}`, action, reasons: [], before: action === 'create' ? null : { username: address },
