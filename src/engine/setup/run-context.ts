@@ -214,7 +214,11 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   const hint = slowHashingHint(fingerprintKey);
   const { plan } = counted;
   const noted = hint ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, hint]) }) : plan;
-  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
+  // What policy code says is scrubbed as server text is: it is not trusted with the run's secrets.
+  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies, {
+    scrub: (text) => client.value.scrubServerText(text),
+    signal: context.options.signal,
+  });
   if (!checked.ok) {
     await client.value.close();
     return checked;

@@ -3,7 +3,7 @@
  * waivers reported with their reason, a throwing or misbehaving check named as an error, an unknown waiver warned.
  */
 import type { Plan, PlannedChange } from '../../../src/engine/plan/plan';
-import { evaluatePolicies } from '../../../src/policy/evaluate';
+import { evaluatePolicies } from '../../../src/engine/policy/plan-evaluation';
 import { definePolicy, PolicyDefinitionError, type PolicyResource } from '../../../src/policy/policy';
 import type { PolicyDesiredInput } from '../../../src/engine/policy/resource-view';
 
