@@ -60,6 +60,13 @@ export async function loadPolicyPacks(specs: readonly string[], cwd: string, opt
 }
 
 /**
+ * Shorter values are not taken as secrets here: a scrubber removes every occurrence of the value itself, and a
+ * one-letter test key would take every "k" out of every message. The run's own scrubbing (the client's: the
+ * token and every secret value of the stack, whatever their length) still applies to what policies say.
+ */
+const MIN_SECRET_LENGTH = 4;
+
+/**
  * The host's environment (the synth child's rule), and the secrets known before any run: the values of the
  * variables it is denied that hold a credential (the token, the state key, a stack's secret variables).
  */
@@ -67,6 +74,6 @@ function hostEnvironment(options: PolicyLoadOptions): { env: Record<string, stri
   const source = options.env ?? process.env;
   const secretVariables = options.secretVariables ?? new Set<string>();
   const secrets = Object.entries(source).flatMap(([name, value]) =>
-    value !== undefined && value !== '' && isDenied(name, secretVariables) && (secretVariables.has(name) || looksLikeCredential(name)) ? [value] : []);
+    value !== undefined && value.length >= MIN_SECRET_LENGTH && isDenied(name, secretVariables) && (secretVariables.has(name) || looksLikeCredential(name)) ? [value] : []);
   return { env: synthEnvironment({ source, passEnv: options.passEnv, secretVariables }), secrets };
 }
