@@ -134,23 +134,28 @@ async function runInProcess(policy: Policy, resource: PolicyResource, timeoutMs:
       const settled = await settleWithin(returned, timeoutMs, signal);
       if (settled.kind === 'timeout') return { error: `${describeTimeout(timeoutMs)}, so the policies failed closed and the run stops. Fix the policy; ${TIMEOUT_ADVICE}`, interrupted: false };
       if (settled.kind === 'aborted') return { error: 'interrupted while the policy ran; nothing was changed', interrupted: true };
+      if (settled.kind === 'rejected') return threw(settled.reason);
       returned = settled.value;
     }
   } catch (error) {
-    return { error: `check threw: ${error instanceof Error ? error.message : String(error)}. Fix the policy; nothing was evaluated further`, interrupted: false };
+    return threw(error);
   }
   return checkOutcomeOf(returned);
+}
+
+function threw(error: unknown): InProcessCheck {
+  return { error: `check threw: ${error instanceof Error ? error.message : String(error)}. Fix the policy; nothing was evaluated further`, interrupted: false };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-type Settled = { kind: 'value'; value: unknown } | { kind: 'timeout' } | { kind: 'aborted' };
+type Settled = { kind: 'value'; value: unknown } | { kind: 'rejected'; reason: unknown } | { kind: 'timeout' } | { kind: 'aborted' };
 
 function settleWithin(promise: PromiseLike<unknown>, timeoutMs: number, signal: AbortSignal | undefined): Promise<Settled> {
   if (signal?.aborted === true) return Promise.resolve({ kind: 'aborted' });
-  return new Promise<Settled>((resolve, reject) => {
+  return new Promise<Settled>((resolve) => {
     // A timer that keeps the process alive: the run ends by the deadline, never by an empty event loop.
     const timer = setTimeout(() => finish(() => resolve({ kind: 'timeout' })), timeoutMs);
     const onAbort = (): void => finish(() => resolve({ kind: 'aborted' }));
@@ -160,7 +165,7 @@ function settleWithin(promise: PromiseLike<unknown>, timeoutMs: number, signal: 
       signal?.removeEventListener('abort', onAbort);
       settle();
     };
-    Promise.resolve(promise).then((value) => finish(() => resolve({ kind: 'value', value })), (error: unknown) => finish(() => reject(error)));
+    Promise.resolve(promise).then((value) => finish(() => resolve({ kind: 'value', value })), (reason: unknown) => finish(() => resolve({ kind: 'rejected', reason })));
   });
 }
 

@@ -13,7 +13,7 @@ import type { Policy, PolicyResource } from './policy';
 
 const port = parentPort!;
 const position = new Int32Array((workerData as { position: SharedArrayBuffer }).position);
-let policies: Policy[] = [];
+const policies: Policy[] = [];
 
 function at(pack: number, policy: number, resource: number): void {
   Atomics.store(position, POSITION_SLOTS.pack, pack);

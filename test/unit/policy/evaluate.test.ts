@@ -119,3 +119,10 @@ test('everything a policy says goes through the run scrubbing: messages, fields,
   expect(failed.ok).toBe(false);
   if (!failed.ok) expect(failed.error.message).not.toContain(secret);
 });
+
+test('a check whose promise rejects is an error naming the policy and the address', async () => {
+  const rejecting = definePolicy({ id: 'rejects', description: 'x', enforcement: 'advisory', check: () => Promise.reject(new Error('late boom')) });
+  const run = await evaluatePolicies(plan, desired(), loaded(rejecting));
+  expect(run.ok).toBe(false);
+  if (!run.ok) expect(run.error.message).toMatch(/^policy "rejects" on prod\/a: check threw: late boom/);
+});
