@@ -7,13 +7,14 @@
  *   and the pack) instead of exiting 0 with nothing said;
  * - a check that loops fails closed at the deadline (`--policy-timeout`), and a SIGTERM during the loop ends
  *   `apply` within seconds, releasing the lock;
- * - a saved plan whose mandatory policy failed is refused at apply even when the pack passes by then.
+ * - a saved plan whose mandatory policy failed is refused at apply even when the pack passes by then;
+ * - over several stacks, policies that cannot be evaluated in one stack refuse the whole run before any write.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { TEAM_SHORT_TTL_POLICY } from '../support/team-policy-source';
-import { ALICE_PASSWORD, cliEnv, createLinkedProject, runCli, startCli, waitFor } from './cli-harness';
+import { ALICE_PASSWORD, cliEnv, createLinkedProject, createTwoStackProject, runCli, startCli, waitFor } from './cli-harness';
 
 jest.setTimeout(180_000);
 
@@ -180,5 +181,17 @@ test('a saved plan whose mandatory policy failed is refused at apply, even when 
   expect(apply.stderr).toContain('the saved plan failed.plan recorded 1 failed mandatory policy when it was made, so it is not applied');
   expect(apply.stderr).toContain('team-short-ttl (mandatory) failed for pol/alice');
   expect(apply.stderr).toContain('make a new plan (`secretform plan --out PLANFILE`)');
+  expect(writes()).toEqual([]);
+});
+
+test('over two stacks, a policy that cannot be evaluated in one stack refuses both before any write', async () => {
+  const twoStacks = createTwoStackProject();
+  writeFileSync(join(twoStacks, 'green-breaks.cjs'), `
+module.exports = [{ id: 'team-green-breaks', description: 'Breaks on green.', enforcement: 'advisory',
+  check(resource) { if (resource.stack === 'green') throw new Error('green is broken'); return []; } }];
+`);
+  const apply = await runCli(['apply', '--stack', '*', '--policy', 'green-breaks.cjs', '--auto-approve'], twoStacks, env());
+  expect(apply.code).toBe(1);
+  expect(apply.stderr).toMatch(/policy "team-green-breaks" on green\/\w+: check threw: green is broken/);
   expect(writes()).toEqual([]);
 });
