@@ -24,7 +24,7 @@ import { hostedCheckKey } from './loaded-policies';
 import { PolicyLoadError } from './pack-module';
 import { readAnswer, type HostAnswerMessage, type HostRequest, type PolicyDescription } from './pack-host-protocol';
 import type { PolicyViolation } from './policy';
-import { describeTimeout, formatDuration, TIMEOUT_ADVICE } from './timeout-advice';
+import { formatDuration, TIMEOUT_ADVICE } from './timeout-advice';
 
 /**
  * The host process's entry, next to this file once compiled: from dist/policy/ and from the CLI's bundle in
@@ -69,7 +69,7 @@ export async function startPackHost(options: PackHostOptions): Promise<{ host: P
   const pack = answer.kind === 'failed' && answer.pack !== undefined ? options.packs[answer.pack] : undefined;
   if (answer.kind === 'failed' && answer.why === 'load') throw new PolicyLoadError(host.scrub(answer.detail));
   if (answer.kind === 'failed' && answer.why === 'timeout' || answer.kind === 'gone' && answer.why === 'timeout') {
-    throw new PolicyLoadError(`policy pack ${pack ?? options.packs.join(', ')}: did not finish loading: ${describeTimeout(options.timeoutMs)}; the policies failed closed and nothing was run. Fix the pack (or remove it); ${TIMEOUT_ADVICE}`);
+    throw new PolicyLoadError(`policy pack ${pack ?? options.packs.join(', ')}: did not finish loading within ${formatDuration(options.timeoutMs)} (its code loops, or waits for something that never comes); the policies failed closed and nothing was run. Fix the pack (or remove it); ${TIMEOUT_ADVICE}`);
   }
   const detail = answer.kind === 'failed' ? host.scrub(answer.detail) : answer.kind === 'gone' ? answer.detail : 'it answered with something else than its policies';
   throw new PolicyLoadError(`policy pack ${pack ?? options.packs.join(', ')}: cannot be loaded: ${detail}`);
@@ -172,6 +172,9 @@ class PackHost implements PolicyHost {
   async close(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
+    // Waited for with the child ref'd: an unref'd child's end would not keep this process alive, and a caller
+    // that reports an error after closing would end with exit code 0 and nothing said.
+    this.#child.ref();
     this.#child.kill('SIGKILL');
     await exited;
   }

@@ -75,6 +75,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'leak.cjs'), LEAKING_PACK);
   writeFileSync(join(project, 'never.cjs'), NEVER_SETTLING_PACK);
   writeFileSync(join(project, 'loop.cjs'), LOOPING_PACK);
+  writeFileSync(join(project, 'load-loop.cjs'), 'for (;;) {}\n');
 });
 
 beforeEach(async () => {
@@ -140,6 +141,11 @@ test('a check that loops fails closed at the deadline; a SIGTERM during the loop
   expect(timedOut.stderr).toContain('Error: policy "team-loops" on pol/');
   expect(timedOut.stderr).toMatch(/no answer within 2s .*pack loop\.cjs/);
   expect(Date.now() - started).toBeLessThan(60_000);
+
+  // A pack whose own code loops as it is imported fails closed the same way, before anything is synthesized.
+  const loadLoop = await runCli(['plan', ...state('loop'), '--policy', 'load-loop.cjs', '--policy-timeout', '2s'], project, env());
+  expect(loadLoop.code).toBe(1);
+  expect(loadLoop.stderr).toContain('Error: policy pack load-loop.cjs: did not finish loading within 2s');
 
   // The deadline from the environment is long: only the signal can end this run.
   rmSync(join(project, 'looping'), { force: true });
