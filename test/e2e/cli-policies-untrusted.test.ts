@@ -184,9 +184,19 @@ test('a saved plan whose mandatory policy failed is refused at apply, even when 
   pack(TEAM_SHORT_TTL_POLICY.replace('ttl > 86400', 'ttl > 864000'));
   const apply = await runCli(['apply', ...state('saved'), 'failed.plan'], project, env());
   expect(apply.code).toBe(1);
-  expect(apply.stderr).toContain('the saved plan failed.plan recorded 1 failed mandatory policy when it was made, so it is not applied');
+  expect(apply.stderr).toContain('The saved plan failed.plan recorded this failure when it was made, so it is never applied, even if the packs pass now');
   expect(apply.stderr).toContain('team-short-ttl (mandatory) failed for pol/alice');
-  expect(apply.stderr).toContain('make a new plan (`secretform plan --out PLANFILE`)');
+  expect(apply.stderr).toContain('make a new plan, review it, and apply that one (`secretform plan --out PLANFILE`)');
+  expect(writes()).toEqual([]);
+
+  // The other way round, as before: a plan that passed is checked again by the packs it recorded, which fail now.
+  const passing = await runCli(['plan', ...state('saved'), '--policy', 'team.cjs', '--out', 'passed.plan'], project, env({ SF_E2E_TTL: '48h' }));
+  expect(passing.code).toBe(0);
+  pack(TEAM_SHORT_TTL_POLICY);
+  const again = await runCli(['apply', ...state('saved'), 'passed.plan'], project, env());
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain('1 mandatory policy failed, so nothing was changed');
+  expect(again.stderr).not.toContain('The saved plan');
   expect(writes()).toEqual([]);
 });
 

@@ -40,9 +40,9 @@ export function savedPlanPolicyRefusal(saved: SavedPlan, planFile: string): Engi
   if (lines.length === 0) return undefined;
   return new EngineError(
     'policy_failed',
-    `the saved plan ${planFile} recorded ${lines.length} failed mandatory polic${lines.length === 1 ? 'y' : 'ies'} when it was made, so it is not applied and nothing was changed:\n  ${lines.join('\n  ')}\n` +
-      'A plan that failed its policies stays refused even if the packs pass now. Fix the code (or waive the policy on the construct with a reason), ' +
-      'then make a new plan (`secretform plan --out PLANFILE`), review it, and apply that one.',
+    `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
+      `The saved plan ${planFile} recorded ${lines.length === 1 ? 'this failure' : 'these failures'} when it was made, so it is never applied, even if the packs pass now. ` +
+      'Fix the code (or waive the policy on the construct with a reason), then make a new plan, review it, and apply that one (`secretform plan --out PLANFILE`).',
   );
 }
 
