@@ -54,9 +54,9 @@ export type {
 } from './engine';
 
 // Policies over the plan (`--policy`): the API packs are written with, the built-in pack, loading packs.
-export { definePolicy, PolicyDefinitionError, SENSITIVE_PLACEHOLDER, RECOMMENDED_PACK, RECOMMENDED_POLICIES, loadPolicyPacks, PolicyLoadError } from './policy';
+export { definePolicy, PolicyDefinitionError, SENSITIVE_PLACEHOLDER, RECOMMENDED_PACK, RECOMMENDED_POLICIES, loadPolicyPacks, PolicyLoadError, DEFAULT_POLICY_TIMEOUT_MS } from './policy';
 export type {
-  Policy, PolicyDefinition, PolicyEnforcement, PolicyResource, PolicyViolation, PolicyAttributes, PolicyDrift, PolicyCheckOutcome, LoadedPolicies,
+  Policy, PolicyDefinition, PolicyEnforcement, PolicyResource, PolicyViolation, PolicyAttributes, PolicyDrift, PolicyCheckOutcome, LoadedPolicies, PolicyLoadOptions,
   PolicyEvaluation, PolicyResult, PolicyRule, PolicyStatus,
 } from './policy';
 

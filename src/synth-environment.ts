@@ -67,6 +67,11 @@ export function isDenied(name: string, secretVariables: ReadonlySet<string>): bo
   return DENIED_PREFIXES.some((prefix) => upper.startsWith(prefix)) || secretVariables.has(name);
 }
 
+/** Whether a variable's name says it holds a credential (`SERVICE_TOKEN`, `SECRETFORM_STATE_KEY`, `APP_DB_PASSWORD`). */
+export function looksLikeCredential(name: string): boolean {
+  return CREDENTIAL_LIKE.test(name);
+}
+
 function isProcessBasic(name: string): boolean {
   if (ALLOWED_NAMES.has(name)) return true;
   return ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix)) && !CREDENTIAL_LIKE.test(name);

@@ -43,7 +43,7 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   try {
     settings = parseEngineFlags(flags);
     // destroy takes no --policy: what it deletes is decided by the state, not by the code policies judge.
-    policies = command === 'apply' ? await loadRunPolicies(flags, io.cwd) : undefined;
+    policies = command === 'apply' ? await loadRunPolicies(flags, io) : undefined;
   } catch (error) {
     return failWith(io, error);
   }

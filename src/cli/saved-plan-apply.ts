@@ -31,7 +31,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
-    policies = await loadRunPolicies(flags, io.cwd, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
+    policies = await loadRunPolicies(flags, io, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
   } catch (error) {
     return failWith(io, error);
   }

@@ -1,135 +1,79 @@
 /**
  * Loading policy packs (`--policy SPEC`, cdktf.json's `"secretform": { "policies": [...] }`): `recommended` (built
- * in) or the path of a module whose default export is a list of policies.
- *
- * - `.js`, `.mjs`, `.cjs`: Node's own `import()` (ES module or CommonJS; `module.exports = [...]` works too).
- * - `.ts`, `.mts`, `.cts`: through tsx's `tsImport` (tsx/esm/api), taken from the project's own node_modules
- *   first (a TypeScript cdktf app has it to run main.ts), else from secretform's. Without tsx, the error says
- *   to install it or compile the pack to JavaScript.
+ * in, runs in this process) or the path of a module whose default export is a list of policies. Pack files are
+ * imported and run in the pack host (pack-host.ts), started only when there is one: with the synth child's
+ * environment, a deadline, and everything they say scrubbed.
  */
-import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { LoadedPolicies } from './loaded-policies';
-import { definePolicy, POLICY_MARKER, policyDefinitionProblems, type Policy, type PolicyDefinition } from './policy';
+import { isDenied, looksLikeCredential, synthEnvironment } from '../synth-environment';
+import { DEFAULT_POLICY_TIMEOUT_MS, type HostedPolicy, type LoadedPolicies, type LoadedPolicy } from './loaded-policies';
+import { packFile, PolicyLoadError } from './pack-module';
+import { startPackHost } from './pack-host';
 import { RECOMMENDED_PACK, RECOMMENDED_POLICIES } from './recommended';
 
-export class PolicyLoadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PolicyLoadError';
-  }
-}
+export { PolicyLoadError } from './pack-module';
 
-const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'];
-const JAVASCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs'];
+export interface PolicyLoadOptions {
+  /** The environment the host's is chosen from, as the synth child's is (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Variables (or `PREFIX*`) the packs get on top of the process basics: the app's `--synth-env`. */
+  readonly passEnv?: readonly string[];
+  /** Variables that hold the stacks' secrets (`secretVariablesOfOutput`): never passed on, scrubbed everywhere. */
+  readonly secretVariables?: ReadonlySet<string>;
+  /** How long the packs may take to load, and to check one stack's plan (default DEFAULT_POLICY_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  /** Where the packs' console output goes (default: this process's stderr). */
+  readonly output?: { write(chunk: string): unknown };
+}
 
 /**
  * Loads every pack, in order; the same spec twice counts once. Throws a PolicyLoadError naming the pack: a file
- * that is missing or fails to load, a default export that is not a list of policies, two policies with one id.
+ * that is missing, fails to load or does not load in time, a default export that is not a list of policies, two
+ * policies with one id. When a pack file was loaded, the result's `host` runs it: `await loaded.host?.close()`
+ * stops it (it also ends with this process).
  */
-export async function loadPolicyPacks(specs: readonly string[], cwd: string): Promise<LoadedPolicies> {
+export async function loadPolicyPacks(specs: readonly string[], cwd: string, options: PolicyLoadOptions = {}): Promise<LoadedPolicies> {
   const packs = [...new Set(specs.map((spec) => spec.trim()))];
-  const policies: { policy: Policy; pack: string }[] = [];
+  if (packs.includes('')) throw new PolicyLoadError('a policy pack must be "recommended" or the path of a JS/TS module; got an empty string');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_POLICY_TIMEOUT_MS;
+  const files = packs.filter((pack) => pack !== RECOMMENDED_PACK);
+  // Before any pack code runs: a missing file is a plain mistake.
+  for (const pack of files) packFile(pack, cwd);
+  const started = files.length === 0 ? undefined : await startPackHost({ packs: files, cwd, timeoutMs, ...hostEnvironment(options), output: options.output ?? process.stderr });
+  const hosted = new Map<string, HostedPolicy[]>(files.map((pack) => [pack, []]));
+  for (const [hostIndex, { pack, id, description, enforcement, resourceTypes }] of (started?.policies ?? []).entries()) {
+    hosted.get(files[pack])!.push({ id, description, enforcement, ...(resourceTypes !== undefined ? { resourceTypes } : {}), hostIndex });
+  }
+  const policies: LoadedPolicy[] = [];
   const origin = new Map<string, string>();
   for (const pack of packs) {
-    for (const policy of await loadPack(pack, cwd)) {
+    for (const policy of pack === RECOMMENDED_PACK ? RECOMMENDED_POLICIES : hosted.get(pack)!) {
       const earlier = origin.get(policy.id);
       if (earlier !== undefined) {
+        await started?.host.close();
         throw new PolicyLoadError(`policy pack ${pack}: policy id "${policy.id}" is also defined by ${earlier === pack ? 'this pack' : `pack ${earlier}`}; ids must be unique across the packs of a run (rename one)`);
       }
       origin.set(policy.id, pack);
       policies.push({ policy, pack });
     }
   }
-  return { packs, policies };
-}
-
-async function loadPack(pack: string, cwd: string): Promise<readonly Policy[]> {
-  if (pack === '') throw new PolicyLoadError('a policy pack must be "recommended" or the path of a JS/TS module; got an empty string');
-  if (pack === RECOMMENDED_PACK) return RECOMMENDED_POLICIES;
-  const file = path.resolve(cwd, pack);
-  if (!fs.existsSync(file)) {
-    throw new PolicyLoadError(`policy pack ${pack}: ${file} does not exist; give "recommended" or the path of a JS/TS module (relative to ${cwd})`);
-  }
-  const extension = path.extname(file).toLowerCase();
-  let namespace: unknown;
-  try {
-    if (TYPESCRIPT_EXTENSIONS.includes(extension)) namespace = await importTypeScript(file, cwd);
-    else if (JAVASCRIPT_EXTENSIONS.includes(extension)) namespace = await importNative(pathToFileURL(file).href);
-    else throw new PolicyLoadError(`policy pack ${pack}: "${extension || 'no extension'}" is not a module this loader takes; use ${[...JAVASCRIPT_EXTENSIONS, ...TYPESCRIPT_EXTENSIONS].join(', ')}`);
-  } catch (error) {
-    if (error instanceof PolicyLoadError) throw error;
-    throw new PolicyLoadError(`policy pack ${pack}: cannot load ${file}: ${(error as Error).message}`);
-  }
-  return policiesOf(pack, defaultExport(namespace));
-}
-
-/** The module's default export; a CommonJS module compiled from `export default` has it one level down. */
-function defaultExport(namespace: unknown): unknown {
-  const value = (namespace as { default?: unknown } | null)?.default;
-  if (!Array.isArray(value) && typeof value === 'object' && value !== null && Array.isArray((value as { default?: unknown }).default)) {
-    return (value as { default: unknown }).default;
-  }
-  return value;
-}
-
-function policiesOf(pack: string, value: unknown): Policy[] {
-  if (!Array.isArray(value)) {
-    throw new PolicyLoadError(`policy pack ${pack}: its default export must be a list of policies (\`export default [definePolicy({...}), ...]\`), got ${value === undefined ? 'no default export' : typeof value}`);
-  }
-  return value.map((entry: unknown, index) => {
-    if (typeof entry === 'object' && entry !== null && (entry as Record<symbol, unknown>)[POLICY_MARKER] === true) return entry as Policy;
-    const problems = policyDefinitionProblems(entry);
-    if (problems.length > 0) throw new PolicyLoadError(`policy pack ${pack}: entry ${index + 1}: ${problems.join('; ')}`);
-    return definePolicy(entry as PolicyDefinition);
-  });
-}
-
-interface TsxApi {
-  tsImport: (specifier: string, parentURL: string) => Promise<unknown>;
-}
-
-async function importTypeScript(file: string, cwd: string): Promise<unknown> {
-  const api = await tsxApi(cwd);
-  if (api === undefined) {
-    throw new PolicyLoadError(`policy pack ${file}: a TypeScript pack needs tsx (npm install -D tsx in the project), or compile the pack to JavaScript and give the .js file`);
-  }
-  return api.tsImport(pathToFileURL(file).href, pathToFileURL(path.join(cwd, 'package.json')).href);
+  return { packs, policies, timeoutMs, ...(started !== undefined ? { host: started.host } : {}) };
 }
 
 /**
- * tsx's ESM API from the project's node_modules, else from secretform's own; undefined when neither has it. Its
- * ES module build is imported by file (found through tsx's package.json exports): the CommonJS build of
- * `tsx/esm/api` that `require` would pick registers its loader hooks from a wrong path (tsx 4.23).
+ * Shorter values are not taken as secrets here: a scrubber removes every occurrence of the value itself, and a
+ * one-letter test key would take every "k" out of every message. The run's own scrubbing (the client's: the
+ * token and every secret value of the stack, whatever their length) still applies to what policies say.
  */
-async function tsxApi(cwd: string): Promise<TsxApi | undefined> {
-  for (const base of [path.join(cwd, 'package.json'), __filename]) {
-    let entry: string | undefined;
-    try {
-      const manifestPath = createRequire(base).resolve('tsx/package.json');
-      entry = esmApiEntry(JSON.parse(fs.readFileSync(manifestPath, 'utf8')), path.dirname(manifestPath));
-    } catch {
-      // Not installed there: try the next place.
-    }
-    if (entry === undefined) continue;
-    const api = (await importNative(pathToFileURL(entry).href)) as Partial<TsxApi>;
-    if (typeof api.tsImport === 'function') return api as TsxApi;
-  }
-  return undefined;
-}
+const MIN_SECRET_LENGTH = 4;
 
-/** The file of `tsx/esm/api` under the `import` condition, from tsx's package.json. */
-function esmApiEntry(manifest: unknown, dir: string): string | undefined {
-  const target = (manifest as { exports?: Record<string, unknown> } | null)?.exports?.['./esm/api'];
-  const imported = typeof target === 'object' && target !== null ? (target as { import?: unknown }).import : undefined;
-  const file = typeof imported === 'string' ? imported : (imported as { default?: unknown } | undefined)?.default;
-  return typeof file === 'string' ? path.join(dir, file) : undefined;
-}
-
-/** Node's own import() (native-import.ts), loaded only by a run that loads a pack file or tsx. */
-function importNative(specifier: string): Promise<unknown> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the CLI's bundle, and only when needed
-  return (require('./native-import') as typeof import('./native-import')).importNative(specifier);
+/**
+ * The host's environment (the synth child's rule), and the secrets known before any run: the values of the
+ * variables it is denied that hold a credential (the token, the state key, a stack's secret variables).
+ */
+function hostEnvironment(options: PolicyLoadOptions): { env: Record<string, string>; secrets: string[] } {
+  const source = options.env ?? process.env;
+  const secretVariables = options.secretVariables ?? new Set<string>();
+  const secrets = Object.entries(source).flatMap(([name, value]) =>
+    value !== undefined && value.length >= MIN_SECRET_LENGTH && isDenied(name, secretVariables) && (secretVariables.has(name) || looksLikeCredential(name)) ? [value] : []);
+  return { env: synthEnvironment({ source, passEnv: options.passEnv, secretVariables }), secrets };
 }

@@ -54,7 +54,7 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
     report = parseReportFlags(flags);
     planFile = nonEmptyFlag('--out', flags.out);
     sarifFile = nonEmptyFlag('--sarif', flags.sarif);
-    policies = await loadRunPolicies(flags, io.cwd);
+    policies = await loadRunPolicies(flags, io);
   } catch (error) {
     return failWith(io, error);
   }

@@ -1,17 +1,21 @@
-/** The policy step of a run: evaluate the loaded packs over the plan, and refuse apply on a mandatory failure. */
-import { evaluatePolicies } from '../../policy/evaluate';
+/**
+ * The policy step of a run: evaluate the loaded packs over the plan, refuse apply on a mandatory failure, and
+ * refuse a saved plan that recorded one.
+ */
 import { mandatoryFailureLines } from '../../policy/evaluation';
 import type { LoadedPolicies } from '../../policy/loaded-policies';
-import type { PolicyDesiredInput } from '../../policy/resource-view';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
+import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { DesiredResource } from '../setup/desired';
+import { evaluatePolicies, type PolicyRunSettings } from './plan-evaluation';
+import type { PolicyDesiredInput } from './resource-view';
 
 /** The plan with its policy results (and waiver warnings); the plan unchanged when no pack was given. */
-export async function planWithPolicies(plan: Plan, desired: readonly DesiredResource[], loaded: LoadedPolicies | undefined): Promise<Result<Plan>> {
+export async function planWithPolicies(plan: Plan, desired: readonly DesiredResource[], loaded: LoadedPolicies | undefined, settings: PolicyRunSettings = {}): Promise<Result<Plan>> {
   if (loaded === undefined || loaded.packs.length === 0) return ok(plan);
-  const evaluated = await evaluatePolicies(plan, desired.map(policyInputOf), loaded);
-  if (!evaluated.ok) return fail(new EngineError('policy_error', evaluated.error.message));
+  const evaluated = await evaluatePolicies(plan, desired.map(policyInputOf), loaded, settings);
+  if (!evaluated.ok) return fail(new EngineError(evaluated.error.interrupted ? 'interrupted' : 'policy_error', evaluated.error.message));
   // The plan is a value: the results make a new one.
   return ok(Object.freeze({ ...plan, policy: evaluated.evaluation, warnings: Object.freeze([...plan.warnings, ...evaluated.warnings]) }));
 }
@@ -24,6 +28,21 @@ export function policyRefusal(plan: Plan): EngineError | undefined {
     'policy_failed',
     `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
       'Fix the code, or waive the policy on the construct with a reason (`policyWaivers: { \'<policy id>\': \'<why>\' }`).',
+  );
+}
+
+/**
+ * A saved plan that recorded a failed mandatory policy is never applied, whatever the packs say now: the plan
+ * that was reviewed is the one that failed (a pack changed since cannot make it pass).
+ */
+export function savedPlanPolicyRefusal(saved: SavedPlan, planFile: string): EngineError | undefined {
+  const lines = mandatoryFailureLines(saved.plan.policy);
+  if (lines.length === 0) return undefined;
+  return new EngineError(
+    'policy_failed',
+    `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
+      `The saved plan ${planFile} recorded ${lines.length === 1 ? 'this failure' : 'these failures'} when it was made, so it is never applied, even if the packs pass now. ` +
+      'Fix the code (or waive the policy on the construct with a reason), then make a new plan, review it, and apply that one (`secretform plan --out PLANFILE`).',
   );
 }
 

@@ -23,7 +23,7 @@ import type { SavedPlan } from '../saved-plan/saved-plan';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
 import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { recordedGuardrails } from '../plan/lifecycle';
-import { policyRefusal } from '../policy/policy-stage';
+import { policyRefusal, savedPlanPolicyRefusal } from '../policy/policy-stage';
 import { hasAfterCreateOperations, runAfterCreateOperations } from '../apply/after-create';
 import { deleteObject, writeObject } from '../apply/operations';
 import { StateWriter } from '../state/state-writer';
@@ -47,6 +47,9 @@ export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'ta
  * changed since, or when the plan computed now is not the saved one.
  */
 export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  // A plan that failed a mandatory policy when it was made is refused before anything, a request included.
+  const failedPolicies = savedPlanPolicyRefusal(saved, options.planFile ?? 'given');
+  if (failedPolicies) return fail(failedPolicies);
   const runOptions: ApplyOptions = {
     ...options,
     stack: saved.stack,

@@ -93,7 +93,11 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   const notes = [slowHashingHint(fingerprintKey), service === undefined ? undefined : vanishedObjectsWarning(counted, service)].filter((note) => note !== undefined);
   const { plan } = counted;
   const noted = notes.length > 0 ? Object.freeze({ ...plan, warnings: Object.freeze([...plan.warnings, ...notes]) }) : plan;
-  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies);
+  // What policy code says is scrubbed as server text is: it is not trusted with the run's secrets.
+  const checked = await planWithPolicies(noted, mode === 'destroy' ? [] : context.desired.resources, context.options.policies, {
+    scrub: (text) => client.value.scrubServerText(text),
+    signal: context.options.signal,
+  });
   if (!checked.ok) {
     await client.value.close();
     return checked;

@@ -1,11 +1,13 @@
 /**
  * Evaluating packs over a plan: one result per policy and resource (no-ops included, resourceTypes honoured),
- * waivers reported with their reason, a throwing or misbehaving check named as an error, an unknown waiver warned.
+ * waivers reported with their reason (looked up as own properties), a throwing, misbehaving or never-settling check
+ * named as an error, an abort reported as an interruption, an unknown waiver warned, everything said scrubbed.
  */
 import type { Plan, PlannedChange } from '../../../src/engine/plan/plan';
-import { evaluatePolicies } from '../../../src/policy/evaluate';
+import { evaluatePolicies } from '../../../src/engine/policy/plan-evaluation';
 import { definePolicy, PolicyDefinitionError, type PolicyResource } from '../../../src/policy/policy';
-import type { PolicyDesiredInput } from '../../../src/policy/resource-view';
+import type { PolicyDesiredInput } from '../../../src/engine/policy/resource-view';
+import { SecretScrubber } from '../../../src/client/secret-scrubber';
 
 const change = (address: string, action: PlannedChange['action']): PlannedChange => ({
   address, type: 'userpass_user', id: `auth/userpass/users/${address}`, action, reasons: [], before: action === 'create' ? null : { username: address },
@@ -71,4 +73,56 @@ test('definePolicy refuses a malformed definition, naming the property', () => {
   expect(() => definePolicy({ id: 'x y', description: '', enforcement: 'strict' as never, check: undefined as never }))
     .toThrow(PolicyDefinitionError);
   expect(() => definePolicy({ id: 'ok', description: 'd', enforcement: 'strict' as never, check: () => [] })).toThrow(/enforcement: received "strict"/);
+});
+
+test('a policy named like an Object.prototype property is waived only by a waiver naming it', async () => {
+  const failing = (id: string) => definePolicy({ id, description: 'x', enforcement: 'mandatory', check: () => [{ message: `${id} fails` }] });
+  const run = await evaluatePolicies(plan, desired({ 'no-a': 'a is the break-glass account' }), loaded(failing('constructor'), failing('toString')));
+  if (!run.ok) throw run.error;
+  const forA = run.evaluation.results.filter((result) => result.address === 'prod/a');
+  expect(forA.map((result) => [result.policy, result.status])).toEqual([['constructor', 'failed'], ['toString', 'failed']]);
+  expect(forA.every((result) => result.waiverReason === undefined)).toBe(true);
+});
+
+test('a policy made in code whose promise never settles fails at the deadline, naming the policy and the address', async () => {
+  const hanging = definePolicy({ id: 'hangs', description: 'x', enforcement: 'mandatory', check: () => new Promise<never>(() => undefined) });
+  const started = Date.now();
+  const run = await evaluatePolicies(plan, desired(), { ...loaded(hanging), timeoutMs: 200 });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(run.ok).toBe(false);
+  if (!run.ok) {
+    expect(run.error.message).toMatch(/^policy "hangs" on prod\/a: no answer within 200ms/);
+    expect(run.error.interrupted).toBe(false);
+  }
+});
+
+test('an abort stops a check that is waiting, as an interruption', async () => {
+  const hanging = definePolicy({ id: 'hangs', description: 'x', enforcement: 'mandatory', check: () => new Promise<never>(() => undefined) });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const run = await evaluatePolicies(plan, desired(), loaded(hanging), { signal: controller.signal });
+  expect(run.ok).toBe(false);
+  if (!run.ok) expect(run.error.interrupted).toBe(true);
+});
+
+test('everything a policy says goes through the run scrubbing: messages, fields, descriptions, errors', async () => {
+  const secret = 'run-secret-value-91b2c7';
+  const scrubber = new SecretScrubber([secret]);
+  const settings = { scrub: (text: string) => scrubber.scrubServerText(text) };
+  const talking = definePolicy({ id: 'talks', description: `knows ${secret}`, enforcement: 'advisory', check: () => [{ message: `saw ${secret}`, field: secret }] });
+  const run = await evaluatePolicies(plan, desired(), loaded(talking), settings);
+  if (!run.ok) throw run.error;
+  expect(JSON.stringify(run.evaluation)).not.toContain(secret);
+  expect(run.evaluation.results[0].message).toContain('saw [redacted]');
+  const throwing = definePolicy({ id: 'throws', description: 'x', enforcement: 'advisory', check: () => { throw new Error(`cannot: ${secret}`); } });
+  const failed = await evaluatePolicies(plan, desired(), loaded(throwing), settings);
+  expect(failed.ok).toBe(false);
+  if (!failed.ok) expect(failed.error.message).not.toContain(secret);
+});
+
+test('a check whose promise rejects is an error naming the policy and the address', async () => {
+  const rejecting = definePolicy({ id: 'rejects', description: 'x', enforcement: 'advisory', check: () => Promise.reject(new Error('late boom')) });
+  const run = await evaluatePolicies(plan, desired(), loaded(rejecting));
+  expect(run.ok).toBe(false);
+  if (!run.ok) expect(run.error.message).toMatch(/^policy "rejects" on prod\/a: check threw: late boom/);
 });

@@ -4,7 +4,7 @@
  */
 import type { PlannedChange } from '../../../src/engine/plan/plan';
 import { RECOMMENDED_POLICIES } from '../../../src/policy/recommended';
-import { policyResourceOf } from '../../../src/policy/resource-view';
+import { policyResourceOf } from '../../../src/engine/policy/resource-view';
 import type { PolicyResource } from '../../../src/policy/policy';
 
 function resourceOf(type: string, spec: Record<string, unknown>, secretFields: string[] = []): PolicyResource {

@@ -3,11 +3,11 @@
  * present (null when absent) and secret fields as `(sensitive)`. Built from values that hold no secret (the plan
  * and the synthesized specs keep secrets as references), so policy code cannot see one.
  */
-import { PLAN_JSON_ACTIONS, type DriftEntry, type PlannedChange } from '../engine/plan/plan';
-import { findResourceType } from '../resources/registry';
-import type { Attributes, FieldSpec } from '../resources/types';
-import { SENSITIVE_PLACEHOLDER, type PolicyAttributes, type PolicyResource } from './policy';
-import { deepFreeze } from '../deep-freeze';
+import { PLAN_JSON_ACTIONS, type DriftEntry, type PlannedChange } from '../plan/plan';
+import { findResourceType } from '../../resources/registry';
+import type { Attributes, FieldSpec } from '../../resources/types';
+import { SENSITIVE_PLACEHOLDER, type PolicyAttributes, type PolicyResource } from '../../policy/policy';
+import { deepFreeze } from '../../deep-freeze';
 
 /** The desired side of a resource, as the policy stage needs it: attributes and which secret fields are set. */
 export interface PolicyDesiredInput {

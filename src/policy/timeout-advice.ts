@@ -1,0 +1,15 @@
+/** The words of a policy deadline: what happened, and how to give the packs more time. */
+
+/** How the deadline is set (policy-flags.ts reads both). */
+export const POLICY_TIMEOUT_FLAG = '--policy-timeout';
+export const POLICY_TIMEOUT_VARIABLE = 'SECRETFORM_POLICY_TIMEOUT';
+
+export const TIMEOUT_ADVICE = `a slow pack can be given more time with ${POLICY_TIMEOUT_FLAG} or ${POLICY_TIMEOUT_VARIABLE} (default 60s)`;
+
+export function describeTimeout(timeoutMs: number): string {
+  return `no answer within ${formatDuration(timeoutMs)} (a check that never returns, or returns a promise that never settles)`;
+}
+
+export function formatDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
