@@ -19,6 +19,12 @@ const lifecycleSchema = lazy((z) => z.strictObject({
   ignoreChanges: z.array(z.string().min(1)).optional(),
 }));
 
+const sourceLocationSchema = lazy((z) => z.strictObject({
+  file: z.string().min(1),
+  line: z.number().int().positive(),
+  column: z.number().int().positive(),
+}));
+
 /** @internal (zod's types stay out of the public declarations) */
 export const specSchema = lazy((z) => z.object({
   version: z.literal(SPEC_FORMAT_VERSION),
@@ -31,6 +37,7 @@ export const specSchema = lazy((z) => z.object({
   digest: z.string(),
   lifecycle: lifecycleSchema().optional(),
   policyWaivers: z.record(z.string(), z.string()).optional(),
+  source: sourceLocationSchema().optional(),
 }));
 
 /**
@@ -44,6 +51,17 @@ export interface ResourceLifecycle {
   readonly retainOnDelete?: boolean;
   /** Service field names written on create and never diffed afterwards; `['*']` for every field. */
   readonly ignoreChanges?: readonly string[];
+}
+
+/**
+ * Where the user's code creates the construct (constructs/creation-site.ts): the file relative to the project
+ * directory with `/` separators, the 1-based line and column. Optional in format version 1: synth output written
+ * before it existed, or with `new App({ stackTraces: false })`, has none and still loads.
+ */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** One resource as synthesized: everything but secret values (secrets are references). */
@@ -66,6 +84,8 @@ export interface SynthesizedSpec {
   readonly lifecycle?: ResourceLifecycle;
   /** Policies the construct waives, by policy id, with the reason (absent when none). */
   readonly policyWaivers?: Readonly<Record<string, string>>;
+  /** Where the code creates the construct, when known (for the reports; never part of the digest). */
+  readonly source?: SourceLocation;
 }
 
 /** The JSON object written under `"//".secretform`. */
@@ -83,6 +103,7 @@ export function writeSynthesizedSpec(entry: SynthesizedSpec): Record<string, unk
     digest: entry.digest,
     ...lifecycleJson(entry.lifecycle),
     ...(entry.policyWaivers !== undefined && Object.keys(entry.policyWaivers).length > 0 ? { policyWaivers: { ...entry.policyWaivers } } : {}),
+    ...(entry.source !== undefined ? { source: { file: entry.source.file, line: entry.source.line, column: entry.source.column } } : {}),
   };
 }
 
@@ -186,6 +207,8 @@ export function parseSynthesizedSpec(value: unknown, where: string): Synthesized
     address: entry.address, type: entry.type, id: entry.id, spec: entry.spec, secrets, dependsOn: entry.dependsOn, digest: entry.digest,
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
     ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+    // A new object in the schema's key order, whatever order the framework wrote.
+    ...(entry.source !== undefined ? { source: { file: entry.source.file, line: entry.source.line, column: entry.source.column } } : {}),
   };
 }
 
@@ -214,7 +237,20 @@ export function isWellFormedSpec(value: unknown): value is SpecObject {
   const spec = value as Record<string, unknown>;
   return spec.version === SPEC_FORMAT_VERSION && typeof spec.type === 'string' && isNonEmptyString(spec.address) && isNonEmptyString(spec.id) &&
     isJsonObject(spec.spec) && isJsonObject(spec.secrets) && isStringArray(spec.dependsOn) && typeof spec.digest === 'string' &&
-    (spec.lifecycle === undefined || isWellFormedLifecycle(spec.lifecycle)) && (spec.policyWaivers === undefined || isStringRecord(spec.policyWaivers));
+    (spec.lifecycle === undefined || isWellFormedLifecycle(spec.lifecycle)) && (spec.policyWaivers === undefined || isStringRecord(spec.policyWaivers)) &&
+    (spec.source === undefined || isWellFormedSource(spec.source));
+}
+
+/** The keys of `sourceLocationSchema` (a unit test checks they agree); in any order, as the framework may sort them. */
+export const SOURCE_KEYS: readonly string[] = ['file', 'line', 'column'];
+
+function isWellFormedSource(value: unknown): boolean {
+  if (!isJsonObject(value) || Object.keys(value).length !== SOURCE_KEYS.length || !SOURCE_KEYS.every((key) => key in value)) return false;
+  return isNonEmptyString(value.file) && isPositiveInteger(value.line) && isPositiveInteger(value.column);
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
 function isWellFormedLifecycle(value: unknown): boolean {

@@ -1,6 +1,7 @@
 /**
- * `--sarif PATH`: the policy results as SARIF 2.1.0 for code scanning, written next to the plan's reports. The
- * physical location of the results is the app's entry file, when cdktf.json's `app` names one that exists.
+ * `--sarif PATH`: the policy results as SARIF 2.1.0 for code scanning, written next to the plan's reports. A
+ * result is located at the line that creates its construct; without one, at line 1 of the app's entry file, when
+ * cdktf.json's `app` names one that exists.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

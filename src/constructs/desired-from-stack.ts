@@ -33,6 +33,7 @@ export function desiredFromStack(stack: IConstruct): DesiredStack {
       digest: entry.digest,
       ...lifecycleJson(entry.resource.lifecycle),
       ...(entry.resource.policyWaivers !== undefined ? { policyWaivers: entry.resource.policyWaivers } : {}),
+      ...(entry.resource.source !== undefined ? { source: entry.resource.source } : {}),
     })),
   };
 }

@@ -8,8 +8,9 @@ import { Construct } from 'constructs';
 import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
-import type { ResourceLifecycle } from '../synthesized-spec';
+import type { ResourceLifecycle, SourceLocation } from '../synthesized-spec';
 import { addValidation, containsToken, stackOf } from './cdktf-adapter';
+import { captureCreationStack, creationSiteOf, type CreationStack } from './creation-site';
 import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
 import type { StackMember } from './stack-member';
@@ -46,9 +47,13 @@ export abstract class SecretformResource extends Construct implements StackMembe
   /** Policies waived for this construct, by policy id, with the reason (`policyWaivers`). */
   readonly policyWaivers?: Readonly<Record<string, string>>;
   private readonly propIssues: readonly PropIssue[];
+  /** The stack of the construct's creation, read once by `source` (undefined when the app turned stack traces off). */
+  private readonly creationStack: CreationStack | undefined;
+  private creationSite: SourceLocation | null | undefined;
 
   protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
     super(scope, id);
+    this.creationStack = captureCreationStack(this, SecretformResource);
     const props = (definition.props ?? {}) as Record<string, unknown>;
     const { resourceType } = definition;
     this.resourceType = resourceType;
@@ -81,6 +86,15 @@ export abstract class SecretformResource extends Construct implements StackMembe
   /** The resource's address: its construct path. */
   get address(): string {
     return this.node.path;
+  }
+
+  /**
+   * Where the user's code creates this construct (file relative to the working directory, line, column), for
+   * the reports' policy results; undefined when unknown (creation-site.ts).
+   */
+  get source(): SourceLocation | undefined {
+    if (this.creationSite === undefined) this.creationSite = creationSiteOf(this.creationStack, process.cwd()) ?? null;
+    return this.creationSite ?? undefined;
   }
 
   get hasPropIssues(): boolean {

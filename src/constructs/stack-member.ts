@@ -6,7 +6,7 @@
 import type { IConstruct } from 'constructs';
 import type { Attributes, ResourceType } from '../resources/types';
 import type { SecretValue } from '../secret-value';
-import type { ResourceLifecycle } from '../synthesized-spec';
+import type { ResourceLifecycle, SourceLocation } from '../synthesized-spec';
 
 export interface StackMember extends IConstruct {
   /** Its construct path. */
@@ -18,6 +18,8 @@ export interface StackMember extends IConstruct {
   readonly references: readonly { readonly prop: string; readonly target: StackMember }[];
   readonly lifecycle: ResourceLifecycle;
   readonly policyWaivers?: Readonly<Record<string, string>>;
+  /** Where the user's code creates it, when known. */
+  readonly source?: SourceLocation;
   readonly hasPropIssues: boolean;
   /** Undefined while the props are invalid. */
   readonly resourceId: string | undefined;

@@ -204,6 +204,7 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
     digest: entry.digest,
     lifecycle: resource.lifecycle,
     policyWaivers: resource.policyWaivers,
+    source: resource.source,
   });
 }
 

@@ -2,18 +2,22 @@
  * Policy results as SARIF 2.1.0 (`--sarif PATH`), for code scanning: one run of the `secretform` tool, a rule
  * per policy evaluated (id, description, default level from its enforcement), a result per failed or waived
  * policy and resource (waived ones carry a suppression with the waiver's reason), located logically at the
- * construct address and, when the caller knows the app's source file, physically there.
+ * construct address and physically at the line that creates the construct (its creation site, carried by the
+ * plan), so code scanning annotates that line. Without one (`new App({ stackTraces: false })`, or synth output of
+ * an older version), line 1 of the app's source file, when the caller knows it.
  */
 import type { Plan } from '../engine/plan/plan';
 import type { PolicyEnforcement } from '../policy/policy';
 import type { PolicyResult, PolicyRule } from '../policy/evaluation';
+import type { SourceLocation } from '../synthesized-spec';
+import { sourcesByAddress } from './source-locations';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 export interface SarifOptions {
   /** secretform's version, for the tool's driver. */
   readonly toolVersion: string;
-  /** The app's source file (relative to the directory the command ran in), the physical location of every result. */
+  /** The app's source file (relative to the directory the command ran in): line 1 of it locates a result whose resource has no creation site. */
   readonly sourceFile?: string;
 }
 
@@ -27,9 +31,12 @@ export function renderSarif(plans: readonly Plan[], options: SarifOptions): stri
 export function sarifLog(plans: readonly Plan[], options: SarifOptions): Record<string, unknown> {
   const rules = uniqueRules(plans);
   const index = new Map(rules.map((rule, position) => [rule.id, position]));
-  const results = plans.flatMap((plan) => (plan.policy?.results ?? [])
-    .filter((result) => result.status !== 'passed')
-    .map((result) => sarifResult(result, index.get(result.policy) ?? -1, options)));
+  const results = plans.flatMap((plan) => {
+    const sources = sourcesByAddress(plan);
+    return (plan.policy?.results ?? [])
+      .filter((result) => result.status !== 'passed')
+      .map((result) => sarifResult(result, index.get(result.policy) ?? -1, physicalLocation(sources.get(result.address), options)));
+  });
   return {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
@@ -66,11 +73,20 @@ function sarifRule(rule: PolicyRule): Record<string, unknown> {
   };
 }
 
-function sarifResult(result: PolicyResult, ruleIndex: number, options: SarifOptions): Record<string, unknown> {
+/** The construct's creation site; else line 1 of the app's source file; else none. */
+function physicalLocation(source: SourceLocation | undefined, options: SarifOptions): Record<string, unknown> | undefined {
+  if (source !== undefined) {
+    return { artifactLocation: { uri: toUri(source.file) }, region: { startLine: source.line, startColumn: source.column } };
+  }
+  if (options.sourceFile !== undefined) return { artifactLocation: { uri: toUri(options.sourceFile) }, region: { startLine: 1 } };
+  return undefined;
+}
+
+function sarifResult(result: PolicyResult, ruleIndex: number, physical: Record<string, unknown> | undefined): Record<string, unknown> {
   const location: Record<string, unknown> = {
     logicalLocations: [{ fullyQualifiedName: result.address, kind: 'resource' }],
   };
-  if (options.sourceFile !== undefined) location.physicalLocation = { artifactLocation: { uri: toUri(options.sourceFile) }, region: { startLine: 1 } };
+  if (physical !== undefined) location.physicalLocation = physical;
   return {
     ruleId: result.policy,
     ...(ruleIndex >= 0 ? { ruleIndex } : {}),

@@ -1,6 +1,7 @@
 import type { PolicyEvaluation } from '../../policy/evaluation';
 import { HEALTH_DRIFT_KINDS, type Consequence } from '../../resources/types';
 import type { FieldChange, FieldDrift } from './diff/three-way';
+import type { SourceLocation } from '../../synthesized-spec';
 
 /**
  * What apply will do to one resource (the saved-plan reader accepts exactly these). `forget`: the object leaves
@@ -101,6 +102,12 @@ export interface PlannedChange {
    * (guardrails/consequences.ts). Absent when nothing does, or for other actions.
    */
   readonly consequences?: readonly Consequence[];
+  /**
+   * Where the code creates the resource's construct (file relative to the project directory, line, column),
+   * when known: metadata the reports read (SARIF locations, the markdown's policy section). Absent for a
+   * resource only in state, with `new App({ stackTraces: false })`, or synth output of an older version.
+   */
+  readonly source?: SourceLocation;
 }
 
 /** `changed` and `deleted` for every type; the other kinds come from the types' health hooks. */

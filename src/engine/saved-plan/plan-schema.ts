@@ -64,6 +64,7 @@ const plannedChangeSchema = lazy((z) => z
     secrets: z.array(secretFieldStatusSchema()).readonly(),
     dependsOn: strings().optional(),
     consequences: z.array(consequenceSchema()).readonly().optional(),
+    source: z.object({ file: z.string().min(1), line: z.number().int().positive(), column: z.number().int().positive() }).readonly().optional(),
   })
   .readonly());
 

@@ -13,7 +13,7 @@ import { unknownIgnoredFields } from './ignored-fields';
 import { deepFreeze } from '../../deep-freeze';
 import {
   parseSynthesizedConnection, parseSynthesizedSpec, readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, writeSynthesizedConnection, writeSynthesizedSpec,
-  type ResourceLifecycle, type SynthesizedConnection, type SynthesizedSpec,
+  type ResourceLifecycle, type SourceLocation, type SynthesizedConnection, type SynthesizedSpec,
 } from '../../synthesized-spec';
 import { addressProblem } from '../state/state-moves';
 
@@ -36,6 +36,8 @@ export interface DesiredResource {
   readonly lifecycle?: ResourceLifecycle;
   /** Policies the construct waives, by policy id, with the reason. */
   readonly policyWaivers?: Readonly<Record<string, string>>;
+  /** Where the code creates the construct, when known: metadata for the reports' policy results. */
+  readonly source?: SourceLocation;
 }
 
 export interface DesiredStack {
@@ -159,6 +161,7 @@ function desiredOfSpec(entry: SynthesizedSpec, source: string): DesiredResource 
     address: entry.address, type: entry.type, id: entry.id, spec: deepFreeze(entry.spec), secrets, dependsOn: entry.dependsOn, digest: entry.digest,
     ...(entry.lifecycle ? { lifecycle: entry.lifecycle } : {}),
     ...(entry.policyWaivers !== undefined ? { policyWaivers: entry.policyWaivers } : {}),
+    ...(entry.source !== undefined ? { source: entry.source } : {}),
   };
 }
 
