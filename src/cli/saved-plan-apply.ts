@@ -5,17 +5,14 @@
  * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
  */
 import * as path from 'node:path';
-import { applySavedPlan, applySavedPlanSet, readSavedPlanSet, type SavedPlan, type SavedPlanApplyOptions, type SavedPlanSet } from '../engine';
-import { writeResult, writeRunResult } from './apply-report';
-import { defaultProcessHooks, withInterrupts, type ChangeFlags, type ProcessHooks } from './change-run';
+import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../engine';
+import { writeResult } from './apply-report';
+import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
-import { watchInterrupts } from './interrupt';
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../policy';
 import { loadRunPolicies } from './policy-flags';
-import { createProgressReporter } from './progress';
 import { checkSavedPlanConnection } from './service-environment';
-import { writeStacksResult } from './stacks-change-run';
 import { UsageError } from './usage-error';
 
 export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
@@ -41,65 +38,52 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
     const connectionProblem = checkSavedPlanConnection(plan, io);
     if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
   }
-  if (read.value.plans.length > 1) return runSavedPlanSetApply(planFile, read.value, settings, policies, io, hooks);
-  const saved = read.value.plans[0];
-  if (settings.stacks.length > 1) {
-    return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}" only; drop --stack or use a plan of the stacks you name`));
-  }
-  if (settings.stack !== undefined && settings.stack !== saved.stack) {
-    return failWith(io, new UsageError(`${planFile} is a plan of stack "${saved.stack}", not "${settings.stack}"; drop --stack or use that stack's plan`));
-  }
-  io.stdout.write(`Applying the saved plan ${planFile} (stack ${saved.stack}, made ${saved.created_at}${describeMode(saved)}).\n`);
-
-  const progress = createProgressReporter(io, { showOperations: true });
-  const watch = watchInterrupts(io, hooks.signals, hooks.exit);
-  let result;
-  try {
-    result = await applySavedPlan(saved, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, watch.signal), policies });
-  } finally {
-    watch.dispose();
-    progress.finish();
-  }
-  if (!result.ok) return failWith(io, result.error);
-  // The plan chose its stack and targets: the advice of an error repeats them. Its --stack always, as a plan of
-  // several names its stacks: this run reads no synth output, so it cannot tell that the app has no other stack,
-  // and without it a pasted apply in an app of several is refused and a plan covers them all.
-  return writeRunResult('apply', result.value, io, progress, { stacks: [saved.stack], targets: saved.targets });
+  const problem = savedPlanStackProblem(planFile, read.value, settings);
+  if (problem !== undefined) return failWith(io, problem);
+  io.stdout.write(`Applying the saved plan ${planFile} (${describePlan(read.value)}).\n`);
+  const set = read.value;
+  // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
+  // Its --stack always, even for a plan of one stack: this run reads no synth output, so it cannot tell that
+  // the app has no other stack, and without it a pasted apply in an app of several is refused and a plan covers
+  // them all.
+  const selection = { stacks: set.plans.map((plan) => plan.stack), targets: set.plans.flatMap((plan) => plan.targets) };
+  return runChange({
+    command: 'apply',
+    several: set.plans.length > 1,
+    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies }),
+    writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
+  }, io, hooks);
 }
 
 /**
- * A saved plan over several stacks: every stack is checked for staleness before the first write anywhere, then
- * the stacks are applied in dependency order. The plan fixes its stacks: --stack is refused.
+ * Why `--stack` does not go with this plan, or undefined: the plan fixes its stacks. A plan of one stack takes
+ * that stack's name (or none), a plan of several takes none.
  */
-async function runSavedPlanSetApply(
-  planFile: string,
-  set: SavedPlanSet,
-  settings: EngineSettings,
-  policies: LoadedPolicies | undefined,
-  io: CliIo,
-  hooks: ProcessHooks,
-): Promise<number> {
+function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): UsageError | undefined {
   const stacks = set.plans.map((plan) => plan.stack);
-  if (settings.stacks.length > 0) {
-    return failWith(io, new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`));
+  if (stacks.length > 1) {
+    if (settings.stacks.length === 0) return undefined;
+    return new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
   }
-  io.stdout.write(`Applying the saved plan ${planFile} (${stacks.length} stacks: ${stacks.join(', ')}; made ${set.plans[0].created_at}).\n`);
-  const progress = createProgressReporter(io, { showOperations: true });
-  const result = await withInterrupts(io, hooks, progress, (signal) => applySavedPlanSet(set, { ...savedPlanRunOptions(planFile, settings, io, progress.onProgress, signal), policies }));
-  if (!result.ok) return failWith(io, result.error);
-  // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
-  const selection = { stacks, targets: set.plans.flatMap((plan) => plan.targets) };
-  return writeStacksResult('apply', result.value, io, progress, (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection));
+  const [stack] = stacks;
+  if (settings.stacks.length > 1) {
+    return new UsageError(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
+  }
+  if (settings.stack !== undefined && settings.stack !== stack) {
+    return new UsageError(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
+  }
+  return undefined;
+}
+
+/** What the plan covers, as the line before its run says it. */
+function describePlan(set: SavedPlanSet): string {
+  if (set.plans.length > 1) return `${set.plans.length} stacks: ${set.plans.map((plan) => plan.stack).join(', ')}; made ${set.plans[0].created_at}`;
+  const [saved] = set.plans;
+  return `stack ${saved.stack}, made ${saved.created_at}${describeMode(saved)}`;
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */
-function savedPlanRunOptions(
-  planFile: string,
-  settings: EngineSettings,
-  io: CliIo,
-  onProgress: SavedPlanApplyOptions['onProgress'],
-  signal: AbortSignal,
-): Pick<SavedPlanApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'onProgress' | 'signal'> {
+function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: CliIo): Pick<SavedPlanSetApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism'> {
   return {
     planFile,
     statePath: stateFlagValue(settings.statePath, io.cwd),
@@ -107,8 +91,6 @@ function savedPlanRunOptions(
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,
-    onProgress,
-    signal,
   };
 }
 

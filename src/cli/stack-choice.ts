@@ -1,6 +1,6 @@
 /**
- * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns), and whether that
- * is a run of one stack (the commands as they always were) or over several (src/engine/stacks); and the one
+ * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns: the stack set the
+ * engine's commands take, src/engine/stacks); and the one
  * stack of a command that works on exactly one (`--stack` once, by name): import, action, exec, and the state
  * commands with force-unlock.
  */
@@ -16,13 +16,15 @@ import { UsageError } from './usage-error';
  * the only stack keeps its advice as it always was.
  */
 export type StackChoice =
-  | { kind: 'one'; options: EngineOptions; chosenBy: readonly string[] }
-  | { kind: 'several'; options: EngineOptions; outdir: string; stacks: string[]; chosenBy: readonly string[] }
+  | { kind: 'chosen'; options: EngineOptions; stacks: string[]; chosenBy: readonly string[] }
   | { kind: 'failed'; exitCode: number };
 
 /** The stacks `settings.stacks` select in the run's synth output; a failure is reported on stderr. */
 export function chooseStacks(options: EngineOptions, settings: EngineSettings, use: SelectionUse, command: string, io: CliIo): StackChoice {
-  if (options.desired.kind !== 'synth-output') return { kind: 'one', options, chosenBy: [] };
+  if (options.desired.kind !== 'synth-output') {
+    const one = resolveStack(options);
+    return one.ok ? { kind: 'chosen', options, stacks: [one.value], chosenBy: [] } : { kind: 'failed', exitCode: failWith(io, one.error) };
+  }
   const { outdir } = options.desired;
   const selected = selectSynthesizedStacks(outdir, settings.stacks, use, command);
   if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
@@ -32,10 +34,10 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
     const problem = connectionProblem({ ...options, stack }, io);
     if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, selected.value.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
   }
-  if (selected.value.length > 1) return { kind: 'several', options, outdir, stacks: selected.value, chosenBy: settings.stacks };
+  if (selected.value.length > 1) return { kind: 'chosen', options, stacks: selected.value, chosenBy: settings.stacks };
   // One stack of several: without its --stack, apply and destroy refuse to guess, and plan covers them all.
   const others = settings.stacks.length > 0 && holdsOtherStacks(outdir, selected.value[0], command);
-  return { kind: 'one', options: { ...options, stack: selected.value[0] }, chosenBy: others ? settings.stacks : [] };
+  return { kind: 'chosen', options: { ...options, stack: selected.value[0] }, stacks: selected.value, chosenBy: others ? settings.stacks : [] };
 }
 
 /** Whether the synth output `outdir`, just read, holds a stack besides `stack`. */
