@@ -1,10 +1,10 @@
 /**
- * Which stacks of the synth output a command runs on (`--stack`, repeatable, glob patterns: the stack set the
- * engine's commands take, src/engine/stacks); and the one
- * stack of a command that works on exactly one (`--stack` once, by name): import, action, exec, and the state
- * commands with force-unlock.
+ * The CLI's side of choosing stacks (the rules are the engine's: engine/stacks/stack-selection.ts): the stack set
+ * of plan, apply and destroy from `--stack` (repeatable, glob patterns), each stack's connection checked before
+ * any request; and the one stack of a command that works on exactly one (`--stack` once, by name): import,
+ * action, exec, and the state commands with force-unlock.
  */
-import { isStackPattern, resolveStack, selectSynthesizedStacks, stackOfAddress, type SelectionUse } from '../engine';
+import { chooseSynthesizedStacks, oneStackNameProblem, resolveStack, stackOfAddress, type SelectionUse } from '../engine';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
 import { failWith, type CliIo } from './io';
@@ -25,25 +25,16 @@ export function chooseStacks(options: EngineOptions, settings: EngineSettings, u
     const one = resolveStack(options);
     return one.ok ? { kind: 'chosen', options, stacks: [one.value], chosenBy: [] } : { kind: 'failed', exitCode: failWith(io, one.error) };
   }
-  const { outdir } = options.desired;
-  const selected = selectSynthesizedStacks(outdir, settings.stacks, use, command);
-  if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
+  const chosen = chooseSynthesizedStacks(options.desired.outdir, settings.stacks, use, command);
+  if (!chosen.ok) return { kind: 'failed', exitCode: failWith(io, chosen.error) };
+  const { stacks, chosenBy } = chosen.value;
   // prepareServiceRun checked the connection of the stack the options name, if they name one: the others now.
   const checked = resolveStack(options);
-  for (const stack of selected.value.filter((name) => !(checked.ok && checked.value === name))) {
+  for (const stack of stacks.filter((name) => !(checked.ok && checked.value === name))) {
     const problem = connectionProblem({ ...options, stack }, io);
-    if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, selected.value.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
+    if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, stacks.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
   }
-  if (selected.value.length > 1) return { kind: 'chosen', options, stacks: selected.value, chosenBy: settings.stacks };
-  // One stack of several: without its --stack, apply and destroy refuse to guess, and plan covers them all.
-  const others = settings.stacks.length > 0 && holdsOtherStacks(outdir, selected.value[0], command);
-  return { kind: 'chosen', options: { ...options, stack: selected.value[0] }, stacks: selected.value, chosenBy: others ? settings.stacks : [] };
-}
-
-/** Whether the synth output `outdir`, just read, holds a stack besides `stack`. */
-function holdsOtherStacks(outdir: string, stack: string, command: string): boolean {
-  const every = selectSynthesizedStacks(outdir, [], 'read', command);
-  return every.ok && every.value.some((name) => name !== stack);
+  return { kind: 'chosen', options: stacks.length > 1 ? options : { ...options, stack: stacks[0] }, stacks, chosenBy };
 }
 
 /**
@@ -68,39 +59,6 @@ export function oneStackOf(settings: Pick<EngineSettings, 'stack' | 'stacks'>, c
 }
 
 /**
- * Why `stack`, given as `--stack` to a command of one stack, names no stack of the synth output `outdir`, or
- * undefined when it names one. Such a command takes a stack's name, not a pattern: a pattern that matches one
- * stack today may match two tomorrow, and then "the first" or "the last" would be a guess. A pattern is refused
- * with the stacks it matches, and a name of no stack with the stacks there are, as plan and apply report them.
- */
-export function oneStackNameProblem(outdir: string, stack: string, command: string): string | undefined {
-  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
-  if (!selected.ok) return selected.error.message;
-  if (selected.value.length === 1 && selected.value[0] === stack) return undefined;
-  return patternRefusal(stack, selected.value, command);
-}
-
-/**
- * Why `stack`, given as `--stack` to a state command or force-unlock, is not a stack's name, or undefined. These
- * take a pattern no more than the other commands of one stack do (refused as `oneStackNameProblem` refuses it),
- * but they do take a name the synth output lacks, or with no synth output at all: a stack's state outlives its
- * code (`state pull`, `state rm` after the stack left the app) and is moved between machines without it.
- */
-export function stateStackNameProblem(outdir: string, stack: string, command: string): string | undefined {
-  if (!isStackPattern(stack)) return undefined;
-  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
-  if (selected.ok && selected.value.length === 1 && selected.value[0] === stack) return undefined;
-  return patternRefusal(stack, selected.ok ? selected.value : [], command);
-}
-
-/** The refusal of a pattern given to a command of one stack, with the stacks it matches (none when unknown). */
-function patternRefusal(stack: string, matching: readonly string[], command: string): string {
-  const matches = matching.length > 0 ? `, matching ${matching.join(', ')}` : '';
-  const names = matching.length > 0 ? `: ${matching.map((name) => `--stack ${name}`).join(' or ')}` : '';
-  return `--stack '${stack}' is a pattern${matches}; ${command} works on one stack and takes its name${names} (patterns are for plan, apply, destroy, show and graph)`;
-}
-
-/**
  * prepareServiceRun for a command of one stack (settings holding `oneStackOf`'s choice), and a `--stack` that
  * names a stack of the synth output, known only once synthesized: such a command reads or writes one stack's
  * state, so a pattern is refused rather than read as the name of no stack (`oneStackNameProblem`).
@@ -109,5 +67,5 @@ export async function prepareOneStackRun(settings: EngineSettings, command: stri
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok || settings.stacks.length === 0 || prepared.options.desired.kind !== 'synth-output') return prepared;
   const problem = oneStackNameProblem(prepared.options.desired.outdir, settings.stacks[0], command);
-  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem) };
+  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem.message) };
 }

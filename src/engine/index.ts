@@ -38,7 +38,7 @@ export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
 export { runOperation, offeredOperations } from './operations/operation-run';
 export type { OperationRequest, OperationAnswer } from './operations/operation-run';
-export { isStackPattern, selectStacks, selectSynthesizedStacks } from './stacks/stack-selection';
+export { chooseSynthesizedStacks, isStackPattern, oneStackNameProblem, selectStacks, selectSynthesizedStacks, stateStackNameProblem } from './stacks/stack-selection';
 export type { SelectionUse } from './stacks/stack-selection';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';

@@ -10,7 +10,8 @@ import type { EngineOptions } from '../../engine/setup/engine-options';
 import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, parseStackFlag, stateFlagValue } from '../engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../io';
 import type { CommandOutcome } from '../main';
-import { oneStackOf, stateStackNameProblem } from '../stack-choice';
+import { stateStackNameProblem } from '../../engine';
+import { oneStackOf } from '../stack-choice';
 import { UsageError } from '../usage-error';
 import * as path from 'node:path';
 
@@ -77,7 +78,7 @@ export function stateOptions(flags: StateFlags, io: CliIo, command: string, addr
   const output = nonEmptyFlag('--output', flags.output) ?? configuredOutputDir(io.cwd);
   const outdir = path.resolve(io.cwd, output);
   const problem = given.stack === undefined ? undefined : stateStackNameProblem(outdir, given.stack, command);
-  if (problem !== undefined) throw new UsageError(problem);
+  if (problem !== undefined) throw new UsageError(problem.message);
   return {
     stack,
     desired: { kind: 'synth-output', outdir },

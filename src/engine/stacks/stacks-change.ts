@@ -56,12 +56,12 @@ export interface StacksChangeResult {
 
 /** Plans each stack under its lock and carries the plans out in dependency order, one approval for the run. */
 export function apply(options: StacksChangeOptions): Promise<Result<StacksChangeResult>> {
-  return changeSynthesizedStacks(options, 'apply');
+  return changeStackSet(options, 'apply');
 }
 
 /** Deletes what each stack's state records (or the targets and what depends on them), dependents first. */
 export function destroy(options: StacksChangeOptions): Promise<Result<StacksChangeResult>> {
-  return changeSynthesizedStacks(options, 'destroy');
+  return changeStackSet(options, 'destroy');
 }
 
 /**
@@ -77,7 +77,7 @@ export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApp
   return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...options, ...hooks }));
 }
 
-function changeSynthesizedStacks(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
   const set = stackSetOf(options);
   if (!set.ok) return Promise.resolve(set);
   const { stacks: _selected, confirm: _confirm, ...shared } = options;
