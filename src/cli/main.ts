@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './output-guard';
-import { readPackageVersion } from './version';
+import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './run/output-guard';
+import { readPackageVersion } from './run/version';
 
 /** Where a command leaves its exit code (commander's action handlers return nothing). */
 export interface CommandOutcome {

@@ -3,9 +3,9 @@
  * depends on them).
  */
 import type { Command } from 'commander';
-import { runChangeCommand, type ChangeFlags } from '../change-run';
-import { addEngineOptions } from '../engine-flags';
-import { processIo } from '../io';
+import { runChangeCommand, type ChangeFlags } from '../run/change-run';
+import { addEngineOptions } from '../run/engine-flags';
+import { processIo } from '../run/io';
 import type { CommandOutcome } from '../main';
 
 export function registerDestroyCommand(program: Command, outcome: CommandOutcome): void {

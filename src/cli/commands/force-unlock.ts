@@ -7,9 +7,9 @@
 import type { Command } from 'commander';
 import { forceUnlock, stateLockHolder } from '../../engine';
 import { describeHolder } from '../../engine/state/lock-messages';
-import { askApproval, isInteractive } from '../approval';
-import { addStateLocationOptions } from '../engine-flags';
-import { failWith, processIo, writeError, type CliIo } from '../io';
+import { askApproval, isInteractive } from '../run/approval';
+import { addStateLocationOptions } from '../run/engine-flags';
+import { failWith, processIo, writeError, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../main';
 import { stateOptions, type StateFlags } from './state';
 

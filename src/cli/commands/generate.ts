@@ -8,10 +8,10 @@ import type { Command } from 'commander';
 import { ServiceClient } from '../../client';
 import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
 import { writeFileAtomically } from '../../lazy-packages';
-import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
-import { failWith, processIo, writeWarning, type CliIo } from '../io';
+import { DEFAULT_PARALLELISM, parseParallelism } from '../run/engine-flags';
+import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../main';
-import { checkServiceEnvironment } from '../service-environment';
+import { checkServiceEnvironment } from '../run/service-environment';
 
 export interface GenerateFlags {
   outFile?: string;

@@ -5,15 +5,15 @@
  * --detailed-exitcode 2 when there are changes or drift.
  */
 import type { Command } from 'commander';
-import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
+import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, type ReportFlags } from '../plan-report';
-import { runPlanOfStacks } from '../plan-run';
-import { createProgressReporter } from '../progress';
-import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../policy-flags';
-import { SARIF_OPTION_HELP } from '../sarif-output';
-import { chooseStacks } from '../stack-choice';
+import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
+import { runPlanOfStacks } from '../run/plan-run';
+import { createProgressReporter } from '../run/progress';
+import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../run/policy-flags';
+import { SARIF_OPTION_HELP } from '../views/sarif-output';
+import { chooseStacks } from '../run/stack-choice';
 
 export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */

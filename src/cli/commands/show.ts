@@ -6,11 +6,11 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
-import { collectNames, nonEmptyFlag } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
+import { collectNames, nonEmptyFlag } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../plan-report';
-import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
+import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../views/plan-report';
+import { SARIF_OPTION_HELP, writeSarifFile } from '../views/sarif-output';
 
 export interface ShowFlags extends ReportFlags {
   /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */

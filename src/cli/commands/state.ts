@@ -7,12 +7,12 @@
 import type { Command } from 'commander';
 import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, parseStackFlag, stateFlagValue } from '../engine-flags';
-import { failWith, processIo, writeWarning, type CliIo } from '../io';
+import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, parseStackFlag, stateFlagValue } from '../run/engine-flags';
+import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../main';
 import { stateStackNameProblem } from '../../engine';
-import { oneStackOf } from '../stack-choice';
-import { UsageError } from '../usage-error';
+import { oneStackOf } from '../run/stack-choice';
+import { UsageError } from '../run/usage-error';
 import * as path from 'node:path';
 
 export interface StateFlags {

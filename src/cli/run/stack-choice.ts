@@ -4,8 +4,8 @@
  * any request; and the one stack of a command that works on exactly one (`--stack` once, by name): import,
  * action, exec, and the state commands with force-unlock.
  */
-import { chooseSynthesizedStacks, oneStackNameProblem, resolveStack, stackOfAddress, type SelectionUse } from '../engine';
-import type { EngineOptions } from '../engine/setup/engine-options';
+import { chooseSynthesizedStacks, oneStackNameProblem, resolveStack, stackOfAddress, type SelectionUse } from '../../engine';
+import type { EngineOptions } from '../../engine/setup/engine-options';
 import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
 import { failWith, type CliIo } from './io';
 import { UsageError } from './usage-error';

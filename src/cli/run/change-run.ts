@@ -4,12 +4,12 @@
  * --auto-approve; a saved plan is its own approval), run the engine with Ctrl-C (and a closed output) wired to
  * its abort signal, and report the outcome.
  */
-import { apply, destroy, type StacksChangeOptions, type StacksChangeResult } from '../engine';
-import type { Result } from '../engine/errors';
-import type { ChangeCommand } from './apply-report';
+import { apply, destroy, type StacksChangeOptions, type StacksChangeResult } from '../../engine';
+import type { Result } from '../../engine/errors';
+import type { ChangeCommand } from '../views/apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from './change-outcome';
-import { showChangePreview } from './change-preview';
+import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from '../views/change-outcome';
+import { showChangePreview } from '../views/change-preview';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, type CliIo } from './io';

@@ -5,12 +5,12 @@
  * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
  */
 import * as path from 'node:path';
-import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../engine';
-import { writeResult } from './apply-report';
+import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../../engine';
+import { writeResult } from '../views/apply-report';
 import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { failWith, type CliIo } from './io';
-import type { LoadedPolicies } from '../policy';
+import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';

@@ -4,11 +4,11 @@
  * (`No resources in state for stack prod to destroy. Nothing to do.`). A run of one stack shows it alone, a run
  * over several under each stack's name, so that a stack says there what it says when it runs alone.
  */
-import type { StackPreview } from '../engine';
-import type { Plan } from '../engine/plan/plan';
-import { renderStacksText, renderText, shouldUseColor, type TextOptions } from '../report';
+import type { StackPreview } from '../../engine';
+import type { Plan } from '../../engine/plan/plan';
+import { renderStacksText, renderText, shouldUseColor, type TextOptions } from '../../report';
 import type { ChangeCommand } from './apply-report';
-import type { CliIo } from './io';
+import type { CliIo } from '../run/io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
 
 /** Whether the preview of `plan` is the line that says there is nothing to destroy, not the plan. */

@@ -9,12 +9,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { Plan } from '../engine/plan/plan';
-import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type CommentContext, type StackReport } from '../report';
-import { commentContext } from './ci-context';
-import { nonEmptyFlag } from './engine-flags';
-import { writeWarning, type CliIo } from './io';
-import { UsageError } from './usage-error';
+import type { Plan } from '../../engine/plan/plan';
+import { renderJson, renderMarkdown, renderStacksJson, renderStacksMarkdown, renderStacksText, renderText, shouldUseColor, type CommentContext, type StackReport } from '../../report';
+import { commentContext } from '../run/ci-context';
+import { nonEmptyFlag } from '../run/engine-flags';
+import { writeWarning, type CliIo } from '../run/io';
+import { UsageError } from '../run/usage-error';
 
 export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];

@@ -3,13 +3,13 @@
  * result alone (or its failure), a run over several each stack's result under its name and the total over them.
  * Exit code 1 when any stack failed or was skipped, after the others finished.
  */
-import type { StacksChangeResult } from '../engine';
-import type { ApplyResult } from '../engine/setup/engine-options';
-import type { StackOutcome } from '../engine/stacks/stack-scheduler';
+import type { StacksChangeResult } from '../../engine';
+import type { ApplyResult } from '../../engine/setup/engine-options';
+import type { StackOutcome } from '../../engine/stacks/stack-scheduler';
 import { whyUnfinished, writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
-import { failWith, writeError, type CliIo } from './io';
+import { failWith, writeError, type CliIo } from '../run/io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
-import type { ProgressReporter } from './progress';
+import type { ProgressReporter } from '../run/progress';
 import { WHOLE_RUN, type RunSelection } from './rerun-command';
 import { stacksChangeTotalLine } from './stacks-change-total';
 

@@ -6,12 +6,12 @@
  * --detailed-exitcode when any stack has changes or drift (decided by the plan command).
  */
 import * as path from 'node:path';
-import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, type StackOutcome, type StackSetOptions } from '../engine';
-import { hasChangesOrDrift } from '../engine/plan/plan';
+import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, type StackOutcome, type StackSetOptions } from '../../engine';
+import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
-import { writeStacksReport, type PlanFormat } from './plan-report';
-import { mandatoryPolicyFailure } from './policy-outcome';
-import { writeSarifFile } from './sarif-output';
+import { writeStacksReport, type PlanFormat } from '../views/plan-report';
+import { mandatoryPolicyFailure } from '../views/policy-outcome';
+import { writeSarifFile } from '../views/sarif-output';
 
 export interface PlanRunRequest {
   /** The run's options with its stacks (`stacks`, chosen with `chooseStacks`). */

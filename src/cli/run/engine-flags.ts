@@ -7,12 +7,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { EngineOptions } from '../engine/setup/engine-options';
-import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
-import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
-import { synthesize } from '../synthesize';
-import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
-import { checkServiceConnection, resolveStack } from '../engine';
+import type { EngineOptions } from '../../engine/setup/engine-options';
+import { DEFAULT_PARALLELISM } from '../../engine/setup/run-context';
+import { isStateUrl, STATE_ENV } from '../../engine/state/state-location';
+import { synthesize } from '../../synthesize';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from '../commands/synth';
+import { checkServiceConnection, resolveStack } from '../../engine';
 import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
