@@ -11,7 +11,7 @@ import {
   addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
   type EngineSettings,
 } from '../../src/cli/run/engine-flags';
-import type { CommandRegistration } from '../../src/cli/main';
+import type { CommandRegistration } from '../../src/cli/run/command-outcome';
 import { UsageError } from '../../src/cli/run/usage-error';
 import { fakeIo } from './cli-fake-io';
 

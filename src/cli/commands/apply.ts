@@ -9,7 +9,7 @@ import { runChangeCommand, type ChangeFlags } from '../run/change-run';
 import { addEngineOptions } from '../run/engine-flags';
 import { addPolicyOption } from '../run/policy-flags';
 import { processIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { runSavedPlanApply } from '../run/saved-plan-apply';
 
 export function registerApplyCommand(program: Command, outcome: CommandOutcome): void {

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../run/change-run';
 import { addEngineOptions } from '../run/engine-flags';
 import { processIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 
 export function registerDestroyCommand(program: Command, outcome: CommandOutcome): void {
   addEngineOptions(program.command('destroy').description('delete the resources recorded in state from the service'))

@@ -15,7 +15,7 @@ import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../run/engine-flags';
 import { failWith, processIo, writeError, type CliIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { credentialEnvironment } from '../views/operation-output';
 import { UsageError } from '../run/usage-error';

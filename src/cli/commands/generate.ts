@@ -10,7 +10,7 @@ import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
 import { writeFileAtomically } from '../../lazy-packages';
 import { DEFAULT_PARALLELISM, parseParallelism } from '../run/engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { checkServiceEnvironment } from '../run/service-environment';
 
 export interface GenerateFlags {

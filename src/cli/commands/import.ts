@@ -10,7 +10,7 @@ import {
   type EngineFlags, type EngineSettings,
 } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 
 /** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */

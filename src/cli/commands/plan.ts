@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
 import { runPlanOfStacks } from '../run/plan-run';
 import { createProgressReporter } from '../run/progress';

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
 import { collectNames, nonEmptyFlag } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, writeStacksReport, type ReportFlags } from '../views/plan-report';
 import { SARIF_OPTION_HELP, writeSarifFile } from '../views/sarif-output';
 

@@ -6,8 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadPolicyPacks, type LoadedPolicies } from '../../policy';
-import { collectNames } from '../commands/synth';
-import { nonEmptyFlag } from './engine-flags';
+import { collectNames, nonEmptyFlag } from './engine-flags';
 import { UsageError } from './usage-error';
 
 export interface PolicyFlags {
