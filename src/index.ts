@@ -36,10 +36,10 @@ export { synthesize, SynthError } from './synthesize';
 export type { SynthOptions, SynthResult } from './synthesize';
 
 // Engine API (plan / apply / destroy as functions), taking an in-memory stack too.
-export { plan, apply, destroy, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
+export { plan, createSavedPlan, apply, destroy, applySavedPlan, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
 export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
 export {
-  defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, createSavedPlan, applySavedPlan, readSavedPlan, writeSavedPlan,
+  defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, readSavedPlan, writeSavedPlan,
 } from './engine';
 // A stack's service connection (its ServiceConnection, else SERVICE_*), checked without any request.
 export { checkStackConnection } from './engine';

@@ -104,7 +104,7 @@ function runApp(
   return new Promise((resolve, reject) => {
     const child = spawn(command, { cwd, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
     // As text (decoded whole characters): the CLI's terminal guard shows the control characters of text it writes,
-    // and the app's messages quote construct paths (src/cli/terminal-output.ts).
+    // and the app's messages quote construct paths (src/cli/run/terminal-output.ts).
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => stdout.write(chunk));

@@ -1,15 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './output-guard';
-import { guardTerminalOutput } from './terminal-output';
-import { readPackageVersion } from './version';
-
-/** Where a command leaves its exit code (commander's action handlers return nothing). */
-export interface CommandOutcome {
-  exitCode: number;
-}
-
-/** Each command lives in its own file under ./commands and registers itself here. */
-export type CommandRegistration = (program: Command, outcome: CommandOutcome) => void;
+import type { CommandOutcome, CommandRegistration } from './run/command-outcome';
+import { guardTerminalOutput } from './run/terminal-output';
+import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './run/output-guard';
+import { readPackageVersion } from './run/version';
 
 /**
  * The commands by name, each loaded only when it runs (or for --help): `version` answers without loading

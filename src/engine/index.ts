@@ -2,8 +2,12 @@
  * The engine API: plan, apply, destroy, import and the state commands as functions. The CLI is a thin layer
  * over these; programs can call them too (re-exported from the package root).
  */
-export { plan, createSavedPlan } from './run/plan-run';
-export { apply, destroy, applySavedPlan } from './run/apply-run';
+/** One function per command, over a stack set (a run of one stack is a set of one): see stacks/. */
+export { plan, createSavedPlan } from './stacks/stacks-plan';
+export { apply, destroy, applySavedPlan } from './stacks/stacks-change';
+export type { StackPreview, StacksChangeOptions, StacksChangeResult, SavedPlanSetApplyOptions } from './stacks/stacks-change';
+export type { StackSetOptions } from './stacks/stack-set';
+export type { StackOutcome } from './stacks/stack-scheduler';
 export type { SavedPlanApplyOptions } from './run/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';
@@ -33,12 +37,7 @@ export type { EngineErrorCode, Result } from './errors';
 export { STATE_KEY_ENV } from './state/fingerprint';
 export { runOperation, offeredOperations } from './operations/operation-run';
 export type { OperationRequest, OperationAnswer } from './operations/operation-run';
-export { isStackPattern, selectStacks, selectSynthesizedStacks } from './stacks/stack-selection';
+export { chooseSynthesizedStacks, isStackPattern, oneStackNameProblem, selectStacks, selectSynthesizedStacks, stateStackNameProblem } from './stacks/stack-selection';
 export type { SelectionUse } from './stacks/stack-selection';
-export { planStacks, createSavedPlanSet } from './stacks/stacks-plan';
-export type { SynthesizedStacksOptions } from './stacks/stacks-plan';
-export { applyStacks, destroyStacks, applySavedPlanSet } from './stacks/stacks-change';
-export type { StackPreview, StacksChangeOptions, StacksChangeResult } from './stacks/stacks-change';
-export type { StackOutcome } from './stacks/stack-scheduler';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';

@@ -79,7 +79,7 @@ function stackText(plan: Plan, options: TextOptions): string {
  */
 function planText(given: Plan, options: TextOptions): string {
   // With colour the report writes control sequences of its own, which the terminal's guard lets through: so the
-  // names, values and messages it embeds show theirs as text first (src/cli/terminal-output.ts).
+  // names, values and messages it embeds show theirs as text first (src/cli/run/terminal-output.ts).
   const plan = options.color ? withVisibleControls(given) : given;
   const colors = pc.createColors(options.color);
   const out: string[] = [];

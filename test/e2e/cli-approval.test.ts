@@ -4,8 +4,8 @@
  * a really synthesized project.
  */
 import { EventEmitter } from 'node:events';
-import { runChangeCommand, type ChangeFlags, type ProcessHooks } from '../../src/cli/change-run';
-import { APPROVAL_QUESTION } from '../../src/cli/approval';
+import { runChangeCommand, type ChangeFlags, type ProcessHooks } from '../../src/cli/run/change-run';
+import { APPROVAL_QUESTION } from '../../src/cli/run/approval';
 import { synthesize } from '../../src/synthesize';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';

@@ -1,6 +1,6 @@
-import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/apply-report';
-import { nothingToDoLine } from '../../src/cli/nothing-to-do';
-import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '../../src/cli/stacks-change-run';
+import { countResources, refreshOnlySummaryLine, summaryLine, writeApplyResult, writeRunResult } from '../../src/cli/views/apply-report';
+import { nothingToDoLine } from '../../src/cli/views/nothing-to-do';
+import { writeChangeResult, writeNothingToDoResult, writeStacksResult } from '../../src/cli/views/change-outcome';
 import { EngineError } from '../../src/engine/errors';
 import type { DriftEntry, PlannedChange } from '../../src/engine/plan/plan';
 import { buildOperations } from '../../src/engine/apply/task-graph';

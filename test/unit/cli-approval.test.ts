@@ -1,4 +1,4 @@
-import { APPROVAL_QUESTION, approvalRefusal, askApproval, isInteractive } from '../../src/cli/approval';
+import { APPROVAL_QUESTION, approvalRefusal, askApproval, isInteractive } from '../../src/cli/run/approval';
 import { fakeIo } from './cli-fake-io';
 
 describe('approval', () => {

@@ -1,4 +1,4 @@
-import { commentContext } from '../../src/cli/ci-context';
+import { commentContext } from '../../src/cli/run/ci-context';
 import { contextLine } from '../../src/report/markdown-context';
 import { renderMarkdown, stackReport } from '../../src/report';
 import { emptyPlan, ldapConfigUpdate } from './report-plan-fixture';

@@ -10,9 +10,9 @@ import { registerPlanCommand } from '../../src/cli/commands/plan';
 import {
   addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
   type EngineSettings,
-} from '../../src/cli/engine-flags';
-import type { CommandRegistration } from '../../src/cli/main';
-import { UsageError } from '../../src/cli/usage-error';
+} from '../../src/cli/run/engine-flags';
+import type { CommandRegistration } from '../../src/cli/run/command-outcome';
+import { UsageError } from '../../src/cli/run/usage-error';
 import { fakeIo } from './cli-fake-io';
 
 const defaults: EngineFlags = { target: [], parallelism: '10', synth: true };

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { CliIo, InputStream, OutputStream } from '../../src/cli/io';
+import type { CliIo, InputStream, OutputStream } from '../../src/cli/run/io';
 
 export interface CapturedStream extends OutputStream {
   text: string;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { IMMEDIATE_EXIT_CODE, watchInterrupts } from '../../src/cli/interrupt';
+import { IMMEDIATE_EXIT_CODE, watchInterrupts } from '../../src/cli/run/interrupt';
 import { fakeIo } from './cli-fake-io';
 
 describe('watchInterrupts', () => {

@@ -1,5 +1,5 @@
 import type { OperationAnswer } from '../../src/engine/operations/operation-run';
-import { answerObject, credentialEnvironment, parseOperationFormat, renderAnswer, shellQuote } from '../../src/cli/operation-output';
+import { answerObject, credentialEnvironment, parseOperationFormat, renderAnswer, shellQuote } from '../../src/cli/views/operation-output';
 
 function answer(overrides: Partial<OperationAnswer>): OperationAnswer {
   return {

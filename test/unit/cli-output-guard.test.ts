@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { watchInterrupts } from '../../src/cli/interrupt';
-import { guardOutput } from '../../src/cli/output-guard';
+import { watchInterrupts } from '../../src/cli/run/interrupt';
+import { guardOutput } from '../../src/cli/run/output-guard';
 import { fakeIo } from './cli-fake-io';
 
 const epipe = () => Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownPartPath, MARKDOWN_PART_DIVIDER, parseFormat, writePlanReport } from '../../src/cli/plan-report';
+import { markdownPartPath, MARKDOWN_PART_DIVIDER, parseFormat, writePlanReport } from '../../src/cli/views/plan-report';
 import { stackReport } from '../../src/report';
-import { UsageError } from '../../src/cli/usage-error';
+import { UsageError } from '../../src/cli/run/usage-error';
 import { fakeIo } from './cli-fake-io';
 import { emptyPlan, fullPlan, largePlan } from './report-plan-fixture';
 

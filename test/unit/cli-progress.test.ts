@@ -1,4 +1,4 @@
-import { createProgressReporter, operationLine, seconds, type Clock } from '../../src/cli/progress';
+import { createProgressReporter, operationLine, seconds, type Clock } from '../../src/cli/run/progress';
 import { fakeIo } from './cli-fake-io';
 
 /** A clock moved by hand, whose ticker runs only when told. */

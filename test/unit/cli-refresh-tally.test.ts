@@ -1,5 +1,5 @@
 /** The refresh counter of the live line, for one stack and for stacks that refresh at the same time. */
-import { RefreshTally } from '../../src/cli/refresh-tally';
+import { RefreshTally } from '../../src/cli/run/refresh-tally';
 
 describe('RefreshTally', () => {
   test('one stack (events that name none) reads as the plain counter', () => {

@@ -1,4 +1,4 @@
-import { rerunCommand, WHOLE_RUN } from '../../src/cli/rerun-command';
+import { rerunCommand, WHOLE_RUN } from '../../src/cli/views/rerun-command';
 
 describe('the command an error tells the user to run again', () => {
   test('a run of the only stack without targets is the bare command', () => {

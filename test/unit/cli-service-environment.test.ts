@@ -1,4 +1,4 @@
-import { checkServiceEnvironment } from '../../src/cli/service-environment';
+import { checkServiceEnvironment } from '../../src/cli/run/service-environment';
 import { fakeIo } from './cli-fake-io';
 
 describe('checkServiceEnvironment', () => {

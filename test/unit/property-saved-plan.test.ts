@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { renderReport } from '../../src/cli/plan-report';
+import { renderReport } from '../../src/cli/views/plan-report';
 import { stackReport } from '../../src/report';
 import { DRIFT_KINDS, PLAN_ACTIONS, SECRET_STATUSES, type ActionReason, type DriftEntry, type Plan, type PlannedChange } from '../../src/engine/plan/plan';
 import { ACTION_REASON_KINDS } from '../../src/engine/saved-plan/plan-schema';

@@ -7,13 +7,12 @@ import type { Command } from 'commander';
 import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { oneStackOf, prepareOneStackRun } from '../stack-choice';
-import { collectNames } from './synth';
-import { parseOperationFormat, renderAnswer } from '../operation-output';
-import { UsageError } from '../usage-error';
+import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, collectNames, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
+import { parseOperationFormat, renderAnswer } from '../views/operation-output';
+import { UsageError } from '../run/usage-error';
 
 /** Every operation some type offers, in the model's order. */
 export function knownOperations(): OperationName[] {

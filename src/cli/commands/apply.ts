@@ -5,12 +5,12 @@
  * when it is stale.
  */
 import type { Command } from 'commander';
-import { runChangeCommand, type ChangeFlags } from '../change-run';
-import { addEngineOptions } from '../engine-flags';
-import { addPolicyOption } from '../policy-flags';
-import { processIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { runSavedPlanApply } from '../saved-plan-apply';
+import { runChangeCommand, type ChangeFlags } from '../run/change-run';
+import { addEngineOptions } from '../run/engine-flags';
+import { addPolicyOption } from '../run/policy-flags';
+import { processIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { runSavedPlanApply } from '../run/saved-plan-apply';
 
 export function registerApplyCommand(program: Command, outcome: CommandOutcome): void {
   addPolicyOption(addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'))

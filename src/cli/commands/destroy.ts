@@ -3,10 +3,10 @@
  * depends on them).
  */
 import type { Command } from 'commander';
-import { runChangeCommand, type ChangeFlags } from '../change-run';
-import { addEngineOptions } from '../engine-flags';
-import { processIo } from '../io';
-import type { CommandOutcome } from '../main';
+import { runChangeCommand, type ChangeFlags } from '../run/change-run';
+import { addEngineOptions } from '../run/engine-flags';
+import { processIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
 
 export function registerDestroyCommand(program: Command, outcome: CommandOutcome): void {
   addEngineOptions(program.command('destroy').description('delete the resources recorded in state from the service'))

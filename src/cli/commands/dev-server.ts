@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PORT, startDevServer, type DevServerOptions } from '../../devserver/server';
 import { loadSeedFile } from '../../devserver/seed';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
 
 interface DevServerFlags {
   host: string;

@@ -13,12 +13,12 @@ import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../engine-flags';
-import { failWith, processIo, writeError, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { oneStackOf, prepareOneStackRun } from '../stack-choice';
-import { credentialEnvironment } from '../operation-output';
-import { UsageError } from '../usage-error';
+import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../run/engine-flags';
+import { failWith, processIo, writeError, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
+import { credentialEnvironment } from '../views/operation-output';
+import { UsageError } from '../run/usage-error';
 
 /** The operation exec runs for a type: the first of these the type offers. */
 export const EXEC_OPERATIONS: readonly OperationName[] = ['check-out', 'creds', 'login'];

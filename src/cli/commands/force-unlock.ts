@@ -7,11 +7,11 @@
 import type { Command } from 'commander';
 import { forceUnlock, stateLockHolder } from '../../engine';
 import { describeHolder } from '../../engine/state/lock-messages';
-import { askApproval, isInteractive } from '../approval';
-import { addStateLocationOptions } from '../engine-flags';
-import { failWith, processIo, writeError, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { stateOptions, type StateFlags } from './state';
+import { askApproval, isInteractive } from '../run/approval';
+import { addStateLocationOptions } from '../run/engine-flags';
+import { failWith, processIo, writeError, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { stateOptions, type StateFlags } from '../run/state-options';
 
 export function registerForceUnlockCommand(program: Command, outcome: CommandOutcome): void {
   addStateLocationOptions(program.command('force-unlock').description('remove the state lock left by a command that is no longer running'))

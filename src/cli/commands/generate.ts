@@ -10,10 +10,10 @@ import { ServiceClient } from '../../client';
 import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
 import { PROJECT_FILE, projectFileFor } from '../../generate/project-file';
 import { writeFileAtomically } from '../../lazy-packages';
-import { DEFAULT_PARALLELISM, parseParallelism } from '../engine-flags';
-import { failWith, processIo, writeWarning, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { checkServiceEnvironment } from '../service-environment';
+import { DEFAULT_PARALLELISM, parseParallelism } from '../run/engine-flags';
+import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { checkServiceEnvironment } from '../run/service-environment';
 
 export interface GenerateFlags {
   outFile?: string;

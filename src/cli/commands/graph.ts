@@ -6,10 +6,10 @@ import type { Command } from 'commander';
 import { selectSynthesizedStacks } from '../../engine';
 import { loadDesired } from '../../engine/setup/desired';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../../report/graph';
-import { addStackOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { UsageError } from '../usage-error';
+import { addStackOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { UsageError } from '../run/usage-error';
 
 export interface GraphFlags extends StackFlags {
   format: string;

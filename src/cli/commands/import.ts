@@ -8,10 +8,10 @@ import { importAll, importResource } from '../../engine';
 import {
   addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags,
   type EngineFlags, type EngineSettings,
-} from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { oneStackOf, prepareOneStackRun } from '../stack-choice';
+} from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 
 /** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */
 export interface ImportFlags extends Omit<EngineFlags, 'target'> {

@@ -4,21 +4,16 @@
  * code. `--out` also saves the plan for `secretform apply PLANFILE`. Exit code 0, 1 on error, and with
  * --detailed-exitcode 2 when there are changes or drift.
  */
-import * as path from 'node:path';
 import type { Command } from 'commander';
-import { createSavedPlan, ok, plan, writeSavedPlan, type EngineOptions, type Plan, type Result } from '../../engine';
-import { hasChangesOrDrift } from '../../engine/plan/plan';
-import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
-import { stackReport } from '../../report';
-import { createProgressReporter } from '../progress';
-import { mandatoryPolicyFailure } from '../policy-outcome';
-import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../policy-flags';
-import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
-import { chooseStacks } from '../stack-choice';
-import { runStacksPlan } from '../stacks-plan-run';
+import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
+import { runPlanOfStacks } from '../run/plan-run';
+import { createProgressReporter } from '../run/progress';
+import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../run/policy-flags';
+import { SARIF_OPTION_HELP } from '../views/sarif-output';
+import { chooseStacks } from '../run/stack-choice';
 
 export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */
@@ -64,36 +59,8 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   if (choice.kind === 'failed') return choice.exitCode;
 
   const progress = createProgressReporter(io, { showOperations: false });
-  const options = { ...choice.options, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
-  if (choice.kind === 'several') {
-    const request = { options, outdir: choice.outdir, stacks: choice.stacks, ...report, planFile, sarifFile, planned: () => progress.finish() };
-    const outcome = await runStacksPlan(request, io);
-    if ('exitCode' in outcome) return outcome.exitCode;
-    return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
-  }
-  const planned = await planAndSave(options, planFile, io);
-  progress.finish();
-  if (!planned.ok) return failWith(io, planned.error);
-  const computed = planned.value;
-
-  try {
-    writePlanReport([stackReport(computed)], report.format, report.outFile, io, planFile);
-    if (sarifFile !== undefined) writeSarifFile([computed], sarifFile, io);
-  } catch (error) {
-    return failWith(io, error);
-  }
-  if (planFile !== undefined) io.stderr.write(`Saved the plan to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
-  // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
-  const policyFailure = mandatoryPolicyFailure([computed]);
-  if (policyFailure !== undefined) return failWith(io, policyFailure);
-  return flags.detailedExitcode === true && hasChangesOrDrift(computed) ? CHANGES_EXIT_CODE : 0;
-}
-
-/** The plan; with `--out PLANFILE` also saved to that file (relative to the project directory). */
-async function planAndSave(options: EngineOptions, planFile: string | undefined, io: CliIo): Promise<Result<Plan>> {
-  if (planFile === undefined) return plan(options);
-  const made = await createSavedPlan(options);
-  if (!made.ok) return made;
-  const written = await writeSavedPlan(path.resolve(io.cwd, planFile), made.value.saved);
-  return written.ok ? ok(made.value.plan) : written;
+  const options = { ...choice.options, stacks: choice.stacks, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
+  const outcome = await runPlanOfStacks({ options, ...report, planFile, sarifFile, planned: () => progress.finish() }, io);
+  if ('exitCode' in outcome) return outcome.exitCode;
+  return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
 }

@@ -6,12 +6,12 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
-import { collectNames, nonEmptyFlag } from '../engine-flags';
-import { failWith, processIo, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../plan-report';
+import { collectNames, nonEmptyFlag } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
 import { stackReport } from '../../report';
-import { SARIF_OPTION_HELP, writeSarifFile } from '../sarif-output';
+import { SARIF_OPTION_HELP, writeSarifFile } from '../views/sarif-output';
 
 export interface ShowFlags extends ReportFlags {
   /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */

@@ -4,24 +4,18 @@
  * and `show` prints not even those. `pull` prints the state JSON to stdout; `push` writes a state file as the
  * stack's state (moving a stack between backends: `state pull > s.json` then `state push s.json --state URL`).
  */
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { addLockTimeoutOption, addStateLocationOptions, configuredOutputDir, nonEmptyFlag, parseLockTimeout, parseStackFlag, stateFlagValue } from '../engine-flags';
-import { failWith, processIo, writeWarning, type CliIo } from '../io';
-import type { CommandOutcome } from '../main';
-import { oneStackOf, stateStackNameProblem } from '../stack-choice';
-import { UsageError } from '../usage-error';
-import * as path from 'node:path';
+import { addLockTimeoutOption, addStateLocationOptions } from '../run/engine-flags';
+import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { stateOptions, type StateFlags } from '../run/state-options';
+import { UsageError } from '../run/usage-error';
 
-export interface StateFlags {
-  /** One name from commander (a second `--stack` is refused there); a program may pass a list, refused here. */
-  stack?: string | string[];
-  output?: string;
-  state?: string;
-  lockTimeout?: string;
-  force?: boolean;
-}
+export type { StateFlags } from '../run/state-options';
+
 
 export function registerStateCommand(program: Command, outcome: CommandOutcome): void {
   const state = program.command('state').description('list, show, edit, move or restore the state of a stack');
@@ -64,28 +58,6 @@ export function registerStateCommand(program: Command, outcome: CommandOutcome):
     .action(async (file: string, flags: StateFlags) => {
       outcome.exitCode = await runStatePush(file, flags, processIo());
     });
-}
-
-/**
- * The state commands never synthesize: they read the existing output only to find the stack's name. They work
- * on one stack, as import, action and exec do (`oneStackOf`): the one `--stack`, by name, else the stack ADDRESS
- * (of show, rm, mv) starts with, else the only stack of the output. Refusals throw a UsageError.
- */
-export function stateOptions(flags: StateFlags, io: CliIo, command: string, address?: string): EngineOptions {
-  const given = parseStackFlag(flags.stack);
-  const stack = oneStackOf(given, command, address);
-  const output = nonEmptyFlag('--output', flags.output) ?? configuredOutputDir(io.cwd);
-  const outdir = path.resolve(io.cwd, output);
-  const problem = given.stack === undefined ? undefined : stateStackNameProblem(outdir, given.stack, command);
-  if (problem !== undefined) throw new UsageError(problem);
-  return {
-    stack,
-    desired: { kind: 'synth-output', outdir },
-    statePath: stateFlagValue(nonEmptyFlag('--state', flags.state), io.cwd),
-    lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
-    env: io.env,
-    cwd: io.cwd,
-  };
 }
 
 /** What a state command is called in messages, and the address whose stack it works on (show, rm, mv). */

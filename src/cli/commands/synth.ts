@@ -2,11 +2,9 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { synthesize } from '../../synthesize';
-import type { CommandOutcome } from '../main';
+import type { CommandOutcome } from '../run/command-outcome';
+import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from '../run/engine-flags';
 
-export const SYNTH_ENV_OPTION = '--synth-env <name>';
-export const SYNTH_ENV_HELP = 'pass this environment variable (or every one starting with PREFIX, as PREFIX*) to the app (repeatable; see docs/cli.md)';
-export const collectNames = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 interface SynthFlags {
   app?: string;

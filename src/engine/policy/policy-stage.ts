@@ -6,7 +6,6 @@ import { mandatoryFailureLines } from '../../policy/evaluation';
 import type { LoadedPolicies } from '../../policy/loaded-policies';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
-import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { DesiredResource } from '../setup/desired';
 import { evaluatePolicies, type PolicyRunSettings } from './plan-evaluation';
 import type { PolicyDesiredInput } from './resource-view';
@@ -35,8 +34,8 @@ export function policyRefusal(plan: Plan): EngineError | undefined {
  * A saved plan that recorded a failed mandatory policy is never applied, whatever the packs say now: the plan
  * that was reviewed is the one that failed (a pack changed since cannot make it pass).
  */
-export function savedPlanPolicyRefusal(saved: SavedPlan, planFile: string): EngineError | undefined {
-  const lines = mandatoryFailureLines(saved.plan.policy);
+export function savedPlanPolicyRefusal(recorded: Plan, planFile: string): EngineError | undefined {
+  const lines = mandatoryFailureLines(recorded.policy);
   if (lines.length === 0) return undefined;
   return new EngineError(
     'policy_failed',

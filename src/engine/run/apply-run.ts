@@ -1,6 +1,7 @@
 /**
- * apply and destroy: plan under the state lock, then carry the plan out in dependency order, saving state after
- * every operation, so that after any failure or interruption the state holds exactly what succeeded.
+ * One stack's apply and destroy (its part of a run over a stack set, stacks/stacks-change.ts): plan under the
+ * state lock, then carry the plan out in dependency order, saving state after every operation, so that after
+ * any failure or interruption the state holds exactly what succeeded.
  */
 import { ServiceClientError, runFailureHeadline, runFailureMessage, type ServiceClient } from '../../client';
 import { runInDependencyOrder, type TaskOutcome, type TaskRun } from '../apply/dependency-scheduler';
@@ -31,24 +32,24 @@ import { buildOperations, type Operation } from '../apply/task-graph';
 import { ownValue, setOwn } from '../../own-keys';
 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
-export function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
+export function applyStack(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'apply');
 }
 
-/** What `applySavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
+/** What `applyStackSavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
 export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'> & {
   /** The plan's file, for messages. */
   planFile?: string;
 };
 
 /**
- * Carries out a saved plan (`secretform apply PLANFILE`): the desired state, targets and mode it was made with,
- * secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
+ * Carries out one stack's saved plan (its part of `apply PLANFILE`): the desired state, targets and mode it
+ * was made with, secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
  * changed since, or when the plan computed now is not the saved one.
  */
-export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+export async function applyStackSavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
   // A plan that failed a mandatory policy when it was made is refused before anything, a request included.
-  const failedPolicies = savedPlanPolicyRefusal(saved, options.planFile ?? 'given');
+  const failedPolicies = savedPlanPolicyRefusal(saved.plan, options.planFile ?? 'given');
   if (failedPolicies) return fail(failedPolicies);
   const runOptions: ApplyOptions = {
     ...options,
@@ -69,7 +70,7 @@ export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOp
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
-export function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
+export function destroyStack(options: ApplyOptions): Promise<Result<ApplyResult>> {
   return run(options, 'destroy');
 }
 

@@ -13,20 +13,21 @@ import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
 
 /**
- * Refreshes every resource of the desired state and of the state file (or the targets and what they need) and
- * diffs them into a plan. Reads only: nothing is written, on the service or in state.
+ * One stack's plan (its part of `plan` over a stack set, stacks/stacks-plan.ts): refreshes every resource of the
+ * desired state and of the state file (or the targets and what they need) and diffs them into a plan. Reads
+ * only: nothing is written, on the service or in state.
  */
-export async function plan(options: EngineOptions): Promise<Result<Plan>> {
+export async function planStack(options: EngineOptions): Promise<Result<Plan>> {
   const planned = await computeReadOnly(options);
   return planned.ok ? ok(planned.value.computation.plan) : planned;
 }
 
 /**
- * `plan`, plus the saved plan `apply` can carry out later (`secretform plan --out`): the plan with the desired
+ * `planStack`, plus the saved plan `apply` can carry out later (`secretform plan --out`): the plan with the desired
  * state it was made from, the state's lineage and serial, and a digest of each live object read. Fails when the
  * desired state holds a plain-text secret (only references may be written to a file).
  */
-export async function createSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
+export async function createStackSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
   const planned = await computeReadOnly(options);
   if (!planned.ok) return planned;
   const { context, state, computation, fingerprintKey } = planned.value;

@@ -68,7 +68,7 @@ export type ProgressEvent = (
   | { kind: 'operation-done'; address: string; action: string; status: 'succeeded' | 'failed' | 'skipped'; message?: string }
 ) & {
   /**
-   * The stack the event is about, in a run over several stacks (absent in a run of one): independent stacks
+   * The stack the event is about, in a run over several stacks (absent in a set of one): independent stacks
    * refresh and write at the same time, each counting its own objects, so counts mean nothing without it.
    */
   stack?: string;

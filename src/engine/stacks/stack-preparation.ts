@@ -1,13 +1,15 @@
 /**
- * What a run over several stacks checks before its first request: the order (a cycle is an error), one state
- * per stack, and each stack's run context (desired state, state location) and connection settings (address,
- * token variable, TLS files), so that a mistake in any stack stops the run before any server is contacted.
+ * What a run over a stack set checks before its first request: the order (a cycle is an error), and for a set of
+ * several one state per stack and each stack's run context (desired state, state location) and connection
+ * settings (address, token variable, TLS files), so that a mistake in any stack stops the run before any server
+ * is contacted. A set of one is checked by its own run, as it always was (the same errors, unprefixed).
  */
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { checkRunConnection, prepareRun } from '../setup/run-context';
 import { chosenStateSetting, isStateUrl, STACK_PLACEHOLDER } from '../state/state-location';
 import { orderStacks, reverseDependencies, type StackDependencies } from './stack-order';
+import type { StackSet } from './stack-set';
 
 /** The run's stacks in the order they start, and by stack the stacks it waits for. */
 export interface StackPlanOrder {
@@ -15,22 +17,20 @@ export interface StackPlanOrder {
   waitsFor: StackDependencies;
 }
 
-/** Options of a run over several stacks: those of one stack's run, without the stack. */
-export type StacksOptions<O extends EngineOptions> = Omit<O, 'stack' | 'desired'>;
-
 /**
- * Orders `stacks` (reversed for destroy) and checks each one's run context. `desiredOf` says where a stack's
- * desired state comes from.
+ * Orders the set's stacks (reversed for destroy) and, in a set of several, checks each one's run context.
+ * `desiredOf` says where a stack's desired state comes from.
  */
-export function prepareStacks<O extends EngineOptions>(
-  options: StacksOptions<O>,
-  stacks: readonly string[],
-  dependencies: StackDependencies,
+export function prepareStacks(
+  options: Omit<EngineOptions, 'stack' | 'desired'>,
+  set: StackSet,
   desiredOf: (stack: string) => EngineOptions['desired'],
   reversed: boolean,
 ): Result<StackPlanOrder> {
+  const { stacks, dependencies } = set;
   const order = orderStacks(stacks, dependencies);
   if (!order.ok) return order;
+  if (!set.several) return ok({ ordered: order.value, waitsFor: dependencies });
   const sharedFile = sharedStateFile(options, stacks);
   if (sharedFile !== undefined) {
     return fail(new EngineError(

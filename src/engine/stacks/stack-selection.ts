@@ -65,3 +65,58 @@ export function narrowToTargets(stacks: readonly string[], targets: readonly str
   }
   return ok({ stacks: stacks.filter((stack) => targetsOf(stack).length > 0), targetsOf });
 }
+
+/**
+ * The stacks `patterns` select in the synth output `outdir` (`selectSynthesizedStacks`), and `chosenBy`: the
+ * `--stack` values that choose the same stacks again, for a command an error's advice gives: the ones given, or
+ * none when the output holds no other stack than the one chosen, so that a run of the only stack keeps its
+ * advice as it always was. (One stack of several keeps its --stack: without it, apply and destroy refuse to
+ * guess, and plan covers them all.)
+ */
+export function chooseSynthesizedStacks(outdir: string, patterns: readonly string[], use: SelectionUse, command: string): Result<{ stacks: string[]; chosenBy: readonly string[] }> {
+  const selected = selectSynthesizedStacks(outdir, patterns, use, command);
+  if (!selected.ok) return selected;
+  const stacks = selected.value;
+  if (stacks.length > 1) return ok({ stacks, chosenBy: patterns });
+  const others = patterns.length > 0 && holdsOtherStacks(outdir, stacks[0], command);
+  return ok({ stacks, chosenBy: others ? patterns : [] });
+}
+
+/** Whether the synth output `outdir`, just read, holds a stack besides `stack`. */
+function holdsOtherStacks(outdir: string, stack: string, command: string): boolean {
+  const every = selectSynthesizedStacks(outdir, [], 'read', command);
+  return every.ok && every.value.some((name) => name !== stack);
+}
+
+/**
+ * Why `stack`, given as `--stack` to a command of one stack, names no stack of the synth output `outdir`, or
+ * undefined when it names one. Such a command takes a stack's name, not a pattern: a pattern that matches one
+ * stack today may match two tomorrow, and then "the first" or "the last" would be a guess. A pattern is refused
+ * with the stacks it matches, and a name of no stack with the stacks there are, as plan and apply report them.
+ */
+export function oneStackNameProblem(outdir: string, stack: string, command: string): EngineError | undefined {
+  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
+  if (!selected.ok) return selected.error;
+  if (selected.value.length === 1 && selected.value[0] === stack) return undefined;
+  return patternRefusal(stack, selected.value, command);
+}
+
+/**
+ * Why `stack`, given as `--stack` to a state command or force-unlock, is not a stack's name, or undefined. These
+ * take a pattern no more than the other commands of one stack do (refused as `oneStackNameProblem` refuses it),
+ * but they do take a name the synth output lacks, or with no synth output at all: a stack's state outlives its
+ * code (`state pull`, `state rm` after the stack left the app) and is moved between machines without it.
+ */
+export function stateStackNameProblem(outdir: string, stack: string, command: string): EngineError | undefined {
+  if (!isStackPattern(stack)) return undefined;
+  const selected = selectSynthesizedStacks(outdir, [stack], 'read', command);
+  if (selected.ok && selected.value.length === 1 && selected.value[0] === stack) return undefined;
+  return patternRefusal(stack, selected.ok ? selected.value : [], command);
+}
+
+/** The refusal of a pattern given to a command of one stack, with the stacks it matches (none when unknown). */
+function patternRefusal(stack: string, matching: readonly string[], command: string): EngineError {
+  const matches = matching.length > 0 ? `, matching ${matching.join(', ')}` : '';
+  const names = matching.length > 0 ? `: ${matching.map((name) => `--stack ${name}`).join(' or ')}` : '';
+  return new EngineError('desired_invalid', `--stack '${stack}' is a pattern${matches}; ${command} works on one stack and takes its name${names} (patterns are for plan, apply, destroy, show and graph)`);
+}

@@ -1,6 +1,7 @@
 /**
- * apply and destroy over several stacks, and `apply PLANFILE` of a saved plan over several stacks. Each stack
- * runs as a run of one stack does (its own context, client, state and lock), in two steps:
+ * apply and destroy over a stack set, and `apply PLANFILE` of a saved plan (a set too). Each stack runs through
+ * its own run (apply/apply-run.ts: its own context, client, state and lock), in two steps; a run of one stack is
+ * a set of one:
  *
  * 1. Every stack takes its lock, in sorted order (one stack's lock is held before the next is asked for, so two
  *    runs over overlapping stacks never wait on each other), and plans under it at the same time as the others.
@@ -10,37 +11,43 @@
  *    succeeded, independent stacks at the same time. A stack whose dependency failed is skipped; the others
  *    finish.
  */
-import { apply, applySavedPlan, destroy } from '../run/apply-run';
+import { applyStack, applyStackSavedPlan, destroyStack } from '../run/apply-run';
 import type { Plan } from '../plan/plan';
 import type { ApplyOptions, ApplyResult } from '../run/apply-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
-import { readStackDependencies, type StackDependencies } from './stack-order';
-import { prepareStacks, type StacksOptions } from './stack-preparation';
+import type { StackDependencies } from './stack-order';
+import { prepareStacks } from './stack-preparation';
 import { stackProgress } from './stack-progress';
-import { narrowToTargets } from './stack-selection';
+import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 import { ownValue } from '../../own-keys';
 
 /**
- * A stack's failures that refuse every stack of a run over several, before any of them writes: a saved plan
- * that is stale, tampered with or already applied (the plan was reviewed as one file), a failed mandatory
- * policy, which stops `apply --stack` without a saved plan as well as `apply PLANFILE`, and policies that could
- * not be evaluated (a check that threw or gave no answer in time): they fail closed for the whole run.
+ * A stack's failures that refuse every stack of a run, before any of them writes: a saved plan that is stale,
+ * tampered with or already applied (the plan was reviewed as one file), a failed mandatory policy, which stops
+ * `apply --stack` without a saved plan as well as `apply PLANFILE`, and policies that could not be evaluated (a
+ * check that threw or gave no answer in time): they fail closed for the whole run.
  */
 const REFUSES_EVERY_STACK: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed', 'policy_error']);
 
 /** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
 export type StackPreview = StackOutcome<Plan>;
 
-/** What apply and destroy over several stacks take besides the stacks. */
-export interface StacksChangeOptions extends Omit<StacksOptions<ApplyOptions>, 'confirm' | 'onStateLocked'> {
+/** What apply and destroy take: the stack set, and one approval for all of it. */
+export interface StacksChangeOptions extends StackSetOptions {
   /**
    * Called once with every stack's plan (or failure) before anything is changed anywhere: resolve false to stop
    * (nothing changes on any stack). Not called when no stack could be planned.
    */
   confirm?: (previews: StackPreview[]) => Promise<boolean> | boolean;
 }
+
+/** What `applySavedPlan` takes besides the plan: the plan fixes the stacks, desired state, targets and mode. */
+export type SavedPlanSetApplyOptions = Omit<StacksChangeOptions, 'stack' | 'stacks' | 'desired' | 'targets' | 'refreshOnly'> & {
+  /** The plan's file, for messages. */
+  planFile?: string;
+};
 
 export interface StacksChangeResult {
   /** Per stack, in the order the stacks ran: the stack's ApplyResult, its failure, or the dependency that stopped it. */
@@ -49,52 +56,50 @@ export interface StacksChangeResult {
   confirmed: boolean;
 }
 
-/** `apply` over the stacks `stacks` of the synth output `outdir`, in dependency order. */
-export function applyStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }): Promise<Result<StacksChangeResult>> {
-  return changeSynthesizedStacks(options, 'apply');
+/** Plans each stack under its lock and carries the plans out in dependency order, one approval for the run. */
+export function apply(options: StacksChangeOptions): Promise<Result<StacksChangeResult>> {
+  return changeStackSet(options, 'apply');
 }
 
-/** `destroy` over the stacks `stacks` of the synth output `outdir`, dependents first. */
-export function destroyStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }): Promise<Result<StacksChangeResult>> {
-  return changeSynthesizedStacks(options, 'destroy');
+/** Deletes what each stack's state records (or the targets and what depends on them), dependents first. */
+export function destroy(options: StacksChangeOptions): Promise<Result<StacksChangeResult>> {
+  return changeStackSet(options, 'destroy');
 }
 
 /**
- * Carries out a saved plan over several stacks: every stack is checked for staleness before the first write
- * anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
+ * Carries out a saved plan (`secretform apply PLANFILE`): every stack is checked for staleness before the first
+ * write anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
  */
-export async function applySavedPlanSet(set: SavedPlanSet, options: Omit<StacksChangeOptions, 'targets' | 'refreshOnly'>): Promise<Result<StacksChangeResult>> {
+export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
   const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
   const stacks = set.plans.map((plan) => plan.stack);
   const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
+  const stackSet: StackSet = { stacks, several: stacks.length > 1, dependencies, targetsOf: () => undefined };
   const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
-  return changeStacks(options, stacks, dependencies, desiredOf, false, (stack, hooks) => applySavedPlan(saved.get(stack)!, { ...options, ...hooks }));
+  return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...options, ...hooks }));
 }
 
-function changeSynthesizedStacks(options: StacksChangeOptions & { outdir: string; stacks: readonly string[] }, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
-  const narrowed = narrowToTargets(options.stacks, options.targets);
-  if (!narrowed.ok) return Promise.resolve(narrowed);
-  const { stacks, targetsOf } = narrowed.value;
-  const dependencies = readStackDependencies(options.outdir, stacks);
-  if (!dependencies.ok) return Promise.resolve(dependencies);
-  const { outdir, stacks: _selected, ...shared } = options;
-  const desiredOf = () => ({ kind: 'synth-output', outdir }) as const;
-  const runOne = mode === 'apply' ? apply : destroy;
-  return changeStacks(shared, stacks, dependencies.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, targets: targetsOf(stack), desired: desiredOf() }));
+function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+  const set = stackSetOf(options);
+  if (!set.ok) return Promise.resolve(set);
+  const { stacks: _selected, confirm: _confirm, ...shared } = options;
+  const desiredOf = () => options.desired;
+  const runOne = mode === 'apply' ? applyStack : destroyStack;
+  const { targetsOf } = set.value;
+  return changeStacks(options, set.value, desiredOf, mode === 'destroy', (stack, hooks) => runOne({ ...shared, ...hooks, stack, targets: targetsOf(stack), desired: desiredOf() }));
 }
 
 /** The hooks a stack's run is given: how it reports its lock, its plan and its progress to the run over all stacks. */
 type StackHooks = Required<Pick<ApplyOptions, 'confirm' | 'onStateLocked'>> & Pick<ApplyOptions, 'onProgress'>;
 
 async function changeStacks(
-  options: StacksChangeOptions,
-  stacks: readonly string[],
-  dependencies: StackDependencies,
+  options: Omit<StacksChangeOptions, 'stack' | 'stacks' | 'desired'>,
+  set: StackSet,
   desiredOf: (stack: string) => ApplyOptions['desired'],
   reversed: boolean,
   runOne: (stack: string, hooks: StackHooks) => Promise<Result<ApplyResult>>,
 ): Promise<Result<StacksChangeResult>> {
-  const order = prepareStacks(options, stacks, dependencies, desiredOf, reversed);
+  const order = prepareStacks(options, set, desiredOf, reversed);
   if (!order.ok) return order;
   const { ordered, waitsFor } = order.value;
 
@@ -119,7 +124,8 @@ async function changeStacks(
 
   const hooksFor = (stack: string, locked: () => void): StackHooks => ({
     onStateLocked: locked,
-    onProgress: stackProgress(options.onProgress, stack),
+    // A set of one reports as the only stack: its events name no stack.
+    onProgress: set.several ? stackProgress(options.onProgress, stack) : options.onProgress,
     confirm: async (plan) => {
       planned.set(stack, plan);
       reached.get(stack)!.resolve();
@@ -152,6 +158,7 @@ async function changeStacks(
   const outcomes = await Promise.all(ordered.map((stack) => finished.get(stack)!.promise));
   const refused = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code));
   if (refused?.status === 'failed') {
+    if (!set.several) return fail(refused.error);
     // A message's closing full stop gives way to the note.
     return fail(new EngineError(refused.error.code, `stack ${refused.stack}: ${refused.error.message.replace(/\.$/, '')}; no stack was changed`));
   }

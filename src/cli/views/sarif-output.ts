@@ -5,10 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Plan } from '../engine/plan/plan';
-import { renderSarif } from '../report';
-import type { CliIo } from './io';
-import { readPackageVersion } from './version';
+import type { Plan } from '../../engine/plan/plan';
+import { renderSarif } from '../../report';
+import type { CliIo } from '../run/io';
+import { readPackageVersion } from '../run/version';
 
 export const SARIF_OPTION_HELP = 'also write the policy results as SARIF 2.1.0 to this file (for code scanning)';
 

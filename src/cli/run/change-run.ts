@@ -1,25 +1,22 @@
 /**
- * The run apply and destroy share: check flags and environment, synthesize, show what will change, ask for
- * approval (or refuse on a non-interactive stdin without --auto-approve), run the engine with Ctrl-C wired to
+ * The one run of apply, destroy and `apply PLANFILE`, over one stack or several: check flags and environment,
+ * synthesize, show what will change, ask for approval (or refuse on a non-interactive stdin without
+ * --auto-approve; a saved plan is its own approval), run the engine with Ctrl-C (and a closed output) wired to
  * its abort signal, and report the outcome.
  */
-import { apply, destroy } from '../engine';
-import type { ApplyOptions, ApplyResult } from '../engine/run/apply-options';
-import type { Result } from '../engine/errors';
-import type { Plan } from '../engine/plan/plan';
-import { shouldUseColor, stackReport } from '../report';
-import { writeRunResult, writeStateOnlyChanges, type ChangeCommand } from './apply-report';
+import { apply, destroy, type StacksChangeOptions, type StacksChangeResult } from '../../engine';
+import type { Result } from '../../engine/errors';
+import type { ChangeCommand } from '../views/apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { previewText, showsNothingToDestroy } from './change-preview';
+import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from '../views/change-outcome';
+import { showChangePreview } from '../views/change-preview';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
-import { failWith, writeError, type CliIo } from './io';
+import { failWith, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
-import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, type ProgressReporter } from './progress';
 import { chooseStacks } from './stack-choice';
-import { runStacksChange } from './stacks-change-run';
 
 export interface ChangeFlags extends EngineFlags, PolicyFlags {
   autoApprove?: boolean;
@@ -58,78 +55,57 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   if (choice.kind === 'failed') return choice.exitCode;
   // What the advice of an error repeats, so that the command it gives covers this run's stacks and targets.
   const selection = { stacks: choice.chosenBy, targets: settings.targets };
-  if (choice.kind === 'several') return runStacksChange(command, { ...choice, selection, autoApprove, refreshOnly }, io, hooks);
+  const options: StacksChangeOptions = { ...choice.options, stacks: choice.stacks, refreshOnly };
+  return runChange({
+    command,
+    several: choice.stacks.length > 1,
+    approval: { autoApprove, refreshOnly },
+    start: (run) => (command === 'apply' ? apply : destroy)({ ...options, ...run }),
+    writeStack: (stackCommand, result, stackIo) => writeChangeResult(stackCommand, result, stackIo, selection),
+  }, io, hooks);
+}
+
+/** A change run over a stack set: what it runs, and how it asks and reports. */
+export interface ChangeRun {
+  command: ChangeCommand;
+  /** Whether the run covers several stacks (each reported under its name) or one (reported alone). */
+  several: boolean;
+  /** Asked before any change (apply, destroy); absent for a saved plan, which was reviewed when it was made. */
+  approval?: { autoApprove: boolean; refreshOnly: boolean };
+  /** The engine's run, given the approval, the abort signal and the progress callback. */
+  start: (run: Pick<StacksChangeOptions, 'confirm' | 'signal' | 'onProgress'>) => Promise<Result<StacksChangeResult>>;
+  /** How one stack's result is written (its advice repeating the run's selection). */
+  writeStack: StackResultWriter;
+}
+
+/**
+ * Runs `run`: the engine plans every stack under its lock and hands the plans to `confirm` before changing
+ * anything: shown and approved here, so the plans carried out are the plans the user saw, refreshed once.
+ */
+export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<number> {
+  const { command, several, approval } = run;
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
-  // The engine plans under the state lock and hands the plan to `confirm` before changing anything: shown and
-  // approved here, so the plan carried out is the plan the user saw, refreshed once.
-  let declined: 'nothing to do' | 'cancelled' | undefined;
-  let nothingToApply = false;
-  const confirm = async (preview: Plan): Promise<boolean> => {
+  const end = { cancelled: false, nothingToDo: false };
+  const confirm: StacksChangeOptions['confirm'] = approval && (async (previews) => {
     progress.finish();
-    const shown = showPreview(command, preview, io, refreshOnly);
-    if (shown === 'nothing to destroy' || shown === 'nothing to record') {
-      declined = 'nothing to do';
-      return false;
-    }
-    // Nothing to change on the service: the engine still records the refreshed state (drift the code now
-    // matches), which needs no approval.
-    if (shown === 'nothing to apply') {
-      nothingToApply = true;
-      return true;
+    const decision = showChangePreview(command, previews, several, approval.refreshOnly, io);
+    if (decision.kind === 'nothing to do') {
+      end.nothingToDo = true;
+      return decision.proceed;
     }
     progress.pause();
-    const approved = autoApprove || (await askApproval(io));
+    const approved = approval.autoApprove || (await askApproval(io));
     progress.resume();
     if (!approved) {
-      declined = 'cancelled';
+      end.cancelled = true;
       return false;
     }
     io.stdout.write('\n');
     return true;
-  };
-  const runOptions: ApplyOptions = {
-    ...choice.options,
-    onProgress: progress.onProgress,
-    refreshOnly,
-    confirm,
-  };
-
-  const result = await runWithInterrupts(command, runOptions, io, hooks, progress);
+  });
+  const result = await withInterrupts(io, hooks, progress, (signal) => run.start({ confirm, signal, onProgress: progress.onProgress }));
   if (!result.ok) return failWith(io, result.error);
-  if (!result.value.confirmed) {
-    if (declined !== 'cancelled') return 0;
-    writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
-    return 1;
-  }
-  if (nothingToApply && result.value.succeeded) {
-    writeStateOnlyChanges(result.value, io);
-    return 0;
-  }
-  return writeRunResult(command, result.value, io, progress, selection);
-}
-
-/** Prints what the run will do, and whether there is anything to approve. */
-function showPreview(
-  command: ChangeCommand,
-  preview: Plan,
-  io: CliIo,
-  refreshOnly: boolean,
-): 'nothing to destroy' | 'nothing to record' | 'nothing to apply' | 'actions' {
-  io.stdout.write(previewText(command, [stackReport(preview)], { color: shouldUseColor(io.stdout, io.env) }));
-  if (showsNothingToDestroy(command, preview)) return 'nothing to destroy';
-  if (!hasNothingToDo(preview)) return 'actions';
-  io.stdout.write(`\n${nothingToDoLine(command, refreshOnly, { stack: preview.stack })}\n`);
-  return refreshOnly ? 'nothing to record' : 'nothing to apply';
-}
-
-function runWithInterrupts(
-  command: ChangeCommand,
-  options: ApplyOptions,
-  io: CliIo,
-  hooks: ProcessHooks,
-  progress: ProgressReporter,
-): Promise<Result<ApplyResult>> {
-  return withInterrupts(io, hooks, progress, (signal) => (command === 'apply' ? apply : destroy)({ ...options, signal }));
+  return writeChangeOutcome(command, result.value, end, several, io, progress, run.writeStack);
 }
 
 /** Runs `work` with Ctrl-C (and a closed output) wired to its abort signal; the progress line ends after it. */

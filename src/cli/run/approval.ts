@@ -4,7 +4,7 @@
  */
 import * as readline from 'node:readline';
 import type { CliIo, InputStream } from './io';
-import { rerunCommand, WHOLE_RUN, type RunSelection } from './rerun-command';
+import { rerunCommand, WHOLE_RUN, type RunSelection } from '../views/rerun-command';
 
 export const APPROVAL_QUESTION = "Do you want to perform these actions? Only 'yes' will be accepted: ";
 

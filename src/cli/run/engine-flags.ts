@@ -7,16 +7,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { EngineOptions } from '../engine/setup/engine-options';
-import { DEFAULT_PARALLELISM } from '../engine/setup/run-context';
-import { isStateUrl, STATE_ENV } from '../engine/state/state-location';
-import { synthesize } from '../synthesize';
-import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from './commands/synth';
-import { checkServiceConnection, resolveStack } from '../engine';
+import type { EngineOptions } from '../../engine/setup/engine-options';
+import { DEFAULT_PARALLELISM } from '../../engine/setup/run-context';
+import { isStateUrl, STATE_ENV } from '../../engine/state/state-location';
+import { synthesize } from '../../synthesize';
+import { checkServiceConnection, resolveStack } from '../../engine';
 import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
-export { DEFAULT_PARALLELISM, collectNames };
+export { DEFAULT_PARALLELISM };
+
+/** A repeatable option's values, in the order given (commander's argument parser for `--stack`, `--target`, ...). */
+export const collectNames = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `--synth-env`, which `synth` and every command that synthesizes take. */
+export const SYNTH_ENV_OPTION = '--synth-env <name>';
+export const SYNTH_ENV_HELP = 'pass this environment variable (or every one starting with PREFIX, as PREFIX*) to the app (repeatable; see docs/cli.md)';
 export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
 /** `--stack`, `--output` and how the synth output is made: what every command that reads the stack's code takes. */

@@ -1,6 +1,6 @@
 /** What `plan` says, after its reports, when a mandatory policy failed in any of its stacks (then it exits 1). */
-import type { Plan } from '../engine/plan/plan';
-import { mandatoryFailureLines } from '../policy/evaluation';
+import type { Plan } from '../../engine/plan/plan';
+import { mandatoryFailureLines } from '../../policy/evaluation';
 
 /** The error of a plan whose mandatory policies failed; undefined when none did. */
 export function mandatoryPolicyFailure(plans: readonly Plan[]): string | undefined {

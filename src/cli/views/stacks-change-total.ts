@@ -9,8 +9,8 @@
  * what the stacks that ran did (what state records): `Total over 3 stacks: Apply did not complete (1 stack
  * failed, 1 interrupted, 1 skipped). Resources: 2 added, 0 changed, 0 destroyed.`
  */
-import type { StacksChangeResult } from '../engine';
-import { problemsWords, stackCount, type StackProblems } from '../report/stacks-view';
+import type { StacksChangeResult } from '../../engine';
+import { problemsWords, stackCount, type StackProblems } from '../../report/stacks-view';
 import { changeSummary, completeLine, countResources, recordedRefreshOnly, refreshOnlySummary, whyUnfinished, type ChangeCommand, type RunSummary } from './apply-report';
 
 export function stacksChangeTotalLine(command: ChangeCommand, result: StacksChangeResult): string {

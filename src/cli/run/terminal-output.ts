@@ -9,8 +9,8 @@
  * The CLI writes text only (synth passes the app's output on decoded): a Buffer, which could end inside a
  * character, is passed as is.
  */
-import { shouldUseColor } from '../report/color';
-import { visibleControls } from '../visible-controls';
+import { shouldUseColor } from '../../report/color';
+import { visibleControls } from '../../visible-controls';
 import type { OutputStream } from './io';
 
 /** Control sequences the CLI itself writes. */

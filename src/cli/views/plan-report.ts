@@ -9,11 +9,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../report';
-import { commentContext } from './ci-context';
-import { nonEmptyFlag } from './engine-flags';
-import { writeWarning, type CliIo } from './io';
-import { UsageError } from './usage-error';
+import { renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
+import { commentContext } from '../run/ci-context';
+import { nonEmptyFlag } from '../run/engine-flags';
+import { writeWarning, type CliIo } from '../run/io';
+import { UsageError } from '../run/usage-error';
 
 export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];

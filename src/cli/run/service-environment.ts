@@ -4,8 +4,8 @@
  * SERVICE_CLIENT_KEY, SERVICE_SKIP_VERIFY). Checked before a command that talks to the service sends anything,
  * so a missing token fails at once with the fix instead of as a 403 halfway through.
  */
-import { checkStackConnection, type SavedPlan } from '../engine';
-import { connectionOfObject } from '../engine/setup/desired';
+import { checkStackConnection, type SavedPlan } from '../../engine';
+import { connectionOfObject } from '../../engine/setup/desired';
 import { writeWarning, type CliIo } from './io';
 
 /** The problem with the service environment (never quoting the token), or undefined when it is usable. */

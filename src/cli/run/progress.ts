@@ -7,7 +7,7 @@
  * what remains. stderr carries it so that stdout, piped or not, holds only the report; in a CI log (not a
  * terminal) there is nothing beyond the per-object lines.
  */
-import type { ProgressEvent } from '../engine/setup/engine-options';
+import type { ProgressEvent } from '../../engine/setup/engine-options';
 import type { CliIo } from './io';
 import { createLiveLine } from './live-line';
 import { RefreshTally } from './refresh-tally';

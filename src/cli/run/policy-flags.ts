@@ -7,12 +7,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { loadPolicyPacks, type LoadedPolicies } from '../policy';
-import { DEFAULT_POLICY_TIMEOUT_MS } from '../policy/loaded-policies';
-import { POLICY_TIMEOUT_FLAG, POLICY_TIMEOUT_VARIABLE } from '../policy/timeout-advice';
-import { secretVariablesOfOutput } from '../synth-environment';
-import { collectNames } from './commands/synth';
-import { configuredOutputDir, nonEmptyFlag } from './engine-flags';
+import { loadPolicyPacks, type LoadedPolicies } from '../../policy';
+import { DEFAULT_POLICY_TIMEOUT_MS } from '../../policy/loaded-policies';
+import { POLICY_TIMEOUT_FLAG, POLICY_TIMEOUT_VARIABLE } from '../../policy/timeout-advice';
+import { secretVariablesOfOutput } from '../../synth-environment';
+import { collectNames, configuredOutputDir, nonEmptyFlag } from './engine-flags';
 import type { CliIo } from './io';
 import { UsageError } from './usage-error';
 

@@ -1,72 +1,65 @@
 /**
- * apply and destroy over several stacks: every stack planned under its lock, one report of every stack's plan
- * and one approval for the run, then each stack carried out in dependency order (reversed for destroy), and
- * its result reported under its name. Exit code 1 when any stack failed or was skipped, after the others
- * finished.
+ * What apply, destroy and `apply PLANFILE` print about a run's outcome once it ended: a run of one stack its
+ * result alone (or its failure), a run over several each stack's result under its name and the total over them.
+ * Exit code 1 when any stack failed or was skipped, after the others finished.
  */
-import { applyStacks, destroyStacks, type StackPreview, type StacksChangeResult } from '../engine';
-import type { ApplyResult } from '../engine/run/apply-options';
-import type { EngineOptions } from '../engine/setup/engine-options';
-import type { Result } from '../engine/errors';
-import type { StackOutcome } from '../engine/stacks/stack-scheduler';
-import { shouldUseColor } from '../report';
+import type { StacksChangeResult } from '../../engine';
+import type { ApplyResult } from '../../engine/run/apply-options';
+import type { StackOutcome } from '../../engine/stacks/stack-scheduler';
 import { whyUnfinished, writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
-import { askApproval } from './approval';
-import { previewText } from './change-preview';
-import { withInterrupts, type ProcessHooks } from './change-run';
-import { failWith, writeError, type CliIo } from './io';
+import { failWith, writeError, type CliIo } from '../run/io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
-import { createProgressReporter, type ProgressReporter } from './progress';
+import type { ProgressReporter } from '../run/progress';
 import { WHOLE_RUN, type RunSelection } from './rerun-command';
 import { stacksChangeTotalLine } from './stacks-change-total';
 
-export interface StacksChangeRequest {
-  options: EngineOptions;
-  outdir: string;
-  stacks: string[];
-  /** The `--stack` and `--target` values the user gave, which the advice of an error repeats (`rerunCommand`). */
-  selection: RunSelection;
-  autoApprove: boolean;
-  refreshOnly: boolean;
+/** How the run went before its outcome: approval declined with anything but 'yes', or nothing to do. */
+export interface ChangeRunEnd {
+  cancelled: boolean;
+  /** The preview said there was nothing to do (`Nothing to apply.`): that line is the run's result. */
+  nothingToDo: boolean;
 }
 
-export async function runStacksChange(command: ChangeCommand, request: StacksChangeRequest, io: CliIo, hooks: ProcessHooks): Promise<number> {
-  const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
-  let cancelled = false;
-  let nothingToDo = false;
-  const confirm = async (previews: StackPreview[]): Promise<boolean> => {
-    progress.finish();
-    io.stdout.write(previewText(command, previews, { color: shouldUseColor(io.stdout, io.env) }));
-    const planned = previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []));
-    if (planned.every(hasNothingToDo)) {
-      // As for one stack, no approval is asked: apply still records the refreshed state, which needs none. When
-      // no stack can run at all (each failed, or waits for one that did), their errors say why instead.
-      nothingToDo = true;
-      if (planned.length > 0) io.stdout.write(`\n${nothingToDoLine(command, request.refreshOnly, { stacks: planned.map((plan) => plan.stack) })}\n`);
-      return command === 'apply' && !request.refreshOnly;
+/**
+ * The outcome of a change run: a run of one stack as it always reported (its failure as the command's error),
+ * a run over several stack by stack (`writeStacksResult`). `writeStack` writes one stack's result.
+ */
+export function writeChangeOutcome(
+  command: ChangeCommand,
+  result: StacksChangeResult,
+  end: ChangeRunEnd,
+  several: boolean,
+  io: CliIo,
+  clock: Pick<ProgressReporter, 'totalLine'>,
+  writeStack: StackResultWriter,
+): number {
+  if (several) {
+    if (end.cancelled) {
+      writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
+      return 1;
     }
-    progress.pause();
-    const approved = request.autoApprove || (await askApproval(io));
-    progress.resume();
-    if (!approved) {
-      cancelled = true;
-      return false;
-    }
-    io.stdout.write('\n');
-    return true;
-  };
-  const { options, outdir, stacks, refreshOnly } = request;
-  const result = await withInterrupts(io, hooks, progress, (signal): Promise<Result<StacksChangeResult>> => {
-    const runOptions = { ...options, outdir, stacks, refreshOnly, confirm, signal, onProgress: progress.onProgress };
-    return command === 'apply' ? applyStacks(runOptions) : destroyStacks(runOptions);
-  });
-  if (!result.ok) return failWith(io, result.error);
-  if (cancelled) {
-    writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
+    if (end.nothingToDo) return writeNothingToDoResult(command, result, io);
+    return writeStacksResult(command, result, io, clock, writeStack);
+  }
+  // The only stack: its failure is the command's error, unprefixed (a set of one skips nothing).
+  const [outcome] = result.stacks;
+  if (outcome.status === 'failed') return failWith(io, outcome.error);
+  if (outcome.status === 'skipped') {
+    writeStackProblem(command, outcome, result, io);
     return 1;
   }
-  if (nothingToDo) return writeNothingToDoResult(command, result.value, io);
-  return writeStacksResult(command, result.value, io, progress, (stackCommand, stackResult, stackIo) => writeChangeResult(stackCommand, stackResult, stackIo, request.selection));
+  if (!outcome.value.confirmed) {
+    if (!end.cancelled) return 0;
+    writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
+    return 1;
+  }
+  if (end.nothingToDo && outcome.value.succeeded) {
+    writeStateOnlyChanges(outcome.value, io);
+    return 0;
+  }
+  const written = writeStack(command, outcome.value, io);
+  writeTotalTime([written], clock, io);
+  return written.exitCode;
 }
 
 /**

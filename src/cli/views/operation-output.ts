@@ -4,9 +4,9 @@
  * command's environment). Credentials appear here and nowhere else: on stdout, for the operations that return
  * them. A library status never shows the borrower's token: it is a credential of someone else.
  */
-import type { OperationAnswer } from '../engine/operations/operation-run';
-import { isPlainObject } from '../resources/define';
-import { UsageError } from './usage-error';
+import type { OperationAnswer } from '../../engine/operations/operation-run';
+import { isPlainObject } from '../../resources/define';
+import { UsageError } from '../run/usage-error';
 
 export const OPERATION_FORMATS = ['text', 'json', 'env'] as const;
 export type OperationFormat = (typeof OPERATION_FORMATS)[number];

@@ -4,7 +4,7 @@
  * CI_PIPELINE_URL, CI_JOB_URL). Outside CI there is none, unless the plan is saved: then the line says how it is
  * applied. Read here, in the CLI, so the report stays a pure function of its options.
  */
-import type { CommentContext } from '../report';
+import type { CommentContext } from '../../report';
 
 export function commentContext(
   env: Readonly<Record<string, string | undefined>>,

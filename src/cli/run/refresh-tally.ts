@@ -9,7 +9,7 @@
  * One sum rather than a count per stack: with ten environments a count each would not fit a terminal's width,
  * and a line that wraps cannot be redrawn in place.
  */
-import type { ProgressEvent } from '../engine/setup/engine-options';
+import type { ProgressEvent } from '../../engine/setup/engine-options';
 
 type RefreshEvent = Extract<ProgressEvent, { kind: 'refresh' }>;
 

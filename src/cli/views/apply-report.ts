@@ -2,9 +2,9 @@
  * What apply and destroy print after the run: skipped operations, failures, the terraform-style summary
  * (`Apply complete! Resources: 2 added, 1 changed, 0 destroyed.`) and when it is due `Total time`.
  */
-import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../engine/run/apply-options';
-import { writeError, writeWarning, type CliIo } from './io';
-import { operationLine, type ProgressReporter } from './progress';
+import type { ApplyResult, OperationOutcome, StateOnlyChange } from '../../engine/run/apply-options';
+import { writeError, writeWarning, type CliIo } from '../run/io';
+import { operationLine, type ProgressReporter } from '../run/progress';
 import { rerunCommand, WHOLE_RUN, type RunSelection } from './rerun-command';
 
 export type ChangeCommand = 'apply' | 'destroy';

@@ -6,8 +6,8 @@
  * anything to do (`Nothing to apply in 3 stacks.`), and otherwise under the name of each stack that has
  * nothing, so that every stack's section says what a run of that stack alone says.
  */
-import { hasActions, type Plan } from '../engine/plan/plan';
-import { stackCount } from '../report/stacks-view';
+import { hasActions, type Plan } from '../../engine/plan/plan';
+import { stackCount } from '../../report/stacks-view';
 import type { ChangeCommand } from './apply-report';
 
 /** Whether the plan gives apply or destroy nothing to do: no action (or move) to carry out, or no drift to record. */

@@ -1,21 +1,21 @@
 /**
- * `secretform plan` over several stacks: every stack planned (in dependency order, independent ones at the same
- * time), one report covering them all, and with `--out` one saved plan covering them all. Exit code 1 when a
- * stack failed or was skipped (after the report of the others), else 0, or 2 with --detailed-exitcode when any
- * stack has changes or drift (decided by the plan command).
+ * The one run of `secretform plan`, over one stack or several: every stack planned (in dependency order,
+ * independent ones at the same time), one report covering them all (a run of one stack: its plan alone), and
+ * with `--out` one saved plan covering them all. Exit code 1 when a stack failed or was skipped (after the report
+ * of the others; a run of one stack reports its failure alone, as the command's error), else 0, or 2 with
+ * --detailed-exitcode when any stack has changes or drift (decided by the plan command).
  */
 import * as path from 'node:path';
-import { createSavedPlanSet, ok, planStacks, writeSavedPlanSet, type EngineOptions, type Plan, type Result, type StackOutcome } from '../engine';
-import { hasChangesOrDrift } from '../engine/plan/plan';
+import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, type StackOutcome, type StackSetOptions } from '../../engine';
+import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
-import { writePlanReport, type PlanFormat } from './plan-report';
-import { mandatoryPolicyFailure } from './policy-outcome';
-import { writeSarifFile } from './sarif-output';
+import { writePlanReport, type PlanFormat } from '../views/plan-report';
+import { mandatoryPolicyFailure } from '../views/policy-outcome';
+import { writeSarifFile } from '../views/sarif-output';
 
-export interface StacksPlanRequest {
-  options: EngineOptions;
-  outdir: string;
-  stacks: string[];
+export interface PlanRunRequest {
+  /** The run's options with its stacks (`stacks`, chosen with `chooseStacks`). */
+  options: StackSetOptions & { stacks: readonly string[] };
   format: PlanFormat;
   outFile?: string;
   planFile?: string;
@@ -26,14 +26,17 @@ export interface StacksPlanRequest {
 }
 
 /** A failure (already reported) as its exit code, or whether any stack has changes or drift. */
-export type StacksPlanOutcome = { exitCode: number } | { changes: boolean };
+export type PlanRunOutcome = { exitCode: number } | { changes: boolean };
 
-export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Promise<StacksPlanOutcome> {
-  const { options, outdir, stacks, planFile } = request;
-  const planned = await planAndSave({ ...options, outdir, stacks }, planFile, io);
+export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promise<PlanRunOutcome> {
+  const { options, planFile } = request;
+  const stacks = options.stacks;
+  const planned = await planAndSave(options, planFile, io);
   request.planned();
   if (!planned.ok) return { exitCode: failWith(io, planned.error) };
   const outcomes = planned.value;
+  // The only stack: its failure is the command's error, unprefixed, with no report (a set of one skips nothing).
+  if (stacks.length === 1 && outcomes[0].status === 'failed') return { exitCode: failWith(io, outcomes[0].error) };
   const problems = outcomes.filter((outcome) => outcome.status !== 'done');
   try {
     // The comment says how the saved plan is applied only when it was saved (not when a stack failed).
@@ -52,7 +55,11 @@ export async function runStacksPlan(request: StacksPlanRequest, io: CliIo): Prom
     if (policyFailure !== undefined) writeError(io, policyFailure);
     return { exitCode: 1 };
   }
-  if (planFile !== undefined) io.stderr.write(`Saved the plan of ${stacks.length} stacks to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
+  if (planFile !== undefined) {
+    const what = stacks.length === 1 ? 'the plan' : `the plan of ${stacks.length} stacks`;
+    io.stderr.write(`Saved ${what} to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
+  }
+  // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
   if (policyFailure !== undefined) return { exitCode: failWith(io, policyFailure) };
   return { changes: outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) };
 }
@@ -61,13 +68,10 @@ function plannedStacks(outcomes: readonly StackOutcome<Plan>[]): Plan[] {
   return outcomes.flatMap((outcome) => (outcome.status === 'done' ? [outcome.value] : []));
 }
 
-async function planAndSave(
-  options: Parameters<typeof planStacks>[0],
-  planFile: string | undefined,
-  io: CliIo,
-): Promise<Result<StackOutcome<Plan>[]>> {
-  if (planFile === undefined) return planStacks(options);
-  const made = await createSavedPlanSet(options);
+/** The plan of every stack; with `--out PLANFILE` also saved to that file (relative to the project directory). */
+async function planAndSave(options: StackSetOptions, planFile: string | undefined, io: CliIo): Promise<Result<StackOutcome<Plan>[]>> {
+  if (planFile === undefined) return plan(options);
+  const made = await createSavedPlan(options);
   if (!made.ok) return made;
   if (made.value.saved === undefined) return ok(made.value.outcomes);
   const written = await writeSavedPlanSet(path.resolve(io.cwd, planFile), made.value.saved);

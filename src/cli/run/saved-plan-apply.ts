@@ -1,0 +1,113 @@
+/**
+ * `secretform apply PLANFILE`: carries out a saved plan. The plan is the approval (it was reviewed when it was
+ * made), so there is no prompt, and nothing is synthesized: the desired state is the one saved. The options that
+ * would change what the plan is (--target, --refresh-only, --app, --output) are refused; the state location and
+ * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
+ */
+import * as path from 'node:path';
+import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../../engine';
+import { writeResult } from '../views/apply-report';
+import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
+import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
+import { failWith, type CliIo } from './io';
+import type { LoadedPolicies } from '../../policy';
+import { loadRunPolicies } from './policy-flags';
+import { checkSavedPlanConnection } from './service-environment';
+import { UsageError } from './usage-error';
+
+export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+  let settings: EngineSettings;
+  try {
+    settings = parseEngineFlags(flags);
+    refuseFlagsThatChangeThePlan(flags, settings);
+  } catch (error) {
+    return failWith(io, error);
+  }
+  const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
+  if (!read.ok) return failWith(io, read.error);
+  let policies: LoadedPolicies | undefined;
+  try {
+    // The packs the plan was made with, and any given now.
+    policies = await loadRunPolicies(flags, io, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
+  } catch (error) {
+    return failWith(io, error);
+  }
+  // Each stack goes to the service it was planned against: its connection, else the environment. Every
+  // stack's is checked before the first request to any.
+  for (const plan of read.value.plans) {
+    const connectionProblem = checkSavedPlanConnection(plan, io);
+    if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+  }
+  const problem = savedPlanStackProblem(planFile, read.value, settings);
+  if (problem !== undefined) return failWith(io, problem);
+  io.stdout.write(`Applying the saved plan ${planFile} (${describePlan(read.value)}).\n`);
+  const set = read.value;
+  // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
+  // Its --stack always, even for a plan of one stack: this run reads no synth output, so it cannot tell that
+  // the app has no other stack, and without it a pasted apply in an app of several is refused and a plan covers
+  // them all.
+  const selection = { stacks: set.plans.map((plan) => plan.stack), targets: set.plans.flatMap((plan) => plan.targets) };
+  return runChange({
+    command: 'apply',
+    several: set.plans.length > 1,
+    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies }),
+    writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
+  }, io, hooks);
+}
+
+/**
+ * Why `--stack` does not go with this plan, or undefined: the plan fixes its stacks. A plan of one stack takes
+ * that stack's name (or none), a plan of several takes none.
+ */
+function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): UsageError | undefined {
+  const stacks = set.plans.map((plan) => plan.stack);
+  if (stacks.length > 1) {
+    if (settings.stacks.length === 0) return undefined;
+    return new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
+  }
+  const [stack] = stacks;
+  if (settings.stacks.length > 1) {
+    return new UsageError(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
+  }
+  if (settings.stack !== undefined && settings.stack !== stack) {
+    return new UsageError(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
+  }
+  return undefined;
+}
+
+/** What the plan covers, as the line before its run says it. */
+function describePlan(set: SavedPlanSet): string {
+  if (set.plans.length > 1) return `${set.plans.length} stacks: ${set.plans.map((plan) => plan.stack).join(', ')}; made ${set.plans[0].created_at}`;
+  const [saved] = set.plans;
+  return `stack ${saved.stack}, made ${saved.created_at}${describeMode(saved)}`;
+}
+
+/** How this run of a saved plan goes: the state location and the run's settings are this run's. */
+function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: CliIo): Pick<SavedPlanSetApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism'> {
+  return {
+    planFile,
+    statePath: stateFlagValue(settings.statePath, io.cwd),
+    lockTimeoutMs: settings.lockTimeoutMs,
+    env: io.env,
+    cwd: io.cwd,
+    parallelism: settings.parallelism,
+  };
+}
+
+function describeMode(saved: SavedPlan): string {
+  const parts: string[] = [];
+  if (saved.refresh_only) parts.push('refresh-only');
+  if (saved.targets.length > 0) parts.push(`targets ${saved.targets.join(', ')}`);
+  return parts.length > 0 ? `, ${parts.join(', ')}` : '';
+}
+
+function refuseFlagsThatChangeThePlan(flags: ChangeFlags, settings: EngineSettings): void {
+  const refused: string[] = [];
+  if (settings.targets.length > 0) refused.push('--target');
+  if (flags.refreshOnly === true) refused.push('--refresh-only');
+  if (settings.app !== undefined) refused.push('--app');
+  if (settings.output !== undefined) refused.push('--output');
+  if (refused.length > 0) {
+    throw new UsageError(`${refused.join(', ')} cannot be combined with a saved plan: the plan fixes what is applied (make a new plan with them: \`secretform plan ${refused[0]} ... --out PLANFILE\`)`);
+  }
+}
