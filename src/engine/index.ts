@@ -43,3 +43,8 @@ export type { StackPreview, StacksChangeOptions, StacksChangeResult } from './st
 export type { StackOutcome } from './stacks/stack-scheduler';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';
+export { checkStackDrift, checkStacksDrift } from './drift/drift-check';
+export type { StackDriftCheck, DriftedObject, DriftCheckOptions } from './drift/drift-check';
+export { acknowledgeDrift, unacknowledgeDrift, readDriftHistory } from './drift/acknowledge';
+export type { DriftStatus, ResolvedDrift } from './drift/statuses';
+export type { PendingChange } from './drift/pending';
