@@ -18,6 +18,9 @@ import { runDriftAck, runDriftHistory, runDriftUnack, type AckFlags, type Histor
 import { runDrift, type DriftFlags } from '../drift-run';
 
 export function registerDriftCommand(program: Command, outcome: CommandOutcome): void {
+  // `drift --format` and `drift history --format` (also --stack, --state) are different options: commander gives
+  // an option after a subcommand to that subcommand only when every command above it has positional options.
+  program.enablePositionalOptions();
   const drift = addSynthOptions(
     addStateLocationOptions(program.command('drift').description('check the stacks for drift, read-only, and record it in their drift history'), true)
       .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
