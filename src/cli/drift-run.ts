@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { EngineOptions } from '../engine/setup/engine-options';
 import { checkStacksDrift } from '../engine/drift/drift-check';
 import { alerts } from '../engine/drift/statuses';
+import { renderDriftHtml } from '../report/drift/html';
 import { renderDriftJson } from '../report/drift/json';
 import { renderDriftMarkdown } from '../report/drift/markdown';
 import { renderDriftText } from '../report/drift/text';
@@ -17,9 +18,16 @@ import { failWith, writeError, writeWarning, type CliIo } from './io';
 import { chooseStacks } from './stack-choice';
 import { UsageError } from './usage-error';
 
-export const DRIFT_FORMATS = ['text', 'markdown', 'json'] as const;
+export const DRIFT_FORMATS = ['text', 'markdown', 'json', 'html'] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 export const DRIFT_ALERT_EXIT_CODE = 2;
+
+const DRIFT_RENDERERS: Readonly<Record<DriftFormat, (outcomes: readonly StackDriftOutcome[], checkedAt: string) => string>> = {
+  text: renderDriftText,
+  markdown: renderDriftMarkdown,
+  json: renderDriftJson,
+  html: renderDriftHtml,
+};
 
 export interface DriftFlags extends StateFlags {
   parallelism?: string;
@@ -56,7 +64,7 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
   const results = await checkStacksDrift(runs, { record: flags.record, now });
   const outcomes: StackDriftOutcome[] = results.map(({ stack, result }) => (result.ok ? { stack: result.value.stack, check: result.value } : { stack, error: result.error.message }));
   const checkedAt = now.toISOString();
-  const report = format === 'json' ? renderDriftJson(outcomes, checkedAt) : format === 'markdown' ? renderDriftMarkdown(outcomes, checkedAt) : renderDriftText(outcomes, checkedAt);
+  const report = DRIFT_RENDERERS[format](outcomes, checkedAt);
   try {
     writeDriftReport(report, outFile, io);
   } catch (error) {
