@@ -302,8 +302,40 @@ function lifecycle(backend: Backend): void {
   });
 }
 
+/** Two independent stacks, `blue` and `green`, each a userpass mount of its own with one user. */
+function synthesizeTwoStacks(): string {
+  const outdir = mkdtempSync(join(tmpdir(), 'secretform-drift-synth-'));
+  const app = new App({ outdir });
+  for (const name of ['blue', 'green']) {
+    const stack = new TerraformStack(app, name);
+    const userpass = new AuthMount(stack, 'userpass', { path: `${name}-users`, type: 'userpass' });
+    new UserpassUser(stack, 'alice', { mount: userpass, username: 'alice', password: SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD'), tokenTtl: '1h', tokenPolicies: ['default'] });
+  }
+  app.synth();
+  return outdir;
+}
+
 describe('state in a local file', () => {
   lifecycle(localFile);
+
+  test('every stack by default: one report, a marker per stack, the exit code of the stacks together', async () => {
+    const project = createProject();
+    const env = cliEnv(server, { SECRETFORM_STATE: undefined });
+    const output = synthesizeTwoStacks();
+    const args = ['--no-synth', '--output', output];
+    expect((await runCli(['apply', '--stack', '*', '--auto-approve', ...args], project, env)).code).toBe(0);
+    await call(server, 'POST', 'auth/blue-users/users/alice', { token_ttl: 60 });
+    const checked = await runCli(['drift', '--detailed-exitcode', '--format', 'markdown', ...args], project, env);
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(2);
+    expect(checked.stdout.split('\n').filter((line) => line.startsWith('<!-- secretform:drift'))).toEqual(['<!-- secretform:drift stack=blue -->', '<!-- secretform:drift stack=green -->']);
+    expect(checked.stdout).toContain('## 🔴 New drift: stack `blue`');
+    expect(checked.stdout).toContain('## ✅ No drift: stack `green`');
+    expect(existsSync(join(project, '.secretform', 'blue.drift.json'))).toBe(true);
+    expect(existsSync(join(project, '.secretform', 'green.drift.json'))).toBe(true);
+    const onlyGreen = await runCli(['drift', '--stack', 'green', '--detailed-exitcode', ...args], project, env);
+    expect(onlyGreen.code).toBe(0);
+  });
 });
 
 describeWithPostgres('state in PostgreSQL', () => {
