@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
   generate: () => (require('./commands/generate') as typeof import('./commands/generate')).registerGenerateCommand,
   state: () => (require('./commands/state') as typeof import('./commands/state')).registerStateCommand,
   'force-unlock': () => (require('./commands/force-unlock') as typeof import('./commands/force-unlock')).registerForceUnlockCommand,
+  drift: () => (require('./commands/drift') as typeof import('./commands/drift')).registerDriftCommand,
   graph: () => (require('./commands/graph') as typeof import('./commands/graph')).registerGraphCommand,
   action: () => (require('./commands/action') as typeof import('./commands/action')).registerActionCommand,
   exec: () => (require('./commands/exec') as typeof import('./commands/exec')).registerExecCommand,

@@ -19,6 +19,7 @@ export type ServiceClientErrorCode =
   | 'response_too_large' // a body larger than the client reads (see DEFAULT_MAX_RESPONSE_BYTES)
   | 'redirect' // a 3xx that is not followed (see redirects.ts), a redirect loop or too many hops
   | 'invalid_path' // a path the client refuses to send (dot or empty segment, control character)
+  | 'method_refused' // a method the client was made to refuse (a read-only client: only GET and LIST)
   | 'not_tls' // SERVICE_ADDR says https, but the server answered in plain HTTP
   | 'client_certificate_required'; // the server asked for a client certificate and none was configured
 
@@ -190,6 +191,7 @@ export function statusError(method: string, path: string, status: number, errors
     response_too_large: '',
     redirect: '',
     invalid_path: '',
+    method_refused: '',
     not_tls: '',
     client_certificate_required: '',
   };
@@ -266,6 +268,14 @@ export function invalidPathError(method: string, path: string, reason: string): 
   return new ServiceClientError(
     { code: 'invalid_path', method, path },
     `${method} ${JSON.stringify(path)} was not sent: the path ${reason}. Check the names in your code that make up this path.`,
+  );
+}
+
+export function methodRefusedError(method: string, path: string, allowed: readonly string[]): ServiceClientError {
+  return new ServiceClientError(
+    { code: 'method_refused', method, path },
+    `${method} ${path} was not sent: this run is read-only and sends only ${allowed.join(' and ')} requests. ` +
+      `A read-only run (secretform drift) never writes to the service; run plan or apply to change it.`,
   );
 }
 

@@ -8,6 +8,7 @@ import {
   clientCertificateError,
   connectionError,
   invalidPathError,
+  methodRefusedError,
   invalidResponseError,
   notTlsError,
   redirectError,
@@ -76,6 +77,11 @@ export interface ServiceClientOptions {
   secrets?: Iterable<string>;
   /** Response bodies larger than this fail the request, and reading stops there (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /**
+   * The only methods this client sends (upper case), e.g. `['GET', 'LIST']` for a read-only run: any other is
+   * refused inside the process, before anything is sent (`method_refused`). Default: every method.
+   */
+  allowedMethods?: readonly string[];
 }
 
 /** Denials in a row, with no request ever accepted, after which a plain "permission denied" means a bad token. */
@@ -196,6 +202,7 @@ export class ServiceClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
+  readonly #allowedMethods: readonly string[] | undefined;
   readonly #stats: ClientStats = { requests: 0, retries: 0 };
 
   constructor(config: ClientConfig, options: ServiceClientOptions = {}) {
@@ -214,6 +221,7 @@ export class ServiceClient {
     this.#connectTimeoutMs = options.connectTimeoutMs;
     this.#sleep = options.sleep ?? ((ms) => sleepFor(ms));
     this.#random = options.random ?? Math.random;
+    this.#allowedMethods = options.allowedMethods?.map((method) => method.toUpperCase());
     this.#now = options.now ?? Date.now;
     this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
@@ -329,6 +337,10 @@ export class ServiceClient {
     const upperMethod = method.toUpperCase();
     const problem = pathProblem(path);
     if (problem !== undefined) return this.#finish({ ok: false, error: invalidPathError(upperMethod, path, problem) });
+    // A read-only client refuses a write here, before the token or a body is even looked at.
+    if (this.#allowedMethods !== undefined && !this.#allowedMethods.includes(upperMethod)) {
+      return { ok: false, error: methodRefusedError(upperMethod, this.displayPath(path), this.#allowedMethods) };
+    }
     if (this.#runFailure) return { ok: false, error: this.#runFailure };
     const displayPath = this.displayPath(path);
     const wirePath = this.#wirePath(path, options.query);

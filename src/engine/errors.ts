@@ -50,7 +50,15 @@ export type EngineErrorCode =
   /** An operation (`secretform action`) the type does not offer, or an option it does not take. */
   | 'operation_unsupported'
   /** A library check-out found no account available. */
-  | 'no_account_available';
+  | 'no_account_available'
+  /** A stack's drift history that cannot be read as one (damaged): named, never overwritten. */
+  | 'drift_history_corrupt'
+  /** A drift history written by a newer secretform: refused rather than rewritten by this one. */
+  | 'drift_history_newer'
+  /** `drift ack`/`unack` of an address that is unknown, not drifted now, or not acknowledged. */
+  | 'drift_not_drifted'
+  /** `--fail-on` could not be decided: the statuses it needs come from a history that cannot be read. */
+  | 'drift_statuses_unavailable';
 
 export type Result<T, E = EngineError> = { ok: true; value: T } | { ok: false; error: E };
 

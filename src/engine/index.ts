@@ -41,3 +41,8 @@ export { chooseSynthesizedStacks, isStackPattern, oneStackNameProblem, selectSta
 export type { SelectionUse } from './stacks/stack-selection';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';
+export { checkStackDrift, checkStacksDrift } from './drift/drift-check';
+export type { StackDriftCheck, DriftedObject, DriftCheckOptions } from './drift/drift-check';
+export { acknowledgeDrift, unacknowledgeDrift, readDriftHistory } from './drift/acknowledge';
+export type { DriftStatus, ResolvedDrift } from './drift/statuses';
+export type { PendingChange } from './drift/pending';

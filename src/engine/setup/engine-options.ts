@@ -38,6 +38,11 @@ export interface EngineOptions {
   targets?: string[];
   /** Report drift only; plan no change. */
   refreshOnly?: boolean;
+  /**
+   * The run's client sends only GET and LIST: anything else is refused inside the process before it is sent
+   * (`secretform drift`). Only for runs that read (a refresh-only plan).
+   */
+  readOnly?: boolean;
   /** Progress for long runs (the CLI shows it on a TTY). */
   onProgress?: (event: ProgressEvent) => void;
   /** Aborting stops starting new operations; in-flight ones finish and state is saved. */

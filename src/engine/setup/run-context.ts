@@ -20,6 +20,8 @@ import { checkStackConnection, type CheckedConnection } from './stack-connection
 import type { RunMode } from './targets';
 
 export const DEFAULT_PARALLELISM = 10;
+/** The methods of a read-only run (EngineOptions.readOnly): reads and listings. */
+export const READ_ONLY_METHODS: readonly string[] = Object.freeze(['GET', 'LIST']);
 
 export interface RunContext {
   options: EngineOptions;
@@ -101,6 +103,7 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
     maxConnections: context.parallelism,
     stopAfterRunFailure: true,
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
+    ...(context.options.readOnly === true ? { allowedMethods: READ_ONLY_METHODS } : {}),
   }));
 }
 
