@@ -3,6 +3,8 @@
  * knows it talks to the service: malformed 200 answers fail the run naming the object, a wrong SERVICE_ADDR
  * (ending in /v1, or another server answering 404 to everything) is a run-level error naming SERVICE_ADDR,
  * and destroy never drops live objects from state on such answers.
+ * Every server here is another address in front of one stack's state, so the runs pass --migrate-state (the
+ * state records the service it was applied to; a plan writes nothing).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +70,7 @@ describe('a 200 that does not look like the object', () => {
 
   test.each(MALFORMED)('%s: plan fails naming each object and what was wrong, never "deleted"', async (_name, body, problem) => {
     const server = await raw(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
-    const result = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: server.url }));
+    const result = await runCli(['plan', '--migrate-state', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: server.url }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`e2e/alice: GET /v1/auth/userpass/users/alice answered HTTP 200 with ${problem}`);
     expect(result.stderr).toContain('not a userpass_user object, nor its absence');
@@ -82,7 +84,7 @@ describe('a 200 that does not look like the object', () => {
         ? { status: 200, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }
         : { status: 204 },
     );
-    const result = await runCli(['destroy', '--no-synth', '--auto-approve'], project, env({ SERVICE_ADDR: server.url }));
+    const result = await runCli(['destroy', '--migrate-state', '--no-synth', '--auto-approve'], project, env({ SERVICE_ADDR: server.url }));
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('Nothing to do');
     expect(result.stdout).not.toContain('Destroy complete');
@@ -95,7 +97,7 @@ describe('a SERVICE_ADDR that is not the service', () => {
   test('ending in /v1: plan, apply and destroy stop with one error naming SERVICE_ADDR; nothing is recreated or forgotten', async () => {
     for (const command of [['plan', '--detailed-exitcode'], ['apply', '--auto-approve'], ['destroy', '--auto-approve']]) {
       const before = dev.requestCount;
-      const result = await runCli([...command, '--no-synth'], project, env({ SERVICE_ADDR: `${dev.url}/v1` }));
+      const result = await runCli([...command, '--migrate-state', '--no-synth'], project, env({ SERVICE_ADDR: `${dev.url}/v1` }));
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`the server at SERVICE_ADDR (${dev.url}/v1) does not answer like the secrets service, so no object is taken as deleted`);
       expect(result.stderr).toContain('SERVICE_ADDR ends in /v1, which the client adds itself');
@@ -105,13 +107,13 @@ describe('a SERVICE_ADDR that is not the service', () => {
       expect(dev.requestCount - before).toBeLessThanOrEqual(ADDRESSES.length + 1);
     }
     expect(recorded()).toEqual(ADDRESSES);
-    const plan = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env());
+    const plan = await runCli(['plan', '--migrate-state', '--no-synth', '--detailed-exitcode'], project, env());
     expect(plan.code).toBe(0);
   });
 
   test('another HTTP server answering 404 to everything: a run-level error naming SERVICE_ADDR (exit 1), not "everything deleted"', async () => {
     const server = await raw(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' }));
-    const result = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: server.url }));
+    const result = await runCli(['plan', '--migrate-state', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: server.url }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`the server at SERVICE_ADDR (${server.url}) does not answer like the secrets service`);
     expect(result.stderr).toContain('GET /v1/auth/token/lookup-self answered HTTP 404');
@@ -125,7 +127,7 @@ describe('objects really deleted outside secretform', () => {
     const deleted = await fetch(`${dev.url}/v1/auth/userpass/users/bob`, { method: 'DELETE', headers: { 'x-service-token': TOKEN } });
     expect(deleted.status).toBe(204);
     const proxy = await countingProxy();
-    const result = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: proxy.server.url }));
+    const result = await runCli(['plan', '--migrate-state', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: proxy.server.url }));
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('e2e/bob');
     expect(result.stdout).toContain('deleted outside secretform');
@@ -138,7 +140,7 @@ describe('objects really deleted outside secretform', () => {
       expect(response.status).toBe(204);
     }
     const proxy = await countingProxy();
-    const result = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: proxy.server.url }));
+    const result = await runCli(['plan', '--migrate-state', '--no-synth', '--detailed-exitcode'], project, env({ SERVICE_ADDR: proxy.server.url }));
     expect(result.code).toBe(2);
     for (const address of ADDRESSES) expect(result.stdout).toContain(address);
     expect(result.stdout).toContain('Plan: 4 to add');

@@ -223,7 +223,8 @@ describe('an echoing server, in the encodings the list of forms missed (issue 19
         },
       };
     });
-    const result = await runCli(['apply', '--no-synth', '--auto-approve'], small, smallEnv({ SERVICE_ADDR: echoing.url, SF_E2E_ALICE_PASSWORD: pem }));
+    // Each echoing server is another address for the same stack: --migrate-state (the state records the last one).
+    const result = await runCli(['apply', '--no-synth', '--auto-approve', '--migrate-state'], small, smallEnv({ SERVICE_ADDR: echoing.url, SF_E2E_ALICE_PASSWORD: pem }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('POST /v1/auth/userpass/users/alice failed with HTTP 400');
     expect(result.stderr).toContain('[withheld: the server quoted a secret, encoded]');
@@ -258,7 +259,7 @@ describe('the service\'s warnings', () => {
     });
     writeFileSync(join(small, 'user-password.txt'), 'bob-warnings-password\n');
     const env = smallEnv({ SERVICE_ADDR: proxy.url });
-    const applied = await runCli(['apply', '--no-synth', '--auto-approve'], small, env);
+    const applied = await runCli(['apply', '--no-synth', '--auto-approve', '--migrate-state'], small, env);
     expect(applied.code).toBe(0);
     for (const address of ['e2e/alice', 'e2e/bob', 'e2e/userpass', 'e2e/kv']) {
       expect(count(applied.stderr, `Warning: ${address}: the service warned: Endpoint ignored these unrecognized parameters: [extra]\n`)).toBe(1);

@@ -97,7 +97,8 @@ describe('destroy', () => {
     const proxy = await startServiceProxy(h.server.url, (request) => (`${request.method} ${request.path}` === `GET ${associations}` ? { status: 200, body: envelopeOf({}) } : undefined));
     try {
       h.markLog();
-      const result = unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'], env: { ...h.env, SERVICE_ADDR: proxy.url } })));
+      // The proxy is the same service at another address: migrateState lets the run use it.
+      const result = unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'], migrateState: true, env: { ...h.env, SERVICE_ADDR: proxy.url } })));
       expect(result.succeeded).toBe(false);
       const byAddress = Object.fromEntries(result.outcomes.map((o) => [o.address, o]));
       expect(byAddress['test/assoc'].status).toBe('succeeded');
@@ -112,9 +113,9 @@ describe('destroy', () => {
     expect(Object.keys((await h.call('GET', 'sys/sync/destinations/cloud1-sm/c1/associations')).body.data.associated_secrets)).toEqual([expect.stringMatching(/\/app\/other$/)]);
     expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/c1', 'test/gh']);
 
-    // Against the service itself, the next destroy reads the associations and purges.
+    // Against the service itself (its own address again: migrateState), the next destroy reads the associations and purges.
     h.markLog();
-    expect(unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'] }))).succeeded).toBe(true);
+    expect(unwrap(await destroy(h.options(syncStack(), { targets: ['test/c1'], migrateState: true }))).succeeded).toBe(true);
     expect(h.logSince().filter((e) => e.method === 'DELETE' && logPath(e) === 'sys/sync/destinations/cloud1-sm/c1').map((e) => e.query)).toEqual(['purge=true']);
     expect(Object.keys((await h.state()).resources).sort()).toEqual(['test/app', 'test/gh']);
   });

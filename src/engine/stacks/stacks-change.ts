@@ -27,9 +27,11 @@ import { ownValue } from '../../own-keys';
  * A stack's failures that refuse every stack of a run, before any of them writes: a saved plan that is stale,
  * tampered with or already applied (the plan was reviewed as one file), a failed mandatory policy, which stops
  * `apply --stack` without a saved plan as well as `apply PLANFILE`, and policies that could not be evaluated (a
- * check that threw or gave no answer in time): they fail closed for the whole run.
+ * check that threw or gave no answer in time): they fail closed for the whole run. So do a protected object the
+ * plan would delete or replace and a state applied to another service than the run's connection: every refusal
+ * known before the first write refuses the run over every stack.
  */
-const REFUSES_EVERY_STACK: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed', 'policy_error']);
+const REFUSES_EVERY_STACK: ReadonlySet<string> = new Set<string>(['plan_stale', 'plan_tampered', 'plan_already_applied', 'policy_failed', 'policy_error', 'protected', 'service_mismatch']);
 
 /** A stack as the run's approval sees it: planned, failed while planning, or skipped for a failed dependency. */
 export type StackPreview = StackOutcome<Plan>;
