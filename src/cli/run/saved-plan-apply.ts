@@ -12,6 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
+import { savedPlanConnectionMismatch } from './saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
@@ -25,6 +26,12 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   }
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
+  // stack's service must be the one the code or the environment names, checked for every stack before anything.
+  for (const plan of read.value.plans) {
+    const mismatch = savedPlanConnectionMismatch(plan, io);
+    if (mismatch !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
+  }
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
