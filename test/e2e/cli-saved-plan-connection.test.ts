@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { objectOfConnection } from '../../src/engine/setup/desired';
 import { startRawServer, type RawServer } from './client-raw-server';
-import { cliEnv, createProject, createTwoStackProject, runCli } from './cli-harness';
+import { cliEnv, createProject, createTwoStackProject, runCli, type CliResult } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -35,7 +35,7 @@ const env = () => cliEnv(server, { SECRETFORM_STATE_KEY: undefined, CI_PW: CI_PA
 /** The connection an attacker writes into the file: the spy's address, the token from CI_PW. */
 const attackerConnection = () => objectOfConnection({ construct: 'Stack/Evil', address: spy.url, tokenEnv: 'CI_PW', skipVerify: false });
 
-function expectRefusedWithoutRequest(result: { code: number; stdout: string; stderr: string }): void {
+function expectRefusedWithoutRequest(result: CliResult): void {
   expect(result.code).toBe(1);
   expect(spy.requests).toEqual([]);
   expect(spy.connections()).toBe(0);

@@ -29,7 +29,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
   // stack's service must be the one the code or the environment names, checked for every stack before anything.
   for (const plan of read.value.plans) {
-    const mismatch = savedPlanConnectionMismatch(plan, io);
+    const mismatch = savedPlanConnectionMismatch(plan, io, settings.output);
     if (mismatch !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
   }
   let policies: LoadedPolicies | undefined;
@@ -113,7 +113,6 @@ function refuseFlagsThatChangeThePlan(flags: ChangeFlags, settings: EngineSettin
   if (settings.targets.length > 0) refused.push('--target');
   if (flags.refreshOnly === true) refused.push('--refresh-only');
   if (settings.app !== undefined) refused.push('--app');
-  if (settings.output !== undefined) refused.push('--output');
   if (refused.length > 0) {
     throw new UsageError(`${refused.join(', ')} cannot be combined with a saved plan: the plan fixes what is applied (make a new plan with them: \`secretform plan ${refused[0]} ... --out PLANFILE\`)`);
   }

@@ -4,7 +4,9 @@
  * variable whose token goes with the request) cannot come from the file alone. Before any request, each stack's
  * connection in the file must equal the one the run would use without the file: the stack's connection in the
  * existing synth output when that output holds the stack (`apply PLANFILE` synthesizes nothing), else the
- * `SERVICE_*` environment. A mismatch refuses, naming both; an edited file never sends the token anywhere.
+ * `SERVICE_*` environment. A mismatch refuses, naming both; an edited file never sends the token anywhere. The
+ * synth output is `--output`, else cdktf.json's or cdktf.out: a job that applies a plan of stacks with their own
+ * ServiceConnection runs `secretform synth` of the checkout first.
  */
 import * as path from 'node:path';
 import type { SavedPlan } from '../../engine';
@@ -24,26 +26,25 @@ interface ConnectionSettings {
 }
 
 /** Why this stack's saved plan may not use the connection it names, or undefined when it matches. */
-export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo): string | undefined {
+export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo, output?: string): string | undefined {
   let named: DesiredConnection | undefined;
   try {
     named = saved.connection === undefined ? undefined : connectionOfObject(saved.connection, 'saved plan');
   } catch (error) {
     return (error as Error).message;
   }
-  const expected = connectionWithoutTheFile(saved.stack, io);
+  const expected = connectionWithoutTheFile(saved.stack, path.resolve(io.cwd, output ?? configuredOutputDir(io.cwd)));
   if (typeof expected === 'string') return expected;
   const fromFile = named === undefined ? environmentSettings(io.env) : settingsOf(named);
   const fromRun = expected.connection === undefined ? environmentSettings(io.env) : settingsOf(expected.connection);
   if (sameSettings(fromFile, fromRun)) return undefined;
   return `the saved plan names the service ${describe(fromFile)} for stack ${saved.stack}, but ${expected.source} names ${describe(fromRun)}, ` +
     'so nothing was sent: a plan is applied only against the service the code or the environment names (the file is not trusted before its MAC is checked, and that check reads the key from the service). ' +
-    'Apply from the checkout and environment the plan was made with, or make a new plan (`secretform plan --out PLANFILE`)';
+    'Synthesize the code the plan was made from first (`secretform synth`, or name its output with --output) in the environment it was made in, or make a new plan (`secretform plan --out PLANFILE`)';
 }
 
 /** The stack's connection in the existing synth output, if it holds the stack; else the environment's (none). */
-function connectionWithoutTheFile(stack: string, io: CliIo): { connection?: DesiredConnection; source: string } | string {
-  const outdir = path.resolve(io.cwd, configuredOutputDir(io.cwd));
+function connectionWithoutTheFile(stack: string, outdir: string): { connection?: DesiredConnection; source: string } | string {
   let stacks: string[];
   try {
     stacks = listSynthesizedStacks(outdir);
