@@ -2,15 +2,17 @@
  * An edited saved plan never sends the token anywhere (issue 34 item 1). Without SECRETFORM_STATE_KEY the MAC's
  * key is read from the service, so a file whose `connection` names another address (a spy server here) with
  * another token variable would have that service receive the token before the MAC is checked. `apply PLANFILE`
- * refuses such a file, one stack or several, before any request: the spy receives nothing. The legitimate plan
- * of the same project still applies.
+ * refuses such a file, one stack or several, or a stack with its own ServiceConnection whose address was edited,
+ * before any request: the spy receives nothing. The legitimate plan of the same project still applies (against
+ * the environment, or the synth output it was made with, named with --output).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { objectOfConnection } from '../../src/engine/setup/desired';
 import { startRawServer, type RawServer } from './client-raw-server';
-import { cliEnv, createProject, createTwoStackProject, runCli, type CliResult } from './cli-harness';
+import { cliEnv, createProject, createTwoStackProject, ROOT, runCli, type CliResult } from './cli-harness';
 
 jest.setTimeout(120_000);
 
@@ -91,6 +93,53 @@ test('a plan file of two stacks with one edited to name another service is refus
 
   writeFileSync(planFile, original);
   const applied = await runCli(['apply', planFile], project, env());
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+});
+
+/** A project whose stack `ops` names its service with a ServiceConnection: the address from SF_E2E_ADDR, the token from OPS_TOKEN. */
+function connectionProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-connection-'));
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  writeFileSync(join(dir, 'main.js'), `
+const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
+const sf = require(${JSON.stringify(join(ROOT, 'dist'))});
+const app = new App();
+const stack = new TerraformStack(app, 'ops');
+new sf.ServiceConnection(stack, 'service', { address: process.env.SF_E2E_ADDR, tokenEnv: 'OPS_TOKEN' });
+new sf.SecretsMount(stack, 'kv', { path: 'ops-apps', type: 'kv', options: { version: '2' } });
+app.synth();
+`);
+  return dir;
+}
+
+test("a plan file whose stack's ServiceConnection address was edited is refused before any request, token variable kept", async () => {
+  const project = connectionProject();
+  // SERVICE_ADDR leads nowhere: the stack's own connection is the service.
+  const opsEnv = () => cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-a-token' }, {
+    SECRETFORM_STATE_KEY: undefined, SF_E2E_ADDR: server.url, OPS_TOKEN: server.rootToken, SECRETFORM_SYNTH_ENV: 'SF_E2E_*',
+  });
+  expect((await runCli(['apply', '--auto-approve'], project, opsEnv())).code).toBe(0);
+  const planFile = join(project, 'plan.json');
+  expect((await runCli(['plan', '--out', planFile], project, opsEnv())).code).toBe(0);
+
+  const original = readFileSync(planFile, 'utf8');
+  const edited = JSON.parse(original) as { connection: Record<string, unknown> };
+  expect(edited.connection).toMatchObject({ address: server.url, tokenEnv: 'OPS_TOKEN' });
+  edited.connection = { ...edited.connection, address: spy.url };
+  writeFileSync(planFile, JSON.stringify(edited));
+  const refused = await runCli(['apply', planFile], project, opsEnv());
+  expect(refused.code).toBe(1);
+  expect(spy.requests).toEqual([]);
+  expect(spy.connections()).toBe(0);
+  expect(refused.stderr).toContain(`the saved plan names the service ${spy.url} with the token from OPS_TOKEN for stack ops, but the synth output in ${join(project, 'cdktf.out')} (ops/service) names ${server.url} with the token from OPS_TOKEN, so nothing was sent`);
+  expect(refused.stdout + refused.stderr).not.toContain(server.rootToken);
+
+  // The plan as written applies against the synth output it was made with, here named with --output (moved away).
+  writeFileSync(planFile, original);
+  const moved = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-output-'));
+  renameSync(join(project, 'cdktf.out'), join(moved, 'out'));
+  const applied = await runCli(['apply', planFile, '--output', join(moved, 'out')], project, opsEnv());
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
 });
