@@ -256,7 +256,7 @@ test('a stale saved plan over several stacks is refused before any write on any 
   // Someone creates prod's mount by hand after the review.
   expect((await call(servers.prod, 'POST', 'sys/mounts/prod-apps', { type: 'kv', options: { version: '2' } })).status).toBe(204);
   const before = writes().length;
-  const stale = await runCli(['apply', planFile], project, env());
+  const stale = await sf(['apply', planFile]);
   expect(stale.code).toBe(1);
   expect(stale.stderr).toMatch(/stack prod: the saved plan is stale/);
   expect(stale.stderr).toContain('; no stack was changed');
@@ -267,7 +267,7 @@ test('a stale saved plan over several stacks is refused before any write on any 
   await call(servers.prod, 'DELETE', 'sys/mounts/prod-apps');
   const fresh = await sf(['plan', '--out', planFile]);
   expect(fresh.code).toBe(0);
-  const applied = await runCli(['apply', planFile], project, env());
+  const applied = await sf(['apply', planFile]);
   expect(applied.code).toBe(0);
   expect(applied.stdout).toMatch(/\n\nTotal over 3 stacks: Apply complete! Resources: 9 added, 0 changed, 0 destroyed\.\nTotal time: \d+\.\d s\n$/);
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });
@@ -291,7 +291,7 @@ test('a refresh-only apply over several stacks, saved or not, says per stack and
   const planFile = join(project, 'refresh-only.plan');
   expect((await sf(['plan', '--refresh-only', '--out', planFile])).code).toBe(0);
   const before = writes().length;
-  const applied = await runCli(['apply', planFile], project, env());
+  const applied = await sf(['apply', planFile]);
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
   expect(applied.stdout).toMatch(/^Applying the saved plan .* \(3 stacks: base, prod, staging; made [^)]+\)\.\n/);
@@ -340,7 +340,7 @@ test("the example CI workflows' lines plan every stack into one comment and one 
   const comment = readFileSync(variables.PLAN_MARKDOWN, 'utf8');
   expect(comment).toContain('| Stack | Add | Change | Destroy | Drifted | Policy | Status |');
   expect(comment.match(/^### Stack `(\w+)`$/gm)).toHaveLength(3);
-  const applied = await runCli(workflowLine('secretform-apply.yml', 'apply', variables), project, env());
+  const applied = await runCli([...workflowLine('secretform-apply.yml', 'apply', variables), '--no-synth', '--output', outdir], project, env());
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
   expect(await mountsByServer()).toEqual({ base: ['shared'], staging: ['staging-apps'], prod: ['prod-apps'] });

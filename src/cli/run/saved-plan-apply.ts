@@ -12,6 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
+import { savedPlanConnectionMismatch } from './saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
@@ -25,6 +26,12 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   }
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
+  // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
+  // stack's service must be the one the code or the environment names, checked for every stack before anything.
+  for (const plan of read.value.plans) {
+    const mismatch = savedPlanConnectionMismatch(plan, io, settings.output);
+    if (mismatch !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
+  }
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
@@ -106,7 +113,6 @@ function refuseFlagsThatChangeThePlan(flags: ChangeFlags, settings: EngineSettin
   if (settings.targets.length > 0) refused.push('--target');
   if (flags.refreshOnly === true) refused.push('--refresh-only');
   if (settings.app !== undefined) refused.push('--app');
-  if (settings.output !== undefined) refused.push('--output');
   if (refused.length > 0) {
     throw new UsageError(`${refused.join(', ')} cannot be combined with a saved plan: the plan fixes what is applied (make a new plan with them: \`secretform plan ${refused[0]} ... --out PLANFILE\`)`);
   }
