@@ -231,7 +231,10 @@ test('a mandatory policy failing in one stack while the other fails to plan: pla
   expect(errors).toHaveLength(3);
   expect(errors[0]).toMatch(/^Error: stack prod: .*PROD_SERVICE_TOKEN is probably wrong, expired or revoked/);
   expect(errors[1]).toBe('Error: the plan was not saved to out/partial.plan: it would not cover every stack asked for\n');
-  expect(errors[2]).toBe(`Error: 1 mandatory policy failed; apply will refuse this plan:\n  ${STAGING_FAILURE}: token_ttl: not set (the mount's default applies); set tokenTtl to at most 24h\n`);
+  expect(errors[2]).toBe(
+    `Error: 1 mandatory policy failed; apply will refuse this plan:\n  ${STAGING_FAILURE}: token_ttl: not set (the mount's default applies); set tokenTtl to at most 24h\n` +
+      "Fix the code, or waive the policy on the construct with a reason (`policyWaivers: { '<policy id>': '<why>' }`).\n",
+  );
   expect(existsSync(join(project, 'out', 'partial.plan'))).toBe(false);
   expect(writes()).toEqual([]);
 });

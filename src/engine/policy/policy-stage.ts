@@ -19,14 +19,16 @@ export async function planWithPolicies(plan: Plan, desired: readonly DesiredReso
   return ok(Object.freeze({ ...plan, policy: evaluated.evaluation, warnings: Object.freeze([...plan.warnings, ...evaluated.warnings]) }));
 }
 
+/** How to get past a failed mandatory policy, in plan's error and apply's refusal alike. */
+export const POLICY_FAILURE_ADVICE = 'Fix the code, or waive the policy on the construct with a reason (`policyWaivers: { \'<policy id>\': \'<why>\' }`).';
+
 /** Why apply must not write anything: the failed mandatory policies, each named with its address; undefined when none. */
 export function policyRefusal(plan: Plan): EngineError | undefined {
   const lines = mandatoryFailureLines(plan.policy);
   if (lines.length === 0) return undefined;
   return new EngineError(
     'policy_failed',
-    `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
-      'Fix the code, or waive the policy on the construct with a reason (`policyWaivers: { \'<policy id>\': \'<why>\' }`).',
+    `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n${POLICY_FAILURE_ADVICE}`,
   );
 }
 

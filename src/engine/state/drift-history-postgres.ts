@@ -5,11 +5,11 @@
  * that run at once are recorded one after the other, none lost. `pg` is loaded only when this is used.
  */
 import type { Client } from 'pg';
+import { newPostgresClient } from './postgres-client';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { DriftHistoryStore } from './drift-history-store';
 import type { PostgresLocation } from './state-location';
 
-const CONNECT_TIMEOUT_MS = 10_000;
 
 export class PostgresDriftHistoryStore implements DriftHistoryStore {
   readonly location: string;
@@ -78,18 +78,7 @@ export class PostgresDriftHistoryStore implements DriftHistoryStore {
   }
 
   async #open(): Promise<Result<Client>> {
-    const { Client: PgClient } = await import('pg');
-    const client = new PgClient({
-      host: this.where.host,
-      port: this.where.port,
-      user: this.where.user,
-      password: this.where.password,
-      database: this.where.database,
-      ssl: this.where.ssl ? { rejectUnauthorized: true } : false,
-      application_name: 'secretform drift',
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    });
-    client.on('error', () => undefined);
+    const client = await newPostgresClient(this.where, 'secretform drift');
     try {
       await client.connect();
       const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#table]);

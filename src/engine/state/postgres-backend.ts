@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'pg';
+import { newPostgresClient } from './postgres-client';
 import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
 import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key-source';
 import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
@@ -19,7 +20,6 @@ import type { PostgresLocation } from './state-location';
 import { setOwn } from '../../own-keys';
 
 const POLL_MS = 200;
-const CONNECT_TIMEOUT_MS = 10_000;
 
 export class PostgresStateBackend implements StateBackend {
   readonly location: string;
@@ -323,19 +323,7 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async #open(): Promise<Result<Client>> {
-    const { Client: PgClient } = await import('pg');
-    const client = new PgClient({
-      host: this.where.host,
-      port: this.where.port,
-      user: this.where.user,
-      password: this.where.password,
-      database: this.where.database,
-      ssl: this.where.ssl ? { rejectUnauthorized: true } : false,
-      application_name: 'secretform',
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    });
-    // A connection lost later fails the next query, which reports it; without a listener it would crash the process.
-    client.on('error', () => undefined);
+    const client = await newPostgresClient(this.where, 'secretform');
     try {
       await client.connect();
     } catch (error) {
