@@ -75,6 +75,8 @@ const change: fc.Arbitrary<PlannedChange> = fc.record(
     secrets: fc.array(secretStatus, { maxLength: 3 }),
     dependsOn: fc.array(address, { maxLength: 2 }),
     consequences: fc.array(consequence, { maxLength: 2 }),
+    // Where the construct is declared (synth's creation site), which SARIF and the markdown policy section read.
+    source: fc.record({ file: fc.string({ minLength: 1 }), line: fc.integer({ min: 1, max: 100_000 }), column: fc.integer({ min: 1, max: 500 }) }),
   },
   { requiredKeys: ['address', 'type', 'id', 'action', 'reasons', 'before', 'after', 'sensitive', 'replacePaths', 'fieldChanges', 'secrets'] },
 );
