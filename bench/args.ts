@@ -1,10 +1,12 @@
 /**
- * The bench's command line: `npm run bench [-- --quick] [--huge] [--sizes 1000,3000] [--apply-timeout SECONDS]
- * [--cpu-prof DIR]`.
+ * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--sizes 1000,3000] [--apply-timeout
+ * SECONDS] [--cpu-prof DIR]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
   huge?: boolean;
+  /** `--drift`: only the drift rows (bench/drift.ts), at 10,000 resources unless --sizes says otherwise. */
+  drift?: boolean;
   /** Stack sizes to measure, ascending. */
   sizes: number[];
   /** An apply that takes longer is stopped (SIGTERM, then SIGKILL) and reported as missed. */
@@ -16,6 +18,7 @@ export interface BenchArgs {
 export const FULL_SIZES = [1000, 3000, 10000];
 export const QUICK_SIZES = [1000];
 export const HUGE_SIZES = [10000, 30000, 100000];
+export const DRIFT_SIZES = [10000];
 export const DEFAULT_APPLY_TIMEOUT_S = 300;
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
@@ -33,7 +36,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       args.sizes = HUGE_SIZES;
       args.applyTimeoutS = Math.max(args.applyTimeoutS, 1800);
     }
-    else if (arg === '--sizes') {
+    else if (arg === '--drift') {
+      args.drift = true;
+      if (!argv.includes('--sizes')) args.sizes = DRIFT_SIZES;
+    } else if (arg === '--sizes') {
       const sizes = value().split(',').map((part) => Number(part.trim()));
       if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error('--sizes takes whole numbers of at least 100, separated by commas');
       args.sizes = [...new Set(sizes)].sort((a, b) => a - b);
@@ -42,7 +48,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       if (!(seconds > 0)) throw new Error('--apply-timeout takes a positive number of seconds');
       args.applyTimeoutS = seconds;
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
-    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
+    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
   }
   return args;
 }

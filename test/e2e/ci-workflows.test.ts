@@ -132,7 +132,7 @@ describe('examples/ci workflows', () => {
   test('the drift check job holds no secret of the stack: only the service address and token and the state', () => {
     const drift = loadWorkflow('secretform-drift.yml');
     for (const job of Object.values(drift.jobs)) {
-      expect(Object.keys({ ...drift.env, ...job.env }).filter((name) => name !== 'DRIFT_MARKDOWN').sort()).toEqual(['SECRETFORM_STATE', 'SERVICE_ADDR', 'SERVICE_TOKEN']);
+      expect(Object.keys({ ...drift.env, ...job.env }).filter((name) => name !== 'DRIFT_MARKDOWN' && name !== 'DRIFT_JSON').sort()).toEqual(['SECRETFORM_STATE', 'SERVICE_ADDR', 'SERVICE_TOKEN']);
     }
   });
 
@@ -141,6 +141,9 @@ describe('examples/ci workflows', () => {
       SERVICE_ADDR: server.url,
       SERVICE_TOKEN: ROOT_TOKEN,
       SECRETFORM_STATE: join(project, 'shared-state', 'ci.state.json'),
+      // The drift check's own secrets: a token that can only read and list, and the state's (PostgreSQL) URL.
+      SERVICE_READ_ONLY_TOKEN: ROOT_TOKEN,
+      SECRETFORM_STATE_URL: join(project, 'shared-state', 'ci.state.json'),
       SECRETFORM_STATE_KEY: 'ci-state-key',
       APP_ADMIN_PASSWORD: 'ci-app-admin-password',
     };
@@ -180,6 +183,7 @@ describe('examples/ci workflows', () => {
     await call(server, 'POST', 'auth/userpass/users/alice', { token_ttl: '4h' });
     for (const line of driftLines) expect((await run(line, {})).code).toBe(2);
     expect(readFileSync(join(project, 'secretform-drift.md'), 'utf8')).toContain('e2e/alice');
+    expect(JSON.parse(readFileSync(join(project, 'secretform-drift.json'), 'utf8'))).toMatchObject({ status: 'new_drift', stacks: [{ stack: 'e2e', drifted: [{ address: 'e2e/alice', status: 'new' }] }] });
 
     const everything = [...transcript, readFileSync(join(project, planFile), 'utf8')].join('\n');
     expect(everything).not.toContain(ALICE_PASSWORD);

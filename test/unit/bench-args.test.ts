@@ -17,6 +17,12 @@ describe('bench arguments', () => {
     expect(huge.applyTimeoutS).toBeGreaterThanOrEqual(1800);
   });
 
+  it('measures only the drift rows with --drift, at 10,000 unless --sizes says otherwise', () => {
+    expect(parseBenchArgs(['--drift'])).toMatchObject({ drift: true, sizes: [10000] });
+    expect(parseBenchArgs(['--sizes', '1000', '--drift'])).toMatchObject({ drift: true, sizes: [1000] });
+    expect(parseBenchArgs(['--drift', '--sizes', '1000'])).toMatchObject({ drift: true, sizes: [1000] });
+  });
+
   it('takes sizes, an apply time limit and a profile directory', () => {
     expect(parseBenchArgs(['--sizes', '3000,1000,3000', '--apply-timeout', '60', '--cpu-prof', '/tmp/p'])).toEqual({ sizes: [1000, 3000], applyTimeoutS: 60, cpuProfDir: '/tmp/p' });
   });

@@ -2,7 +2,7 @@
  * `secretform drift`: a read-only drift check of the selected stacks (default every stack), recorded in each
  * stack's drift history, with each drifted object's status against that history:
  *
- *   secretform drift [--stack PATTERN]... [--format text|markdown|json|html] [--out-file PATH]
+ *   secretform drift [--stack PATTERN]... [--format text|markdown|json|html] [--out-file PATH] [--json-out PATH]
  *     [--detailed-exitcode] [--fail-on new|any] [--no-record] (and plan's synth, state and connection flags)
  *   secretform drift ack ADDRESS... --reason TEXT [--until DATE|DURATION] [--state PATH|URL]
  *   secretform drift unack ADDRESS... [--state PATH|URL]
@@ -26,6 +26,7 @@ export function registerDriftCommand(program: Command, outcome: CommandOutcome):
       .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
       .option('--format <format>', 'report format: text, markdown (an issue body per stack), json, or html (a self-contained dashboard)', 'text')
       .option('--out-file <path>', 'write the report to this file instead of stdout')
+      .option('--json-out <path>', 'also write the JSON report of the same check to this file (e.g. --format markdown for the issue bodies, this to decide what to do with them)')
       .option('--detailed-exitcode', 'exit 2 when there is drift to alert on (see --fail-on), 0 when there is none, 1 on error')
       .option('--fail-on <what>', 'with --detailed-exitcode, what alerts: new (new or changed drift, the default) or any (any drift not acknowledged)')
       .option('--no-record', 'do not record this check in the drift history (statuses are still shown)'),

@@ -33,6 +33,8 @@ export interface DriftFlags extends StateFlags {
   parallelism?: string;
   format: string;
   outFile?: string;
+  /** `--json-out PATH`: the JSON report too, from the same check (a workflow decides by it, posts the markdown). */
+  jsonOut?: string;
   detailedExitcode?: boolean;
   failOn?: string;
   /** False with --no-record. */
@@ -44,11 +46,13 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
   let format: DriftFormat;
   let failOn: 'new' | 'any';
   let outFile: string | undefined;
+  let jsonOut: string | undefined;
   try {
     settings = parseEngineFlags(flags);
     format = parseDriftFormat(flags.format);
     failOn = parseFailOn(flags.failOn, flags.detailedExitcode === true);
     outFile = nonEmptyFlag('--out-file', flags.outFile);
+    jsonOut = nonEmptyFlag('--json-out', flags.jsonOut);
   } catch (error) {
     return failWith(io, error);
   }
@@ -66,6 +70,8 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
   const report = DRIFT_RENDERERS[format](outcomes, checkedAt);
   try {
     writeDriftReport(report, outFile, io);
+    // The same check as JSON: a second check would see itself as the previous one (every drift `known`).
+    if (jsonOut !== undefined) writeDriftReport(format === 'json' ? report : renderDriftJson(outcomes, checkedAt), jsonOut, io);
   } catch (error) {
     return failWith(io, error);
   }
