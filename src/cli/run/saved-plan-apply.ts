@@ -12,7 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
-import { savedPlanConnectionMismatch } from './saved-plan-connection';
+import { savedPlanConnectionMismatch } from '../../engine/saved-plan/saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
