@@ -131,7 +131,7 @@ describe('saved plan files', () => {
     expect(!notPlan.ok && notPlan.error.message).toMatch(/is not a secretform saved plan \(at format: .*\); make one with `secretform plan --out /);
     writeFileSync(other, JSON.stringify({ format: SAVED_PLAN_FORMAT, format_version: 9 }));
     const newer = await readSavedPlan(other);
-    expect(!newer.ok && newer.error.message).toContain('is a saved plan of format version 9; this secretform reads version 1');
+    expect(!newer.ok && newer.error.message).toContain('was made by a newer version of secretform (saved plan format version 9; this secretform reads versions 1 and 2)');
     writeFileSync(other, '{not json');
     const broken = await readSavedPlan(other);
     expect(!broken.ok && broken.error.code).toBe('plan_file');

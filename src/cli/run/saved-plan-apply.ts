@@ -57,7 +57,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   return runChange({
     command: 'apply',
     several: set.plans.length > 1,
-    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies }),
+    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies, output: settings.output, allowUnverified: flags.allowUnverifiedPlan === true }),
     writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
   }, io, hooks);
 }
