@@ -322,11 +322,13 @@ describe('a saved plan is bound to what made it', () => {
 
   test('a secret read from a SERVICE_* or SECRETFORM_* variable is refused at plan and apply, naming the address and field, before any request', async () => {
     const { project, env, with: run, planFile } = setup(localFile);
-    // Without SECRETFORM_STATE_KEY and before the stack's first apply there is no key, so no MAC: the rule holds alone.
-    const keyless = { ...env, SECRETFORM_STATE_KEY: undefined };
+    // Without SECRETFORM_STATE_KEY and with nowhere to create the stack's key (no KV v2 mount where it is kept)
+    // the plan carries no MAC and says why; applied with --allow-unverified-plan, the rule holds alone.
+    const keyless = { ...env, SECRETFORM_STATE_KEY: undefined, SECRETFORM_FINGERPRINT_KEY_MOUNT: 'no-such-kv' };
     const file = planFile('keyless.plan.json');
     expect((await runCli(run(['plan', '--out', file]), project, keyless)).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).mac).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, 'utf8')).unverified).toContain('no fingerprint key: cannot create the KV v2 secret no-such-kv/secretform/fingerprint-keys/e2e');
     const toToken = tampered(file, 'keyless-token.plan.json', { env: 'SERVICE_TOKEN' });
     const toStateKey = tampered(file, 'keyless-state-key.plan.json', { env: 'SECRETFORM_STATE_KEY' });
 
@@ -337,7 +339,7 @@ describe('a saved plan is bound to what made it', () => {
 
     const requests = server.requestLog.length;
     for (const changed of [toToken, toStateKey]) {
-      const applied = await runCli(['apply', changed], project, keyless);
+      const applied = await runCli(['apply', changed, '--allow-unverified-plan'], project, keyless);
       expect(applied.code).toBe(1);
       expect(applied.stderr).toMatch(/e2e\/alice: secret "password": (SERVICE_TOKEN|SECRETFORM_STATE_KEY) is a variable of secretform's own/);
     }

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { savedPlanConnectionMismatch } from '../../src/cli/run/saved-plan-connection';
+import { savedPlanConnectionMismatch } from '../../src/engine/saved-plan/saved-plan-connection';
 import { objectOfConnection } from '../../src/engine/setup/desired';
 import { fakeIo } from './cli-fake-io';
 

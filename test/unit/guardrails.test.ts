@@ -11,6 +11,9 @@ import { AuthMount, LdapSecretBackend, SecretsMount, SecretValue, UserpassUser }
 import { desiredFromStack } from '../../src/constructs/desired-from-stack';
 import { guardrailsOf } from '../../src/engine/plan/lifecycle';
 import { protectionViolation } from '../../src/engine/guardrails/protection';
+import { withConsequences } from '../../src/engine/guardrails/consequences';
+import { loadClientConfig, ServiceClient } from '../../src/client';
+import { consequenceComments } from '../../src/report/consequences';
 import { planComputation } from '../../src/engine/plan/compute-plan';
 import { diffResource } from '../../src/engine/plan/resource-diff';
 import { loadDesired } from '../../src/engine/setup/desired';
@@ -370,5 +373,35 @@ describe('ignored secrets', () => {
     });
     expect(plan.change.action).toBe('update');
     expect(plan.writeSecrets).toEqual(['access_token']);
+  });
+});
+
+describe('a consequences hook that throws', () => {
+  test('fails closed: an uncounted consequence ("could not be counted") and its warning, never nothing', async () => {
+    const mountType = getResourceType('auth_mount');
+    // A hook with a bug: it throws instead of answering (the real hooks turn every answer into a count or a reason).
+    const throwing = { ...mountType, consequences: () => Promise.reject(new Error('the listing parser broke')) };
+    const stateEntry: ResourceState = { type: mountType.type, id: 'sys/auth/people', attributes: { path: 'people', type: 'userpass' }, secrets: {}, dependencies: [], applied_at: 'x' };
+    const { plan } = diffResource({
+      address: 'prod/people', resourceType: throwing, stateEntry, live: { attributes: { path: 'people', type: 'userpass' }, data: {} }, secrets: {}, fingerprintKey: KEY, refreshOnly: false,
+    });
+    expect(plan.change.action).toBe('delete');
+    const config = loadClientConfig({ SERVICE_ADDR: 'http://127.0.0.1:1', SERVICE_TOKEN: 'unused' });
+    if (!config.ok) throw new Error(config.error.message);
+    const client = new ServiceClient(config.config);
+    const counted = await withConsequences(planComputation('prod', false, new Map([[plan.address, plan]]), []), client, 1);
+    await client.close();
+    const [change] = counted.plan.changes;
+    expect(change.consequences).toEqual([{
+      what: 'objects',
+      uncounted: 'counting what auth_mount sys/auth/people holds failed: the listing parser broke',
+      detail: 'whatever sys/auth/people holds on the service goes with it',
+    }]);
+    expect(counted.plan.warnings).toEqual(['prod/people: could not count the objects its delete takes with it on the service (counting what auth_mount sys/auth/people holds failed: the listing parser broke); review them by hand']);
+    // The reports say it could not be counted, as for a read that could not be counted.
+    expect(consequenceComments(change)).toEqual([
+      '  # ! an unknown number of objects go with it: whatever sys/auth/people holds on the service goes with it',
+      '  #   could not be counted: counting what auth_mount sys/auth/people holds failed: the listing parser broke',
+    ]);
   });
 });

@@ -50,14 +50,58 @@ test.each<[string, (saved: any) => void]>([
   expect(!checked.ok && checked.error.message).toContain('the saved plan p.json is refused, so nothing was read or changed: its content does not match its MAC');
 });
 
-test('a removed MAC is refused when a key is available; without a key a plan without MAC is accepted', () => {
+test('a removed MAC is refused when a key is available, even when unverified plans are allowed', () => {
   const stripped = roundTrip(withSavedPlanMac(unsigned(), key));
   delete stripped.mac;
-  const checked = checkSavedPlanMac(stripped, key, 'p.json', true);
-  expect(!checked.ok && checked.error.message).toContain('it carries no MAC, but a fingerprint key is available (SECRETFORM_STATE_KEY)');
-  const none = FingerprintKey.none('no key exists yet');
-  expect(withSavedPlanMac(unsigned(), none).mac).toBeUndefined();
-  expect(checkSavedPlanMac(unsigned(), none, 'p.json', true).ok).toBe(true);
+  for (const allowUnverified of [false, true]) {
+    const checked = checkSavedPlanMac(stripped, key, 'p.json', true, undefined, allowUnverified);
+    expect(!checked.ok && checked.error.message).toContain('it carries no MAC, but a fingerprint key is available (SECRETFORM_STATE_KEY)');
+  }
+});
+
+test('without a key a plan says why it carries no MAC, and apply refuses it unless unverified plans are allowed', () => {
+  const none = FingerprintKey.none('no key exists yet in the KV v2 secret secret/secretform/fingerprint-keys/prod on the service');
+  const keyless = roundTrip(withSavedPlanMac(unsigned(), none));
+  expect(keyless.mac).toBeUndefined();
+  expect(keyless.unverified).toBe('no fingerprint key: no key exists yet in the KV v2 secret secret/secretform/fingerprint-keys/prod on the service');
+  const refused = checkSavedPlanMac(keyless, none, 'p.json', true);
+  expect(!refused.ok && refused.error.code).toBe('plan_tampered');
+  expect(!refused.ok && refused.error.message).toContain('it carries no MAC (the file says: no fingerprint key: no key exists yet');
+  expect(!refused.ok && refused.error.message).toContain('apply it with --allow-unverified-plan');
+  expect(checkSavedPlanMac(keyless, none, 'p.json', true, undefined, true).ok).toBe(true);
+  // show (not required) reads it.
+  expect(checkSavedPlanMac(keyless, none, 'p.json', false).ok).toBe(true);
+  // A signed plan given an `unverified` reason is changed content.
+  const signed = roundTrip(withSavedPlanMac(unsigned(), key));
+  const marked = checkSavedPlanMac({ ...signed, unverified: 'edited' }, key, 'p.json', true);
+  expect(!marked.ok && marked.error.message).toContain('its content does not match its MAC');
+});
+
+describe('from format version 2 on, the MAC covers the set the stack belongs to', () => {
+  const set = { stacks: ['base', 'prod'], dependencies: { base: [], prod: ['base'] } };
+  const v2 = (): SavedPlan => ({ ...unsigned(), format_version: 2 });
+
+  test('the same set checks; another order, another dependency, a stack dropped or added is refused', () => {
+    const signed = roundTrip(withSavedPlanMac(v2(), key, set));
+    expect(checkSavedPlanMac(signed, key, 'p.json', true, set).ok).toBe(true);
+    for (const other of [
+      { stacks: ['prod', 'base'], dependencies: set.dependencies },
+      { stacks: set.stacks, dependencies: { base: [], prod: [] } },
+      { stacks: ['prod'], dependencies: { prod: ['base'] } },
+      { stacks: ['base', 'prod', 'extra'], dependencies: { ...set.dependencies, extra: [] } },
+    ]) {
+      const checked = checkSavedPlanMac(signed, key, 'p.json', true, other);
+      expect(!checked.ok && checked.error.message).toContain('its content does not match its MAC');
+    }
+  });
+
+  test('a version 1 plan (made before) is checked as it was made; relabelling a version 2 plan as 1 is refused', () => {
+    const old = roundTrip(withSavedPlanMac(unsigned(), key));
+    expect(checkSavedPlanMac(old, key, 'p.json', true, set).ok).toBe(true);
+    const relabelled = { ...roundTrip(withSavedPlanMac(v2(), key, set)), format_version: 1 as const };
+    const checked = checkSavedPlanMac(relabelled, key, 'p.json', true, set);
+    expect(!checked.ok && checked.error.message).toContain('its content does not match its MAC');
+  });
 });
 
 test('another key is named as such; a plan with a MAC and no key to check it is refused by apply, shown by show', () => {

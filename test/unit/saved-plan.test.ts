@@ -5,7 +5,8 @@ import type { PlanComputation } from '../../src/engine/plan/compute-plan';
 import type { Plan } from '../../src/engine/plan/plan';
 import type { ResourcePlan } from '../../src/engine/plan/resource-plan';
 import { liveDigest } from '../../src/engine/saved-plan/live-digest';
-import { readSavedPlan, SAVED_PLAN_FORMAT, writeSavedPlan, type SavedPlan } from '../../src/engine/saved-plan/saved-plan';
+import { readSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, writeSavedPlan, type SavedPlan } from '../../src/engine/saved-plan/saved-plan';
+import { readSavedPlanSet, SAVED_PLAN_SET_FORMAT } from '../../src/engine/saved-plan/saved-plan-set';
 import { liveDigests, staleReasons } from '../../src/engine/saved-plan/staleness';
 import type { StateFile } from '../../src/engine/state/state-file';
 import { getResourceType } from '../../src/resources/registry';
@@ -131,10 +132,25 @@ describe('saved plan files', () => {
     expect(!notPlan.ok && notPlan.error.message).toMatch(/is not a secretform saved plan \(at format: .*\); make one with `secretform plan --out /);
     writeFileSync(other, JSON.stringify({ format: SAVED_PLAN_FORMAT, format_version: 9 }));
     const newer = await readSavedPlan(other);
-    expect(!newer.ok && newer.error.message).toContain('is a saved plan of format version 9; this secretform reads version 1');
+    expect(!newer.ok && newer.error.message).toContain('was made by a newer version of secretform (saved plan format version 9; this secretform reads versions 1 and 2)');
     writeFileSync(other, '{not json');
     const broken = await readSavedPlan(other);
     expect(!broken.ok && broken.error.code).toBe('plan_file');
+  });
+
+  test('of format version 1 (made before version 2) are still read; a newer set is refused as made by a newer version', async () => {
+    const file = join(dir, 'version-1.json');
+    const plan = { ...saved(made(), { lineage: 'L', serial: 2 }), format_version: 1 as const };
+    writeFileSync(file, JSON.stringify(plan));
+    expect(await readSavedPlanSet(file)).toEqual({ ok: true, value: { plans: [plan], dependencies: { [plan.stack]: [] } } });
+    const set = join(dir, 'set-version-1.json');
+    writeFileSync(set, JSON.stringify({ format: SAVED_PLAN_SET_FORMAT, format_version: 1, created_at: 'now', dependencies: { prod: [] }, stacks: [plan] }));
+    expect((await readSavedPlanSet(set)).ok).toBe(true);
+    writeFileSync(set, JSON.stringify({ format: SAVED_PLAN_SET_FORMAT, format_version: 2, created_at: 'now', dependencies: { prod: [] }, stacks: [plan] }));
+    const newer = await readSavedPlanSet(set);
+    expect(!newer.ok && newer.error.message).toContain('was made by a newer version of secretform (saved plan format version 2; this secretform reads version 1)');
+    // What this version writes is version 2.
+    expect(SAVED_PLAN_VERSION).toBe(2);
   });
 
   test('keep a consequence that could not be counted as such: apply PLANFILE shows it unknown, not 0', async () => {

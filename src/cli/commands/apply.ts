@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../run/change-run';
 import { addEngineOptions } from '../run/engine-flags';
 import { addPolicyOption } from '../run/policy-flags';
-import { processIo } from '../run/io';
+import { failWith, processIo } from '../run/io';
+import { UsageError } from '../run/usage-error';
 import type { CommandOutcome } from '../run/command-outcome';
 import { runSavedPlanApply } from '../run/saved-plan-apply';
 
@@ -17,7 +18,12 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
     .argument('[planfile]', 'a plan saved by `secretform plan --out PLANFILE`: applied as it is, without a prompt'))
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
+    .option('--allow-unverified-plan', 'with PLANFILE: apply a stack whose plan carries no MAC (no fingerprint key could be had when it was made), or a plan of several stacks made by secretform before format version 2; check the file yourself first (docs/cli.md)')
     .action(async (planFile: string | undefined, flags: ChangeFlags) => {
+      if (planFile === undefined && flags.allowUnverifiedPlan === true) {
+        outcome.exitCode = failWith(processIo(), new UsageError('--allow-unverified-plan goes with a saved plan (`secretform apply PLANFILE`): a plan made now is not read from a file'));
+        return;
+      }
       outcome.exitCode = planFile === undefined
         ? await runChangeCommand('apply', flags, processIo())
         : await runSavedPlanApply(planFile, flags, processIo());

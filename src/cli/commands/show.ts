@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
+import { checkSavedPlanSetWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
 import { collectNames, nonEmptyFlag } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
@@ -48,10 +48,8 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
   if (!read.ok) return failWith(io, read.error);
   const plans = read.value.plans;
-  for (const saved of plans) {
-    const bound = checkSavedPlanWithoutService(saved, io.env, planFile);
-    if (!bound.ok) return failWith(io, bound.error);
-  }
+  const bound = checkSavedPlanSetWithoutService(read.value, io.env, planFile);
+  if (!bound.ok) return failWith(io, bound.error);
   const selected = selectStacks(plans.map((saved) => saved.stack), patterns, 'read', 'show');
   if (!selected.ok) return failWith(io, selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));

@@ -22,6 +22,8 @@ export interface ChangeFlags extends EngineFlags, PolicyFlags {
   autoApprove?: boolean;
   /** apply only: record the live state of managed objects as applied (accept drift); change nothing on the service. */
   refreshOnly?: boolean;
+  /** apply PLANFILE only: apply stacks the file cannot prove it is the one `plan --out` wrote (no MAC). */
+  allowUnverifiedPlan?: boolean;
 }
 
 /** How the run meets the process; tests replace both. */

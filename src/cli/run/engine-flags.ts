@@ -4,18 +4,20 @@
  * the subsets action, exec and graph take: their registration, their validation (one parser for all), and the
  * engine options they become once the app has been synthesized.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { DEFAULT_PARALLELISM } from '../../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../../engine/state/state-location';
+import { configuredOutputDir, DEFAULT_OUTPUT_DIR } from '../../engine/setup/synth-output-dir';
 import { synthesize } from '../../synthesize';
 import { checkServiceConnection, resolveStack } from '../../engine';
 import { failWith, writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
 export { DEFAULT_PARALLELISM };
+// The synth output's default place is the engine's too (a saved plan's connections are checked against it).
+export { configuredOutputDir, DEFAULT_OUTPUT_DIR };
 
 /** A repeatable option's values, in the order given (commander's argument parser for `--stack`, `--target`, ...). */
 export const collectNames = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -23,7 +25,6 @@ export const collectNames = (value: string, previous: string[] = []): string[] =
 /** `--synth-env`, which `synth` and every command that synthesizes take. */
 export const SYNTH_ENV_OPTION = '--synth-env <name>';
 export const SYNTH_ENV_HELP = 'pass this environment variable (or every one starting with PREFIX, as PREFIX*) to the app (repeatable; see docs/cli.md)';
-export const DEFAULT_OUTPUT_DIR = 'cdktf.out';
 
 /** `--stack`, `--output` and how the synth output is made: what every command that reads the stack's code takes. */
 export interface StackFlags {
@@ -254,20 +255,6 @@ export function engineOptions(settings: EngineSettings, outdir: string, io: CliI
     targets: settings.targets.length > 0 ? settings.targets : undefined,
     ...(settings.migrateState ? { migrateState: true } : {}),
   };
-}
-
-/** The output directory `secretform synth` would write when no --output is given: cdktf.json's, else cdktf.out. */
-export function configuredOutputDir(cwd: string): string {
-  const file = path.join(cwd, 'cdktf.json');
-  let config: unknown;
-  try {
-    config = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    // A missing or unreadable cdktf.json leaves the default; the engine then reports the missing synth output.
-    return DEFAULT_OUTPUT_DIR;
-  }
-  const output = (config as { output?: unknown } | null)?.output;
-  return typeof output === 'string' && output.trim() !== '' ? output : DEFAULT_OUTPUT_DIR;
 }
 
 /** synthesize() writes the app's output through `write` only. */

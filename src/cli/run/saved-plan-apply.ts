@@ -12,7 +12,7 @@ import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
-import { savedPlanConnectionMismatch } from './saved-plan-connection';
+import { savedPlanConnectionMismatch } from '../../engine/saved-plan/saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
@@ -57,7 +57,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   return runChange({
     command: 'apply',
     several: set.plans.length > 1,
-    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies }),
+    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies, output: settings.output, allowUnverified: flags.allowUnverifiedPlan === true }),
     writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
   }, io, hooks);
 }

@@ -4,11 +4,12 @@
  * users ...). Only those objects are asked, so a plan without a delete or replace sends no extra request. A
  * count that cannot be made (no permission, a 2xx answer that is not the listing the call asks for, or a 404
  * that is not the service's own) is a consequence of unknown size, shown where its count would be, and a
- * warning: never 0, and never a failed plan.
+ * warning: never 0, and never a failed plan. A hook that throws is such a count too (`thrownConsequence`): what
+ * the object takes with it is unknown, not nothing.
  */
 import { concurrencyLimit } from '../../lazy-packages';
 import type { ServiceClient } from '../../client';
-import type { Attributes, Consequence, ConsequenceAnswer, ConsequenceRead, ListingCall } from '../../resources/types';
+import type { Attributes, Consequence, ConsequenceAnswer, ConsequenceRead, ListingCall, UncountedConsequence } from '../../resources/types';
 import { notOfShapeAnswer } from '../refresh/read-answer';
 import { uncountedWarning } from './uncounted-warning';
 import type { PlanComputation } from '../plan/compute-plan';
@@ -47,7 +48,9 @@ export async function withConsequences(computation: PlanComputation, client: Ser
         }
       }
     } catch (error) {
-      warnings.push(`${resource.address}: could not count what its ${resource.change.action} takes with it on the service (${(error as Error).message}); review it by hand`);
+      const consequence = thrownConsequence(resource, error);
+      found.set(resource.address, [consequence]);
+      warnings.push(uncountedWarning(resource.address, resource.change.action, consequence));
     }
   }));
   if (found.size === 0 && warnings.length === 0) return computation;
@@ -71,6 +74,19 @@ function notTheServiceNotFound(client: ServiceClient, call: ListingCall): string
     `${call.method} ${client.displayPath(call.path)} answered HTTP 404 without the service's error body ({"errors": [...]}): ` +
     'another server\'s answer (a proxy?), not the service saying that nothing is there'
   );
+}
+
+/**
+ * What a hook that threw leaves: an unknown number of what the object holds, failing closed like a read that
+ * could not be counted (reported as "could not be counted", never as nothing going with it).
+ */
+function thrownConsequence(resource: ResourcePlan, error: unknown): UncountedConsequence {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    what: 'objects',
+    uncounted: `counting what ${resource.resourceType.type} ${resource.change.id} holds failed: ${message}`,
+    detail: `whatever ${resource.change.id} holds on the service goes with it`,
+  };
 }
 
 function consequencesOf(resource: ResourcePlan, read: ConsequenceRead): Promise<readonly Consequence[]> {

@@ -11,7 +11,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { Plan } from '../plan/plan';
 import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
-import { lockRunState, prepareRun, runFingerprintKey, savedPlanKey, type RunContext } from '../setup/run-context';
+import { lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
 import { planRun } from './planned-run';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { StateBackend, StateVersionInfo } from '../state/backend';
@@ -21,10 +21,10 @@ import { renameAddress } from '../state/state-moves';
 import type { RunMode } from '../setup/targets';
 import { canonicalJson } from '../saved-plan/canonical-json';
 import type { SavedPlan } from '../saved-plan/saved-plan';
+import type { SavedPlanVerificationOptions } from '../saved-plan/verify-saved-plan-set';
 import { appliedVersion, savedPlanApplyCommand, staleReasons } from '../saved-plan/staleness';
-import { checkSavedPlanMac } from '../saved-plan/plan-mac';
 import { recordedGuardrails } from '../plan/lifecycle';
-import { policyRefusal, savedPlanPolicyRefusal } from '../policy/policy-stage';
+import { policyRefusal } from '../policy/policy-stage';
 import { hasAfterCreateOperations, runAfterCreateOperations } from '../apply/after-create';
 import { deleteObject, writeObject } from '../apply/operations';
 import { StateWriter } from '../state/state-writer';
@@ -36,21 +36,20 @@ export function applyStack(options: ApplyOptions): Promise<Result<ApplyResult>> 
   return run(options, 'apply');
 }
 
-/** What `applyStackSavedPlan` takes besides the plan: the plan fixes the stack, desired state, targets and mode. */
-export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'> & {
-  /** The plan's file, for messages. */
-  planFile?: string;
-};
+/**
+ * What `applyStackSavedPlan` (and the package's `applySavedPlan`) takes besides the plan: the plan fixes the
+ * stack, desired state, targets and mode; `output` and `allowUnverified` are what its verification takes.
+ */
+export type SavedPlanApplyOptions = Omit<ApplyOptions, 'desired' | 'stack' | 'targets' | 'refreshOnly'> & Pick<SavedPlanVerificationOptions, 'planFile' | 'output' | 'allowUnverified'>;
 
 /**
  * Carries out one stack's saved plan (its part of `apply PLANFILE`): the desired state, targets and mode it
  * was made with, secrets resolved again. Refused (`plan_stale`), before any write, when the state or a live object it read
  * changed since, or when the plan computed now is not the saved one.
  */
-export async function applyStackSavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
-  // A plan that failed a mandatory policy when it was made is refused before anything, a request included.
-  const failedPolicies = savedPlanPolicyRefusal(saved.plan, options.planFile ?? 'given');
-  if (failedPolicies) return fail(failedPolicies);
+export function applyStackSavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
+  // The set was verified before any stack's run (saved-plan/verify-saved-plan-set.ts): its MACs, every
+  // stack's connection, and the policies it recorded.
   const runOptions: ApplyOptions = {
     ...options,
     stack: saved.stack,
@@ -58,14 +57,6 @@ export async function applyStackSavedPlan(saved: SavedPlan, options: SavedPlanAp
     targets: saved.targets.length > 0 ? saved.targets : undefined,
     refreshOnly: saved.refresh_only,
   };
-  // Before anything else, even checking its desired state: the file is the one `plan --out` wrote (its
-  // references, targets and actions unchanged). The key is the run's own: its stack's connection and state.
-  const keyContext = prepareRun({ ...runOptions, desired: { kind: 'specs', stack: saved.stack, specs: [], connection: saved.connection } });
-  if (!keyContext.ok) return keyContext;
-  const key = await savedPlanKey(keyContext.value);
-  if (!key.ok) return key;
-  const bound = checkSavedPlanMac(saved, key.value, options.planFile ?? 'given', true);
-  if (!bound.ok) return bound;
   return run(runOptions, 'apply', saved);
 }
 

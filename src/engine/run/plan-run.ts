@@ -3,12 +3,11 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import { objectOfConnection, specOfDesiredResource } from '../setup/desired';
 import type { PlanComputation } from '../plan/compute-plan';
 import type { Plan } from '../plan/plan';
-import { prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import { prepareRun, readRunState, savedPlanKey, type RunContext } from '../setup/run-context';
 import { planRun } from './planned-run';
 import { SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, type SavedPlan } from '../saved-plan/saved-plan';
 import { liveDigests } from '../saved-plan/staleness';
 import { startReadAhead } from '../plan/read-ahead';
-import { withSavedPlanMac } from '../saved-plan/plan-mac';
 import type { FingerprintKey } from '../state/fingerprint';
 import type { StateFile } from '../state/state-file';
 
@@ -24,21 +23,25 @@ export async function planStack(options: EngineOptions): Promise<Result<Plan>> {
 
 /**
  * `planStack`, plus the saved plan `apply` can carry out later (`secretform plan --out`): the plan with the desired
- * state it was made from, the state's lineage and serial, and a digest of each live object read. Fails when the
- * desired state holds a plain-text secret (only references may be written to a file).
+ * state it was made from, the state's lineage and serial, and a digest of each live object read, unsigned, with
+ * the key to sign it with. Fails when the desired state holds a plain-text secret (only references may be
+ * written to a file).
  */
-export async function createStackSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
+export async function createStackSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan; key: FingerprintKey }>> {
   const planned = await computeReadOnly(options);
   if (!planned.ok) return planned;
   const { context, state, computation, fingerprintKey } = planned.value;
+  // The plan is signed with the stack's key (saved-plan/sign-saved-plan-set.ts, once every stack has planned):
+  // a stack that has none yet (no secret was ever fingerprinted in it) gets one now, the only write of a plan.
+  const key = fingerprintKey.hasKey ? ok(fingerprintKey) : await savedPlanKey(context, 'write');
+  if (!key.ok) return key;
   let desired;
   try {
     desired = context.desired.resources.map(specOfDesiredResource);
   } catch (error) {
     return fail(new EngineError('plan_file', `cannot save the plan: ${(error as Error).message}`));
   }
-  // Bound to the run's fingerprint key when there is one: apply refuses a file changed since (plan-mac.ts).
-  const saved = withSavedPlanMac<SavedPlan>({
+  const saved: SavedPlan = {
     format: SAVED_PLAN_FORMAT,
     format_version: SAVED_PLAN_VERSION,
     created_at: new Date().toISOString(),
@@ -51,8 +54,8 @@ export async function createStackSavedPlan(options: EngineOptions): Promise<Resu
     live_objects: liveDigests(computation),
     ...(options.policies !== undefined && options.policies.packs.length > 0 ? { policy_packs: [...options.policies.packs] } : {}),
     plan: computation.plan,
-  }, fingerprintKey);
-  return ok({ plan: computation.plan, saved });
+  };
+  return ok({ plan: computation.plan, saved, key: key.value });
 }
 
 async function computeReadOnly(

@@ -8,9 +8,14 @@ import { promises as fs } from 'node:fs';
 import { writeFileAtomically } from '../../lazy-packages';
 import { lazy } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { parseSavedPlan, readSavedPlan, writeSavedPlan, type SavedPlan } from './saved-plan';
+import { newerOrUnknownVersion, parseSavedPlan, readSavedPlan, writeSavedPlan, type SavedPlan } from './saved-plan';
 
 export const SAVED_PLAN_SET_FORMAT = 'secretform-saved-plans';
+/**
+ * Stays 1 while each stack's plan carries its own version (saved-plan.ts): a reader of an older secretform then
+ * reaches the stacks and says they are of a newer version, rather than failing on the set's version. The set's
+ * own fields (the stacks, their order and dependencies) are covered by every stack's MAC from stack version 2 on.
+ */
 export const SAVED_PLAN_SET_VERSION = 1;
 
 export interface SavedPlanSet {
@@ -22,7 +27,7 @@ export interface SavedPlanSet {
 
 const setSchema = lazy((z) => z.object({
   format: z.literal(SAVED_PLAN_SET_FORMAT),
-  format_version: z.literal(SAVED_PLAN_SET_VERSION),
+  format_version: z.number(),
   created_at: z.string(),
   dependencies: z.record(z.string(), z.array(z.string())),
   stacks: z.array(z.unknown()).min(1),
@@ -59,6 +64,8 @@ export async function readSavedPlanSet(file: string): Promise<Result<SavedPlanSe
     const single = await readSavedPlan(file);
     return single.ok ? ok({ plans: [single.value], dependencies: { [single.value.stack]: [] } }) : single;
   }
+  const version = (json as { format_version?: unknown }).format_version;
+  if (version !== SAVED_PLAN_SET_VERSION) return fail(newerOrUnknownVersion(file, version, SAVED_PLAN_SET_VERSION, [SAVED_PLAN_SET_VERSION]));
   const parsed = setSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

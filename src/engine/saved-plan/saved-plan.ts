@@ -13,11 +13,20 @@ import { SAVED_PLAN_MAC_ALGORITHM, type SavedPlanMac } from './plan-mac';
 import { planSchema } from './plan-schema';
 
 export const SAVED_PLAN_FORMAT = 'secretform-saved-plan';
-export const SAVED_PLAN_VERSION = 1;
+/**
+ * The version this secretform writes. 2: a consequence may be `uncounted` (version 1 readers knew only counts),
+ * every stack's MAC covers the set it belongs to (plan-mac.ts), and a stack without one says why (`unverified`).
+ * An older secretform reads the version first and says the file is of a newer version, rather than failing on
+ * a field it does not know.
+ */
+export const SAVED_PLAN_VERSION = 2;
+/** The versions this secretform reads: version 1 files (made before) keep working. */
+export const SAVED_PLAN_VERSIONS_READ = [1, 2] as const;
+export type SavedPlanVersion = (typeof SAVED_PLAN_VERSIONS_READ)[number];
 
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;
-  format_version: typeof SAVED_PLAN_VERSION;
+  format_version: SavedPlanVersion;
   /** ISO time the plan was made. */
   created_at: string;
   stack: string;
@@ -38,13 +47,18 @@ export interface SavedPlan {
    */
   policy_packs?: string[];
   plan: Plan;
-  /** The keyed MAC over the rest of the file, when the run that wrote it had a fingerprint key (plan-mac.ts). */
+  /** The keyed MAC over the rest of the file and the set it belongs to, when the run that wrote it had a fingerprint key (plan-mac.ts). */
   mac?: SavedPlanMac;
+  /**
+   * Why the stack carries no MAC (no fingerprint key could be read or created for it when the plan was made):
+   * `apply` refuses such a stack unless told to apply unverified plans (`--allow-unverified-plan`).
+   */
+  unverified?: string;
 }
 
 const savedPlanSchema = lazy((z) => z.object({
   format: z.literal(SAVED_PLAN_FORMAT),
-  format_version: z.literal(SAVED_PLAN_VERSION),
+  format_version: z.union([z.literal(SAVED_PLAN_VERSIONS_READ[0]), z.literal(SAVED_PLAN_VERSIONS_READ[1])]),
   created_at: z.string(),
   stack: z.string().min(1),
   refresh_only: z.boolean(),
@@ -59,6 +73,7 @@ const savedPlanSchema = lazy((z) => z.object({
     .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })
     .readonly()
     .optional(),
+  unverified: z.string().optional(),
 }));
 
 // The file's schema and the `SavedPlan` type are one (see plan-schema.ts): the build fails when they disagree.
@@ -100,8 +115,8 @@ export async function readSavedPlan(file: string): Promise<Result<SavedPlan>> {
 export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
   const format = (json as { format?: unknown } | null)?.format;
   const version = (json as { format_version?: unknown } | null)?.format_version;
-  if (format === SAVED_PLAN_FORMAT && version !== SAVED_PLAN_VERSION) {
-    return fail(new EngineError('plan_file', `${file} is a saved plan of format version ${String(version)}; this secretform reads version ${SAVED_PLAN_VERSION}: plan again with this version`));
+  if (format === SAVED_PLAN_FORMAT && !(SAVED_PLAN_VERSIONS_READ as readonly unknown[]).includes(version)) {
+    return fail(newerOrUnknownVersion(file, version));
   }
   const parsed = savedPlanSchema().safeParse(json);
   if (!parsed.success) {
@@ -109,4 +124,16 @@ export function parseSavedPlan(json: unknown, file: string): Result<SavedPlan> {
     return fail(new EngineError('plan_file', `${file} is not a secretform saved plan (at ${issue.path.join('.') || '(root)'}: ${issue.message}); make one with \`secretform plan --out ${file}\``));
   }
   return ok(parsed.data);
+}
+
+/**
+ * The error of a saved plan (or set) of a version this secretform does not read: newer (the usual case), or not
+ * one at all. `newest` is the version this secretform writes, `read` the versions it reads.
+ */
+export function newerOrUnknownVersion(file: string, version: unknown, newest: number = SAVED_PLAN_VERSION, read: readonly number[] = SAVED_PLAN_VERSIONS_READ): EngineError {
+  const reads = `this secretform reads ${read.length > 1 ? `versions ${read.join(' and ')}` : `version ${read[0]}`}`;
+  if (typeof version === 'number' && version > newest) {
+    return new EngineError('plan_file', `${file} was made by a newer version of secretform (saved plan format version ${version}; ${reads}): apply it with the version that made it, or plan again with this one (\`secretform plan --out ${file}\`)`);
+  }
+  return new EngineError('plan_file', `${file} is a saved plan of format version ${JSON.stringify(version) ?? 'none'}, which no secretform writes (${reads}): plan again (\`secretform plan --out ${file}\`)`);
 }

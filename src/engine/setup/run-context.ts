@@ -128,15 +128,16 @@ export async function runFingerprintKey(context: RunContext, client: ServiceClie
 }
 
 /**
- * The fingerprint key a saved plan is checked with before its run starts (`apply PLANFILE`): the key the run
- * itself uses (SECRETFORM_STATE_KEY, the state backend's, or the stack's key on the stack's own service), read
- * only: no write, and no state read.
+ * The fingerprint key of a saved plan: the key the run itself uses (SECRETFORM_STATE_KEY, the state backend's, or
+ * the stack's key on the stack's own service). `apply PLANFILE` checks with it before its run starts, reading
+ * only (no write, no state read); `plan --out` signs with it and creates it when the stack has none yet
+ * (`write`), so that every stack's plan carries a MAC, one without secrets included.
  */
-export async function savedPlanKey(context: RunContext): Promise<Result<FingerprintKey>> {
+export async function savedPlanKey(context: RunContext, use: KeyUse = 'read'): Promise<Result<FingerprintKey>> {
   const client = clientFor(context);
   if (!client.ok) return client;
   try {
-    return ok(await runFingerprintKey(context, client.value, 'read'));
+    return ok(await runFingerprintKey(context, client.value, use));
   } finally {
     await client.value.close();
   }

@@ -22,6 +22,8 @@ import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
 import { ownValue } from '../../own-keys';
+import { savedPlanPolicyRefusal } from '../policy/policy-stage';
+import { verifySavedPlanSet, type SavedPlanVerificationOptions } from '../saved-plan/verify-saved-plan-set';
 
 /**
  * A stack's failures that refuse every stack of a run, before any of them writes: a saved plan that is stale,
@@ -45,11 +47,12 @@ export interface StacksChangeOptions extends StackSetOptions {
   confirm?: (previews: StackPreview[]) => Promise<boolean> | boolean;
 }
 
-/** What `applySavedPlan` takes besides the plan: the plan fixes the stacks, desired state, targets and mode. */
-export type SavedPlanSetApplyOptions = Omit<StacksChangeOptions, 'stack' | 'stacks' | 'desired' | 'targets' | 'refreshOnly'> & {
-  /** The plan's file, for messages. */
-  planFile?: string;
-};
+/**
+ * What `applySavedPlan` takes besides the plan: the plan fixes the stacks, desired state, targets and mode; the
+ * run says where it is (`output`, the synth output each stack's connection is checked against) and whether it
+ * applies unverified plans (`allowUnverified`): see saved-plan/verify-saved-plan-set.ts.
+ */
+export type SavedPlanSetApplyOptions = Omit<StacksChangeOptions, 'stack' | 'stacks' | 'desired' | 'targets' | 'refreshOnly'> & SavedPlanVerificationOptions;
 
 export interface StacksChangeResult {
   /** Per stack, in the order the stacks ran: the stack's ApplyResult, its failure, or the dependency that stopped it. */
@@ -73,12 +76,21 @@ export function destroy(options: StacksChangeOptions): Promise<Result<StacksChan
  * write anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
  */
 export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
+  // A plan that recorded a failed mandatory policy when it was made is refused before anything, a request included.
+  for (const plan of set.plans) {
+    const failedPolicies = savedPlanPolicyRefusal(plan.plan, options.planFile ?? 'given');
+    if (failedPolicies) return fail(set.plans.length > 1 ? new EngineError(failedPolicies.code, `stack ${plan.stack}: ${failedPolicies.message}`) : failedPolicies);
+  }
+  // Nothing in the file is trusted, and no request goes to an address it alone names, before every stack is verified.
+  const verified = await verifySavedPlanSet(set, options);
+  if (!verified.ok) return verified;
   const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
   const stacks = set.plans.map((plan) => plan.stack);
   const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
   const stackSet: StackSet = { stacks, several: stacks.length > 1, dependencies, targetsOf: () => undefined };
   const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
-  return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...options, ...hooks }));
+  const { output: _output, allowUnverified: _allowUnverified, ...runOptions } = options;
+  return changeStacks(runOptions, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...runOptions, ...hooks }));
 }
 
 function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {

@@ -9,6 +9,8 @@ import type { EngineOptions } from '../setup/engine-options';
 import { ok, type Result } from '../errors';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
+import { signSavedPlanSet } from '../saved-plan/sign-saved-plan-set';
+import type { FingerprintKey } from '../state/fingerprint';
 import { prepareStacks } from './stack-preparation';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
@@ -29,17 +31,20 @@ export async function plan(options: StackSetOptions): Promise<Result<StackOutcom
  */
 export async function createSavedPlan(options: StackSetOptions): Promise<Result<{ outcomes: StackOutcome<Plan>[]; saved?: SavedPlanSet }>> {
   const savedByStack = new Map<string, SavedPlan>();
+  const keys = new Map<string, FingerprintKey>();
   const planned = await planEachStack(options, async (stackOptions) => {
     const made = await createStackSavedPlan(stackOptions);
     if (!made.ok) return made;
     savedByStack.set(made.value.saved.stack, made.value.saved);
+    keys.set(made.value.saved.stack, made.value.key);
     return ok(made.value.plan);
   });
   if (!planned.ok) return planned;
   const { outcomes, set } = planned.value;
   if (outcomes.some((outcome) => outcome.status !== 'done')) return ok({ outcomes });
   const plans = outcomes.map((outcome) => savedByStack.get(outcome.stack)!);
-  return ok({ outcomes, saved: { plans, dependencies: Object.fromEntries(set.dependencies) as Record<string, string[]> } });
+  // Signed once the set is known: each stack's MAC covers the set too (its stacks, order and dependencies).
+  return ok({ outcomes, saved: signSavedPlanSet(plans, Object.fromEntries(set.dependencies) as Record<string, string[]>, keys) });
 }
 
 async function planEachStack(

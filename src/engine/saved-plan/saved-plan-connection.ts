@@ -5,15 +5,25 @@
  * connection in the file must equal the one the run would use without the file: the stack's connection in the
  * existing synth output when that output holds the stack (`apply PLANFILE` synthesizes nothing), else the
  * `SERVICE_*` environment. A mismatch refuses, naming both; an edited file never sends the token anywhere. The
- * synth output is `--output`, else cdktf.json's or cdktf.out: a job that applies a plan of stacks with their own
- * ServiceConnection runs `secretform synth` of the checkout first.
+ * synth output is `--output` (the library's `output`), else cdktf.json's or cdktf.out: a job that applies a plan
+ * of stacks with their own ServiceConnection runs `secretform synth` of the checkout first. The engine's
+ * `applySavedPlan` makes this check itself (verify-saved-plan-set.ts), so a caller of the library is held to it
+ * too; the key is then read through the run's own connection, never the file's.
  */
 import * as path from 'node:path';
-import type { SavedPlan } from '../../engine';
-import { connectionOfObject, listSynthesizedStacks, loadDesired, type DesiredConnection } from '../../engine/setup/desired';
-import { ENVIRONMENT_TOKEN_VARIABLE } from '../../engine/setup/stack-connection';
-import { configuredOutputDir } from './engine-flags';
-import type { CliIo } from './io';
+import type { SavedPlan } from './saved-plan';
+import { connectionOfObject, listSynthesizedStacks, loadDesired, type DesiredConnection } from '../setup/desired';
+import { ENVIRONMENT_TOKEN_VARIABLE } from '../setup/stack-connection';
+import { configuredOutputDir } from '../setup/synth-output-dir';
+
+/** Where a run is: its environment (SERVICE_* variables) and project directory (cdktf.json, the synth output). */
+export interface RunPlace {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** The connection a saved plan's stack is run with (none: the environment's), or why the file's may not be used. */
+export type TrustedConnection = { ok: true; connection?: DesiredConnection } | { ok: false; message: string };
 
 /** The settings two connections must share: everything that says where the token goes, and how. */
 interface ConnectionSettings {
@@ -26,21 +36,31 @@ interface ConnectionSettings {
 }
 
 /** Why this stack's saved plan may not use the connection it names, or undefined when it matches. */
-export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo, output?: string): string | undefined {
+export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, place: RunPlace, output?: string): string | undefined {
+  const trusted = trustedSavedPlanConnection(saved, place, output);
+  return trusted.ok ? undefined : trusted.message;
+}
+
+/**
+ * The connection the run of this stack's saved plan uses, taken from the synth output (or the environment: none),
+ * never from the file; refused when the file names another one.
+ */
+export function trustedSavedPlanConnection(saved: Pick<SavedPlan, 'stack' | 'connection'>, place: RunPlace, output?: string): TrustedConnection {
   let named: DesiredConnection | undefined;
   try {
     named = saved.connection === undefined ? undefined : connectionOfObject(saved.connection, 'saved plan');
   } catch (error) {
-    return (error as Error).message;
+    return { ok: false, message: (error as Error).message };
   }
-  const expected = connectionWithoutTheFile(saved.stack, path.resolve(io.cwd, output ?? configuredOutputDir(io.cwd)));
-  if (typeof expected === 'string') return expected;
-  const fromFile = named === undefined ? environmentSettings(io.env) : settingsOf(named);
-  const fromRun = expected.connection === undefined ? environmentSettings(io.env) : settingsOf(expected.connection);
-  if (sameSettings(fromFile, fromRun)) return undefined;
-  return `the saved plan names the service ${describe(fromFile)} for stack ${saved.stack}, but ${expected.source} names ${describe(fromRun)}, ` +
+  const expected = connectionWithoutTheFile(saved.stack, path.resolve(place.cwd, output ?? configuredOutputDir(place.cwd)));
+  if (typeof expected === 'string') return { ok: false, message: expected };
+  const fromFile = named === undefined ? environmentSettings(place.env) : settingsOf(named);
+  const fromRun = expected.connection === undefined ? environmentSettings(place.env) : settingsOf(expected.connection);
+  if (sameSettings(fromFile, fromRun)) return { ok: true, connection: expected.connection };
+  const message = `the saved plan names the service ${describe(fromFile)} for stack ${saved.stack}, but ${expected.source} names ${describe(fromRun)}, ` +
     'so nothing was sent: a plan is applied only against the service the code or the environment names (the file is not trusted before its MAC is checked, and that check reads the key from the service). ' +
     'Synthesize the code the plan was made from first (`secretform synth`, or name its output with --output) in the environment it was made in, or make a new plan (`secretform plan --out PLANFILE`)';
+  return { ok: false, message };
 }
 
 /** The stack's connection in the existing synth output, if it holds the stack; else the environment's (none). */
