@@ -18,6 +18,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import type { StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
+import { withRunLimits } from '../setup/run-limits';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
@@ -72,7 +73,9 @@ export function destroy(options: StacksChangeOptions): Promise<Result<StacksChan
  * Carries out a saved plan (`secretform apply PLANFILE`): every stack is checked for staleness before the first
  * write anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
  */
-export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
+export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
+  // One request budget per server and one deadline for every stack of the run (setup/run-limits.ts).
+  const options = withRunLimits(givenOptions);
   const saved = new Map(set.plans.map((plan) => [plan.stack, plan]));
   const stacks = set.plans.map((plan) => plan.stack);
   const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
@@ -81,7 +84,8 @@ export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApp
   return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...options, ...hooks }));
 }
 
-function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+function changeStackSet(givenOptions: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+  const options = withRunLimits(givenOptions);
   const set = stackSetOf(options);
   if (!set.ok) return Promise.resolve(set);
   const { stacks: _selected, confirm: _confirm, ...shared } = options;
@@ -119,7 +123,10 @@ async function changeStacks(
     // A stale saved plan or a failed mandatory policy in one stack: no stack is confirmed (REFUSES_EVERY_STACK).
     if (early.some((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code))) return false;
     if (planned.size === 0) return false;
-    const approved = options.confirm ? await options.confirm(previews(ordered, waitsFor, planned, early)) : true;
+    const { confirm } = options;
+    // A person reading the plans is not the service being slow: that time does not count against the deadline.
+    const shown = previews(ordered, waitsFor, planned, early);
+    const approved = confirm ? await (options.runLimits?.deadline.excluding(async () => confirm(shown)) ?? confirm(shown)) : true;
     declined = !approved;
     return approved;
   })());
