@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock';
 import { Directory, DirectoryError } from './directory/directory';
 import { FaultInjector, validateFaultOptions, type FaultControl } from './faults';
 import { HttpServer } from './http/server';
+import { InFlightGauge } from './in-flight';
 import { createKvArea, KvStore } from './kv';
 import { createLdapArea } from './ldap';
 import { MountRegistry } from './mounts';
@@ -63,6 +64,11 @@ export interface DevServer {
   inspectMount(path: string): unknown;
   inspectSync(): unknown;
   faults: FaultControl;
+  /**
+   * Requests being worked on now (arrival to answer, latency included) and the most at once since the start or
+   * `resetMax()`: the request budget of a client, measured at the server.
+   */
+  inFlight: { readonly current: number; readonly max: number; resetMax(): void };
 }
 
 export const DEFAULT_PORT = 8200;
@@ -130,11 +136,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     failureRate: options.failureRate,
     failureStatus: options.failureStatus,
   });
+  const inFlight = new InFlightGauge();
   const router = new Router({
     mounts,
     tokens,
     sync,
     faults,
+    inFlight,
     now,
     log: (entry) => {
       requestCount += 1;
@@ -174,6 +182,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     },
     inspectSync: () => sync.inspect?.(),
     faults,
+    inFlight,
   };
 }
 
