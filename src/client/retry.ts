@@ -118,8 +118,13 @@ export function decideRetry(
 
   if (retryAfterMs !== undefined) {
     if (retryAfterMs > policy.maxRetryAfterMs) return { retry: false, reason: 'retry_after_too_long', retryAfterMs };
-    if (untilDeadlineMs !== undefined && retryAfterMs >= untilDeadlineMs) return { retry: false, reason: 'past_deadline', retryAfterMs };
-    return { retry: true, delayMs: retryAfterMs };
+    // Past maxAttempts, a server that keeps asking for (next to) no wait gets the backoff's ceiling at least: a
+    // run is not to hammer a rate-limited server until its deadline.
+    const delayMs = askedWithin && question.attempts >= policy.maxAttempts
+      ? Math.max(retryAfterMs, Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (question.attempts - 1)))
+      : retryAfterMs;
+    if (untilDeadlineMs !== undefined && delayMs >= untilDeadlineMs) return { retry: false, reason: 'past_deadline', retryAfterMs };
+    return { retry: true, delayMs };
   }
   const delayMs = backoffDelayMs(question.attempts, policy, random);
   if (untilDeadlineMs !== undefined && delayMs >= untilDeadlineMs) return { retry: false, reason: 'past_deadline' };

@@ -137,6 +137,13 @@ describe('decideRetry within a run deadline (untilDeadlineMs)', () => {
     expect(ask(503, '1', 50, 60_000)).toEqual({ retry: true, delayMs: 1000 });
   });
 
+  it('past maxAttempts, waits at least the backoff ceiling when the server asks for (next to) no wait', () => {
+    expect(ask(429, '0', 4, 60_000)).toEqual({ retry: true, delayMs: 0 });
+    expect(ask(429, '0', 5, 60_000)).toEqual({ retry: true, delayMs: 1000 });
+    expect(ask(429, '0', 3, 60_000)).toEqual({ retry: true, delayMs: 0 });
+    expect(ask(429, '5', 9, 60_000)).toEqual({ retry: true, delayMs: 5000 });
+  });
+
   it('stops at the deadline: a wait that would end after it is not made', () => {
     expect(ask(429, '2', 1, 1500)).toEqual({ retry: false, reason: 'past_deadline', retryAfterMs: 2000 });
     expect(ask(502, undefined, 1, 10)).toEqual({ retry: false, reason: 'past_deadline' });
