@@ -47,6 +47,8 @@ export interface DevServerOptions {
   maxUnauthenticatedBodyBytes?: number;
   /** Bytes all login bodies being read at once may hold together; default 16 MiB. Over it: 503. */
   unauthenticatedBodyBudgetBytes?: number;
+  /** How many of the latest requests `requestLog` keeps; default 10,000 (the bench replays more). */
+  requestLogCap?: number;
 }
 
 export interface DevServer {
@@ -84,7 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
     throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
   }
-  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes'] as const) {
+  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes', 'requestLogCap'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new Error(`${name} must be an integer > 0, got ${value}`);
   }
@@ -130,6 +132,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   for (const layer of layers) await applySeedContent(layer.seed, layer.source, mounts, context);
 
   const requestLog: RequestLogEntry[] = [];
+  const requestLogCap = options.requestLogCap ?? REQUEST_LOG_CAP;
   let requestCount = 0;
   const faults = new FaultInjector({
     latencyMs: options.latencyMs,
@@ -147,7 +150,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     log: (entry) => {
       requestCount += 1;
       requestLog.push(entry);
-      if (requestLog.length > REQUEST_LOG_CAP) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAP);
+      if (requestLog.length > requestLogCap) requestLog.splice(0, requestLog.length - requestLogCap);
     },
   });
   const http = new HttpServer((head, readBody) => router.handle(head, readBody), {
