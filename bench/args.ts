@@ -1,6 +1,6 @@
 /**
  * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--sizes 1000,3000] [--apply-timeout
- * SECONDS] [--cpu-prof DIR]`.
+ * SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
@@ -13,6 +13,8 @@ export interface BenchArgs {
   applyTimeoutS: number;
   /** Write a CPU profile of every secretform run into this directory. */
   cpuProfDir?: string;
+  /** `--fleet [--fleet-size SxN]`: only the fleet rows (bench/fleet.ts), S stacks of N objects on 4 servers. */
+  fleet?: FleetSize;
 }
 
 export const FULL_SIZES = [1000, 3000, 10000];
@@ -48,7 +50,28 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       if (!(seconds > 0)) throw new Error('--apply-timeout takes a positive number of seconds');
       args.applyTimeoutS = seconds;
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
-    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --sizes N,N, --apply-timeout SECONDS or --cpu-prof DIR`);
+    else if (arg === '--fleet') args.fleet ??= FULL_FLEET;
+    else if (arg === '--fleet-size') args.fleet = parseFleetSize(value());
+    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet or --fleet-size SxN`);
   }
   return args;
+}
+
+/** A fleet's size (`--fleet-size STACKSxOBJECTS`), on FLEET_SERVERS servers. */
+export interface FleetSize {
+  stacks: number;
+  objects: number;
+}
+
+export const FLEET_SERVERS = 4;
+export const FULL_FLEET: FleetSize = { stacks: 100, objects: 1000 };
+
+export function parseFleetSize(text: string): FleetSize {
+  const match = /^(\d+)x(\d+)$/.exec(text.trim());
+  const stacks = Number(match?.[1]);
+  const objects = Number(match?.[2]);
+  if (!match || stacks < FLEET_SERVERS || objects < 2) {
+    throw new Error(`--fleet-size takes STACKSxOBJECTS with at least ${FLEET_SERVERS} stacks and 2 objects each (e.g. 100x1000), got "${text}"`);
+  }
+  return { stacks, objects };
 }

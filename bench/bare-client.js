@@ -1,14 +1,25 @@
 // The reference a plan is compared with: a Node process that sends the same reads the plan sent, with undici's
 // Pool at the same parallelism, and does nothing else (no state, no diff, no report). Its time is what any
 // client pays on this machine against this server: node's start, the HTTP client, the round trips.
-// Usage: SERVICE_TOKEN=... node bare-client.js READS_FILE (JSON: { url, parallelism, reads: [[method, path, query]] }).
+// Usage: SERVICE_TOKEN=... node bare-client.js READS_FILE (JSON: { url, parallelism, reads: [[method, path, query]] },
+// or { servers: [{ url, parallelism, reads }] } for a fleet: each server's reads at its own parallelism, all at once).
 'use strict';
 const { readFileSync } = require('node:fs');
 const Pool = require('undici/lib/dispatcher/pool');
 const { request } = require('undici/lib/api');
 
 async function main() {
-  const { url, parallelism, reads } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+  const file = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+  const servers = file.servers ?? [file];
+  const failed = (await Promise.all(servers.map(({ url, parallelism, reads }) => sendReads(url, parallelism, reads)))).reduce((a, b) => a + b, 0);
+  if (failed > 0) {
+    process.stderr.write(`${failed} reads failed\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** Sends `reads` to the server at `url`, `parallelism` at a time; resolves to the number that failed. */
+async function sendReads(url, parallelism, reads) {
   const pool = new Pool(url, { connections: parallelism });
   const headers = { 'x-service-token': process.env.SERVICE_TOKEN };
   let next = 0;
@@ -27,10 +38,7 @@ async function main() {
   };
   await Promise.all(Array.from({ length: parallelism }, worker));
   await pool.close();
-  if (failed > 0) {
-    process.stderr.write(`${failed} reads failed\n`);
-    process.exitCode = 1;
-  }
+  return failed;
 }
 
 main().catch((err) => {

@@ -35,6 +35,11 @@ async function run(): Promise<void> {
   parentPort!.on('message', (message: { kind: string; last?: number }) => {
     // `busyMs`: how long this thread's event loop has been busy since it started (the server's own work).
     if (message.kind === 'count') parentPort!.postMessage({ kind: 'count', count: server.requestCount, busyMs: performance.eventLoopUtilization().active });
+    // The most requests the server worked on at once since the last ask (each ask starts a new measure).
+    if (message.kind === 'in-flight') {
+      parentPort!.postMessage({ kind: 'in-flight', max: server.inFlight.max });
+      server.inFlight.resetMax();
+    }
     // The method, path and query of the last `last` requests (the log keeps no body), for the bare client.
     if (message.kind === 'reads') {
       const { last } = message as { kind: string; last: number };

@@ -15,6 +15,8 @@ import { findPostgresBin, startPostgres } from '../test/support/postgres';
 import { secretEnv, seedFor } from './mix';
 import { measureDrift, type DriftBenchKit } from './drift';
 import { summariseProfile, summaryText } from './profile-summary';
+import type { Seed } from '../src/devserver';
+import { measureFleet } from './fleet';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'secretform.js');
@@ -22,9 +24,9 @@ const LATENCY_MS = 10;
 /** A service in the same data centre: the client's CPU, not the network, is what a user waits for. */
 const LOW_LATENCY_MS = 1;
 const PARALLELISM = 10;
-const ROOT_TOKEN = 'bench-root-token';
+export const ROOT_TOKEN = 'bench-root-token';
 
-interface Row {
+export interface Row {
   figure: string;
   size: number;
   seconds?: number;
@@ -50,22 +52,24 @@ interface Row {
 // ---------------------------------------------------------------------------------------------------------------
 // The dev server on its own thread.
 
-interface BenchServer {
+export interface BenchServer {
   url: string;
   /** Requests handled so far, and how long the server thread has been busy (ms). */
   requestCount(): Promise<{ count: number; busyMs: number }>;
   /** [method, path, query] of the last `last` requests. */
   lastRequests(last: number): Promise<[string, string, string][]>;
+  /** The most requests in flight at once at the server since the last call (or its start). */
+  maxInFlight(): Promise<number>;
   close(): Promise<void>;
 }
 
-export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { secretMount?: boolean } = {}, cpuProfFile?: string): Promise<BenchServer> {
+export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { secretMount?: boolean; seed?: Seed; requestLogCap?: number } = {}, cpuProfFile?: string): Promise<BenchServer> {
   const worker = new Worker(join(__dirname, 'dev-server-worker.ts'), {
-    workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seedFor(size, seed), latencyMs, cpuProfFile },
+    workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seed.seed ?? seedFor(size, seed), latencyMs, cpuProfFile, ...(seed.requestLogCap === undefined ? {} : { requestLogCap: seed.requestLogCap }) },
     execArgv: ['--require', require.resolve('tsx/cjs')],
   });
   const next = (kind: string) =>
-    new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][] }>((done, reject) => {
+    new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][]; max?: number }>((done, reject) => {
       const onError = (error: Error) => {
         worker.off('message', onMessage);
         reject(error);
@@ -92,6 +96,11 @@ export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { 
       worker.postMessage({ kind: 'reads', last });
       return reply.then((m) => m.reads!);
     },
+    maxInFlight: () => {
+      const reply = next('in-flight');
+      worker.postMessage({ kind: 'in-flight' });
+      return reply.then((m) => m.max!);
+    },
     close: async () => {
       const closed = next('closed');
       worker.postMessage({ kind: 'close' });
@@ -104,7 +113,7 @@ export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { 
 // ---------------------------------------------------------------------------------------------------------------
 // Running the real binary.
 
-interface CliRun {
+export interface CliRun {
   code: number | null;
   seconds: number;
   stdout: string;
@@ -160,7 +169,7 @@ function runNode(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string
   });
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
@@ -207,12 +216,12 @@ function changesIn(planJson: string): number {
   return (plan.resource_changes ?? []).filter((change) => !(change.actions.length === 1 && change.actions[0] === 'no-op')).length;
 }
 
-function failure(run: CliRun, what: string): string {
+export function failure(run: CliRun, what: string): string {
   if (run.timedOut) return `${what} did not finish`;
   return `${what} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`;
 }
 
-function progress(what: string, run: CliRun & { requests?: number }): void {
+export function progress(what: string, run: CliRun & { requests?: number }): void {
   process.stdout.write(`  ${what}: ${run.seconds.toFixed(2)} s${run.requests === undefined ? '' : `, ${run.requests} requests`}${run.code === 0 ? '' : ` (exit ${run.code}${run.timedOut ? ', stopped' : ''})`}\n`);
 }
 
@@ -584,7 +593,7 @@ async function main(): Promise<void> {
   if (args.cpuProfDir) mkdirSync(args.cpuProfDir, { recursive: true });
   process.stdout.write(
     `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
-      `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; sizes ${args.sizes.join(', ')}\n`,
+      `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; ${args.fleet ? `a fleet of ${args.fleet.stacks} stacks x ${args.fleet.objects} on 4 servers` : `sizes ${args.sizes.join(', ')}`}\n`,
   );
   process.stdout.write('building dist/ and its CLI bundle (the secretform binary runs from it)...\n');
   const built = await new Promise<number | null>((done) => spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', done));
@@ -595,8 +604,10 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const serverMemory: Record<number, number> = {};
   const notes: string[] = [];
-  if (!args.huge && !args.drift) await measureVersion(rows);
-  for (const size of args.sizes) {
+  if (args.fleet) {
+    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes);
+  } else if (!args.huge && !args.drift) await measureVersion(rows);
+  for (const size of args.fleet ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : args.drift ? ' (drift rows only)' : ''}...\n`);
     if (args.huge) await measureHuge(size, args, rows);
     else if (args.drift) await measureDrift(size, DRIFT_KIT, rows);

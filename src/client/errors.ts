@@ -21,7 +21,8 @@ export type ServiceClientErrorCode =
   | 'invalid_path' // a path the client refuses to send (dot or empty segment, control character)
   | 'method_refused' // a method the client was made to refuse (a read-only client: only GET and LIST)
   | 'not_tls' // SERVICE_ADDR says https, but the server answered in plain HTTP
-  | 'client_certificate_required'; // the server asked for a client certificate and none was configured
+  | 'client_certificate_required' // the server asked for a client certificate and none was configured
+  | 'deadline'; // the run's deadline (--timeout) passed, or a wait the server asked for would end after it
 
 /**
  * Failures that concern the whole run rather than one request: every other request would fail the same way,
@@ -34,7 +35,8 @@ export type RunFailureCause =
   | 'client_certificate_required'
   | 'not_tls'
   | 'redirected' // a redirect the client does not follow: SERVICE_ADDR points at a standby node or a proxy
-  | 'not_answering'; // connections open but no request of the run was ever answered in time
+  | 'not_answering' // connections open but no request of the run was ever answered in time
+  | 'deadline'; // the run's deadline passed: no request may be sent or retried any more
 
 export interface ServiceClientErrorDetails {
   code: ServiceClientErrorCode;
@@ -107,6 +109,8 @@ const RUN_FAILURE_HEADLINES: Record<RunFailureCause, string> = {
     'the server at SERVICE_ADDR redirects requests to where this client does not follow (another node, a proxy, or a method-changing redirect): point SERVICE_ADDR at the service itself',
   not_answering:
     'the server at SERVICE_ADDR accepts connections but does not answer requests in time: it is hung or overloaded, or SERVICE_ADDR points at something that is not the service',
+  deadline:
+    'the run reached its deadline (--timeout) before its requests were done: raise --timeout, or lower --parallelism if the server at SERVICE_ADDR is rate-limiting the run',
 };
 
 /** One sentence naming the likely cause of a run-level failure, for the single report of a stopped run. */
@@ -194,6 +198,7 @@ export function statusError(method: string, path: string, status: number, errors
     method_refused: '',
     not_tls: '',
     client_certificate_required: '',
+    deadline: '',
   };
   return new ServiceClientError({ code, method, path, status, errors, serviceErrorBody, attempts }, `${head} ${hints[code]}`);
 }
@@ -230,6 +235,19 @@ export function timeoutError(method: string, path: string, timeoutMs: number, at
     { code: 'timeout', method, path, attempts, cause: 'timeout' },
     `${method} ${path} got no complete response within ${timeoutMs / 1000} s${retriesNote(attempts)}; the service ` +
       `may be overloaded or unreachable. Check the service, or raise the request timeout.`,
+  );
+}
+
+/**
+ * The run's deadline ends a request: it passed before the request could be sent, or the wait the server asked
+ * for (`lastAnswer`, e.g. `HTTP 429 with Retry-After: 1`) would end after it. Names the server and its answer.
+ */
+export function deadlineError(method: string, path: string, address: string, deadline: string, lastAnswer: string | undefined, attempts: number): ServiceClientError {
+  const answered = lastAnswer === undefined ? '' : ` The server at ${address} last answered ${lastAnswer}${retriesNote(attempts)}.`;
+  return new ServiceClientError(
+    { code: 'deadline', method, path, attempts, cause: 'deadline', runFailure: 'deadline' },
+    `${method} ${path} to ${address} was not done before the run's deadline (${deadline}): no request is sent or retried after it.${answered} ` +
+      'Raise --timeout (or try again later) if the server is rate-limiting or busy; lower --parallelism to ask less of it at once.',
   );
 }
 

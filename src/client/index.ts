@@ -5,6 +5,8 @@ export { ServiceClientError, codeForStatus, runFailureHeadline, runFailureMessag
 export type { ServiceClientErrorCode, RunFailureCause } from './errors';
 export { SecretScrubber, scrubSecrets } from './secret-scrubber';
 export { MAX_REDIRECTS } from './redirects';
+export { RequestBudget, RequestBudgets, serverOf } from './request-budget';
+export { RunDeadline, DEFAULT_RUN_TIMEOUT_MS } from './run-deadline';
 export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfterMs, backoffDelayMs, isRepeatable } from './retry';
 export type { RetryPolicy, RetryDecision } from './retry';
 export { isEnvelope, objectFromBody, listFromBody } from './response-shapes';

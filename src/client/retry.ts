@@ -12,6 +12,9 @@
  *   30 s wait five times hides an outage rather than riding out a blip.
  * - Delay: the server's Retry-After (seconds or HTTP date) when given, otherwise exponential backoff with
  *   full jitter: a uniform random wait in [0, min(maxDelayMs, baseDelayMs * 2^(retry-1))].
+ * - A run's deadline (`untilDeadlineMs`, see run-deadline.ts): a 429, or a 503 with Retry-After, is the server
+ *   asking to wait, not failing; it is retried after the time asked as often as the server asks, without counting
+ *   against maxAttempts, as long as the wait ends before the deadline. No wait of any kind goes past it.
  */
 
 export interface RetryPolicy {
@@ -80,11 +83,18 @@ export interface RetryQuestion {
   /** Attempts already made, the failed one included. */
   attempts: number;
   outcome: AttemptOutcome;
+  /** Time left before the run's deadline; undefined when the client has none (then maxAttempts bounds every retry). */
+  untilDeadlineMs?: number;
 }
 
 export type RetryDecision =
   | { retry: true; delayMs: number }
-  | { retry: false; reason: 'not_retryable' | 'not_repeatable' | 'attempts_exhausted' | 'retry_after_too_long'; retryAfterMs?: number };
+  | { retry: false; reason: 'not_retryable' | 'not_repeatable' | 'attempts_exhausted' | 'retry_after_too_long' | 'past_deadline'; retryAfterMs?: number };
+
+/** A 429, or a 503 that says when to come back: the server is asking the client to wait (a rate limit), not failing. */
+export function isAskedToWait(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'status' && (outcome.status === 429 || (outcome.status === 503 && outcome.retryAfter !== undefined));
+}
 
 export function decideRetry(
   question: RetryQuestion,
@@ -99,12 +109,24 @@ export function decideRetry(
 
   const notDelivered = outcome.kind === 'error' && NOT_DELIVERED_ERRORS.has(outcome.code);
   if (!notDelivered && !isRepeatable(question.method, question.idempotent)) return { retry: false, reason: 'not_repeatable' };
-  if (question.attempts >= policy.maxAttempts) return { retry: false, reason: 'attempts_exhausted' };
 
   const retryAfterMs = outcome.kind === 'status' ? parseRetryAfterMs(outcome.retryAfter, nowMs) : undefined;
+  const { untilDeadlineMs } = question;
+  // With a deadline, the server's own "come back in N s" bounds the retries of a rate limit, not a count.
+  const askedWithin = untilDeadlineMs !== undefined && retryAfterMs !== undefined && isAskedToWait(outcome);
+  if (!askedWithin && question.attempts >= policy.maxAttempts) return { retry: false, reason: 'attempts_exhausted' };
+
   if (retryAfterMs !== undefined) {
     if (retryAfterMs > policy.maxRetryAfterMs) return { retry: false, reason: 'retry_after_too_long', retryAfterMs };
-    return { retry: true, delayMs: retryAfterMs };
+    // Past maxAttempts, a server that keeps asking for (next to) no wait gets the backoff's ceiling at least: a
+    // run is not to hammer a rate-limited server until its deadline.
+    const delayMs = askedWithin && question.attempts >= policy.maxAttempts
+      ? Math.max(retryAfterMs, Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (question.attempts - 1)))
+      : retryAfterMs;
+    if (untilDeadlineMs !== undefined && delayMs >= untilDeadlineMs) return { retry: false, reason: 'past_deadline', retryAfterMs };
+    return { retry: true, delayMs };
   }
-  return { retry: true, delayMs: backoffDelayMs(question.attempts, policy, random) };
+  const delayMs = backoffDelayMs(question.attempts, policy, random);
+  if (untilDeadlineMs !== undefined && delayMs >= untilDeadlineMs) return { retry: false, reason: 'past_deadline' };
+  return { retry: true, delayMs };
 }

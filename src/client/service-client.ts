@@ -7,6 +7,7 @@ import {
   ServiceClientError,
   clientCertificateError,
   connectionError,
+  deadlineError,
   invalidPathError,
   methodRefusedError,
   invalidResponseError,
@@ -24,7 +25,9 @@ import { encodePath, pathProblem } from './request-path';
 import { SecretScrubber } from './secret-scrubber';
 import { RequestDeadlines } from './request-deadlines';
 import { isClientCertificateAlert, probeClientCertificateRequired } from './tls-probe';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, decideRetry } from './retry';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, decideRetry, isAskedToWait } from './retry';
+import type { RequestBudget } from './request-budget';
+import type { RunDeadline } from './run-deadline';
 import {
   type JsonObject,
   type ShapeResult,
@@ -82,6 +85,17 @@ export interface ServiceClientOptions {
    * refused inside the process, before anything is sent (`method_refused`). Default: every method.
    */
   allowedMethods?: readonly string[];
+  /**
+   * The requests in flight this client may have, shared with the run's other clients of the same server
+   * (request-budget.ts); default: a budget of `maxConnections` of its own (its pool's connections bound it anyway).
+   */
+  budget?: RequestBudget;
+  /**
+   * The run's deadline (run-deadline.ts): no request is sent or retried after it, and a 429 (or 503 with a
+   * Retry-After) is retried after the time asked as often as the server asks within it. Default: none, and
+   * `retry.maxAttempts` bounds every retry.
+   */
+  deadline?: RunDeadline;
 }
 
 /** Denials in a row, with no request ever accepted, after which a plain "permission denied" means a bad token. */
@@ -161,6 +175,8 @@ type Attempt =
   | { kind: 'redirect'; status: number; location?: string; reason: string }
   | { kind: 'timeout' }
   | { kind: 'too_large'; status: number }
+  /** The run's deadline passed while the request waited for a slot of its server's budget: it was not sent. */
+  | { kind: 'past_deadline' }
   /** `redirectedTo`: the origin that failed, when a followed redirect led away from SERVICE_ADDR's. */
   | { kind: 'error'; code: string; message: string; redirectedTo?: string };
 
@@ -204,6 +220,10 @@ export class ServiceClient {
   readonly #now: () => number;
   readonly #allowedMethods: readonly string[] | undefined;
   readonly #stats: ClientStats = { requests: 0, retries: 0 };
+  readonly #budget: RequestBudget | undefined;
+  readonly #deadline: RunDeadline | undefined;
+  /** The last answer that asked this client to wait (`HTTP 429 with Retry-After: 1`), for a deadline's message. */
+  #lastAskedToWait: string | undefined;
 
   constructor(config: ClientConfig, options: ServiceClientOptions = {}) {
     this.#config = config;
@@ -226,6 +246,8 @@ export class ServiceClient {
     this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
     this.#stopAfterRunFailure = options.stopAfterRunFailure === true;
+    this.#budget = options.budget;
+    this.#deadline = options.deadline;
     const token = config.token?.reveal();
     if (token !== undefined) this.#scrubber.add([token]);
     this.#scrubber.add(options.secrets ?? []);
@@ -357,8 +379,10 @@ export class ServiceClient {
       // Another call found the run broken while this one waited to retry: stop here too.
       if (attempts > 1 && this.#runFailure) return { ok: false, error: this.#runFailure };
       if (attempts > 1) this.#stats.retries++;
+      if (this.#deadline?.passed() === true) return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts - 1) });
       const attempt = await this.#follow(upperMethod, wirePath, headers, body);
 
+      if (attempt.kind === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts - 1) });
       if (attempt.kind === 'redirect') {
         return this.#finish({ ok: false, error: redirectError(upperMethod, displayPath, attempt.status, attempt.location, attempt.reason) });
       }
@@ -388,15 +412,16 @@ export class ServiceClient {
         if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt, body !== undefined));
       }
 
+      const outcome = attempt.kind === 'response'
+        ? { kind: 'status' as const, status: attempt.status, retryAfter: attempt.retryAfter }
+        : { kind: 'error' as const, code: attempt.code };
+      if (isAskedToWait(outcome) && attempt.kind === 'response') {
+        // The server's own words about when to come back: a header, never a secret, but capped and scrubbed all the same.
+        const retryAfter = attempt.retryAfter === undefined ? '' : ` with Retry-After: ${this.#scrubber.scrubServerText(attempt.retryAfter, 40)}`;
+        this.#lastAskedToWait = `HTTP ${attempt.status}${retryAfter}`;
+      }
       const decision = decideRetry(
-        {
-          method: upperMethod,
-          idempotent: options.idempotent === true,
-          attempts,
-          outcome: attempt.kind === 'response'
-            ? { kind: 'status', status: attempt.status, retryAfter: attempt.retryAfter }
-            : { kind: 'error', code: attempt.code },
-        },
+        { method: upperMethod, idempotent: options.idempotent === true, attempts, outcome, untilDeadlineMs: this.#deadline?.remainingMs() },
         this.#retry,
         this.#now(),
         this.#random,
@@ -405,6 +430,7 @@ export class ServiceClient {
         await this.#sleep(decision.delayMs);
         continue;
       }
+      if (decision.reason === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts) });
 
       if (attempt.kind === 'error') {
         return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.#whereFailed(attempt), attempt.code, attempts) });
@@ -459,6 +485,11 @@ export class ServiceClient {
     return attempt.redirectedTo === undefined ? this.address : `${attempt.redirectedTo} (the redirect target of ${this.address})`;
   }
 
+  /** The run's deadline ended this request (after `attempts` sent): the error names the server and its last "wait". */
+  #pastDeadline(method: string, displayPath: string, attempts: number): ServiceClientError {
+    return deadlineError(method, displayPath, this.address, this.#deadline!.label, this.#lastAskedToWait, attempts);
+  }
+
   /** Scrubs server text out of secrets, and latches a run-level failure. */
   #finish(result: ServiceResult): ServiceResult {
     if (result.ok) {
@@ -502,6 +533,15 @@ export class ServiceClient {
   }
 
   async #attempt(origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+    // A slot of the server's budget, held while the request is on the wire; its time limit starts once it has one.
+    const waiting = this.#budget?.take();
+    if (waiting !== undefined) {
+      await waiting;
+      if (this.#deadline?.passed() === true) {
+        this.#budget!.give();
+        return { kind: 'past_deadline' };
+      }
+    }
     this.#stats.requests++;
     const deadline = this.#deadlines.start(REQUEST_TIMED_OUT);
     try {
@@ -522,6 +562,7 @@ export class ServiceClient {
       return { kind: 'error', code: failure.code ?? failure.name ?? 'UNKNOWN', message: failure.message };
     } finally {
       this.#deadlines.end(deadline);
+      this.#budget?.give();
     }
   }
 

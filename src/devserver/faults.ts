@@ -19,6 +19,13 @@ export interface FaultOptions {
 export interface FaultControl {
   /** The next `count` requests fail with `status` (with `Retry-After` when given, or 1 s for 429/503). */
   failNext(count: number, status: number, retryAfterSeconds?: number): void;
+  /**
+   * Every request from now on fails with `status` (after those `failNext` queued), until `stopFailing`: a server
+   * that rate-limits for ever (429 with `Retry-After`), to test that a client gives up at its deadline.
+   */
+  failEvery(status: number, retryAfterSeconds?: number): void;
+  /** Ends `failEvery` and drops the failures `failNext` queued. */
+  stopFailing(): void;
 }
 
 interface QueuedFailure {
@@ -35,7 +42,8 @@ export class FaultInjector implements FaultControl {
   private readonly failureRate: number;
   private readonly failureStatus: number;
   private readonly random: () => number;
-  private readonly queued: QueuedFailure[] = [];
+  private queued: QueuedFailure[] = [];
+  private always: QueuedFailure | undefined;
 
   constructor(options: FaultOptions = {}) {
     this.latencyMs = options.latencyMs ?? 0;
@@ -48,15 +56,24 @@ export class FaultInjector implements FaultControl {
   failNext(count: number, status: number, retryAfterSeconds?: number): void {
     if (!Number.isInteger(count) || count < 0) throw new Error(`failNext: count must be an integer >= 0, got ${count}`);
     checkFailureStatus(status, 'failNext: status');
-    if (retryAfterSeconds !== undefined && (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0)) {
-      throw new Error(`failNext: retryAfterSeconds must be an integer >= 0, got ${retryAfterSeconds}`);
-    }
+    checkRetryAfter(retryAfterSeconds, 'failNext');
     for (let i = 0; i < count; i += 1) this.queued.push({ status, retryAfterSeconds });
+  }
+
+  failEvery(status: number, retryAfterSeconds?: number): void {
+    checkFailureStatus(status, 'failEvery: status');
+    checkRetryAfter(retryAfterSeconds, 'failEvery');
+    this.always = { status, retryAfterSeconds };
+  }
+
+  stopFailing(): void {
+    this.always = undefined;
+    this.queued = [];
   }
 
   /** The injected failure for this request, if any. */
   nextFailure(): DevResponse | undefined {
-    const queued = this.queued.shift();
+    const queued = this.queued.shift() ?? this.always;
     if (queued) return failureResponse(queued.status, queued.retryAfterSeconds);
     if (this.failureRate > 0 && this.random() < this.failureRate) return failureResponse(this.failureStatus);
     return undefined;
@@ -76,6 +93,12 @@ function failureResponse(status: number, retryAfterSeconds?: number): DevRespons
     body: { errors: ['injected failure'] },
     headers: retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
   };
+}
+
+function checkRetryAfter(retryAfterSeconds: number | undefined, what: string): void {
+  if (retryAfterSeconds !== undefined && (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0)) {
+    throw new Error(`${what}: retryAfterSeconds must be an integer >= 0, got ${retryAfterSeconds}`);
+  }
 }
 
 function checkFailureStatus(status: number, what: string): void {

@@ -2,6 +2,7 @@ import { ClientGoneError, HttpProtocolError } from './http/request';
 import type { BodyAccess, HttpRequestHead, HttpResponse } from './http/server';
 import { parseJsonBody } from './json-body';
 import type { FaultInjector } from './faults';
+import type { InFlightGauge } from './in-flight';
 import type { MountRegistry } from './mounts';
 import { okEnvelope, permissionDenied, ServiceError, unsupportedOperation, unsupportedPath } from './respond';
 import type { InMemoryTokenStore } from './tokens';
@@ -27,6 +28,8 @@ export interface RouterDeps {
   tokens: InMemoryTokenStore;
   sync: AreaHandler;
   faults: FaultInjector;
+  /** Counts the requests being worked on (absent: not counted). */
+  inFlight?: InFlightGauge;
   now: () => number;
   log: (entry: RequestLogEntry) => void;
 }
@@ -45,18 +48,23 @@ export class Router {
   async handle(http: HttpRequestHead, readBody: (access?: BodyAccess) => Promise<Buffer>): Promise<HttpResponse> {
     const arrivedAt = performance.now();
     const entry: RequestLogEntry = { method: http.method.toUpperCase(), path: '', query: '', status: 0, fields: [] };
-    let response: DevResponse;
+    this.deps.inFlight?.enter();
     try {
-      response = await this.route(http, readBody, entry);
-    } catch (error) {
-      // Nobody is left to answer; the HTTP layer drops the connection.
-      if (error instanceof ClientGoneError) throw error;
-      response = errorResponse(error);
+      let response: DevResponse;
+      try {
+        response = await this.route(http, readBody, entry);
+      } catch (error) {
+        // Nobody is left to answer; the HTTP layer drops the connection.
+        if (error instanceof ClientGoneError) throw error;
+        response = errorResponse(error);
+      }
+      await this.deps.faults.delayFrom(arrivedAt);
+      entry.status = response.status;
+      this.deps.log(entry);
+      return response;
+    } finally {
+      this.deps.inFlight?.leave();
     }
-    await this.deps.faults.delayFrom(arrivedAt);
-    entry.status = response.status;
-    this.deps.log(entry);
-    return response;
   }
 
   private async route(http: HttpRequestHead, readBody: (access?: BodyAccess) => Promise<Buffer>, entry: RequestLogEntry): Promise<DevResponse> {

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock';
 import { Directory, DirectoryError } from './directory/directory';
 import { FaultInjector, validateFaultOptions, type FaultControl } from './faults';
 import { HttpServer } from './http/server';
+import { InFlightGauge } from './in-flight';
 import { createKvArea, KvStore } from './kv';
 import { createLdapArea } from './ldap';
 import { MountRegistry } from './mounts';
@@ -46,6 +47,8 @@ export interface DevServerOptions {
   maxUnauthenticatedBodyBytes?: number;
   /** Bytes all login bodies being read at once may hold together; default 16 MiB. Over it: 503. */
   unauthenticatedBodyBudgetBytes?: number;
+  /** How many of the latest requests `requestLog` keeps; default 10,000 (the bench replays more). */
+  requestLogCap?: number;
 }
 
 export interface DevServer {
@@ -63,6 +66,11 @@ export interface DevServer {
   inspectMount(path: string): unknown;
   inspectSync(): unknown;
   faults: FaultControl;
+  /**
+   * Requests being worked on now (arrival to answer, latency included) and the most at once since the start or
+   * `resetMax()`: the request budget of a client, measured at the server.
+   */
+  inFlight: { readonly current: number; readonly max: number; resetMax(): void };
 }
 
 export const DEFAULT_PORT = 8200;
@@ -78,7 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.maxRequestBytes !== undefined && (!Number.isInteger(options.maxRequestBytes) || options.maxRequestBytes < 0)) {
     throw new Error(`maxRequestBytes must be an integer >= 0, got ${options.maxRequestBytes}`);
   }
-  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes'] as const) {
+  for (const name of ['headersTimeoutMs', 'bodyTimeoutMs', 'maxUnauthenticatedBodyBytes', 'unauthenticatedBodyBudgetBytes', 'requestLogCap'] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new Error(`${name} must be an integer > 0, got ${value}`);
   }
@@ -124,22 +132,25 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   for (const layer of layers) await applySeedContent(layer.seed, layer.source, mounts, context);
 
   const requestLog: RequestLogEntry[] = [];
+  const requestLogCap = options.requestLogCap ?? REQUEST_LOG_CAP;
   let requestCount = 0;
   const faults = new FaultInjector({
     latencyMs: options.latencyMs,
     failureRate: options.failureRate,
     failureStatus: options.failureStatus,
   });
+  const inFlight = new InFlightGauge();
   const router = new Router({
     mounts,
     tokens,
     sync,
     faults,
+    inFlight,
     now,
     log: (entry) => {
       requestCount += 1;
       requestLog.push(entry);
-      if (requestLog.length > REQUEST_LOG_CAP) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAP);
+      if (requestLog.length > requestLogCap) requestLog.splice(0, requestLog.length - requestLogCap);
     },
   });
   const http = new HttpServer((head, readBody) => router.handle(head, readBody), {
@@ -174,6 +185,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     },
     inspectSync: () => sync.inspect?.(),
     faults,
+    inFlight,
   };
 }
 

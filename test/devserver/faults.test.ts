@@ -20,6 +20,26 @@ describe('fault injection', () => {
     }
   });
 
+  test('failEvery fails every request after the queued ones until stopFailing, and changes nothing', async () => {
+    const server = await startTestServer();
+    try {
+      server.faults.failNext(1, 503, 2);
+      server.faults.failEvery(429, 3);
+      const queued = await call(server, 'GET', 'sys/mounts');
+      expect([queued.status, queued.headers['retry-after']]).toEqual([503, '2']);
+      for (let i = 0; i < 3; i++) {
+        const limited = await call(server, 'POST', 'secret/data/x', { data: { v: i } });
+        expect([limited.status, limited.headers['retry-after']]).toEqual([429, '3']);
+      }
+      server.faults.stopFailing();
+      expect(await call(server, 'GET', 'secret/data/x')).toMatchObject({ status: 404, body: { errors: [] } });
+      expect(() => server.faults.failEvery(200)).toThrow(/failEvery: status must be an HTTP error status/);
+      expect(() => server.faults.failEvery(429, -1)).toThrow(/failEvery: retryAfterSeconds must be an integer >= 0/);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('failNext with 503 adds Retry-After: 1 by default; a 500 has none', async () => {
     const server = await startTestServer();
     try {

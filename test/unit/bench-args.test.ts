@@ -34,6 +34,14 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--apply-timeout', '0'])).toThrow(/positive number of seconds/);
   });
 
+  it('takes --fleet (100 stacks x 1,000) and --fleet-size STACKSxOBJECTS', () => {
+    expect(parseBenchArgs(['--fleet']).fleet).toEqual({ stacks: 100, objects: 1000 });
+    expect(parseBenchArgs(['--fleet-size', '40x250']).fleet).toEqual({ stacks: 40, objects: 250 });
+    expect(parseBenchArgs(['--fleet-size', '40x250', '--fleet']).fleet).toEqual({ stacks: 40, objects: 250 });
+    expect(() => parseBenchArgs(['--fleet-size', '2x100'])).toThrow(/at least 4 stacks and 2 objects each/);
+    expect(() => parseBenchArgs(['--fleet-size', '40'])).toThrow(/STACKSxOBJECTS/);
+  });
+
   it('scales the mixed stack to about the requested number of resources', () => {
     for (const size of FULL_SIZES) {
       const mix = mixFor(size);

@@ -8,7 +8,7 @@ import { registerGraphCommand } from '../../src/cli/commands/graph';
 import { registerImportCommand } from '../../src/cli/commands/import';
 import { registerPlanCommand } from '../../src/cli/commands/plan';
 import {
-  addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, prepareSynthOutput, type EngineFlags,
+  addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, parseRunTimeout, prepareSynthOutput, type EngineFlags,
   type EngineSettings,
 } from '../../src/cli/run/engine-flags';
 import type { CommandRegistration } from '../../src/cli/run/command-outcome';
@@ -27,6 +27,26 @@ describe('parseParallelism', () => {
   test.each(['0', '-1', '2.5', 'ten', '', '1e3', '99999999999999999999'])('rejects "%s" naming the flag and the value', (value) => {
     expect(() => parseParallelism(value)).toThrow(UsageError);
     expect(() => parseParallelism(value)).toThrow(`--parallelism must be a positive integer (1, 2, ...), got "${value}"`);
+  });
+});
+
+describe('parseRunTimeout (--timeout)', () => {
+  test('takes the durations --lock-timeout takes; absent is the engine default', () => {
+    expect(parseRunTimeout(undefined)).toBeUndefined();
+    expect(parseRunTimeout('90s')).toBe(90_000);
+    expect(parseRunTimeout('1h30m')).toBe(5_400_000);
+    expect(parseRunTimeout('5')).toBe(5000);
+  });
+
+  test('refuses zero and what is not a duration, naming the flag', () => {
+    expect(() => parseRunTimeout('0s')).toThrow('--timeout must be longer than 0 (the run could send no request), got "0s"');
+    expect(() => parseRunTimeout('soon')).toThrow('--timeout must be a duration such as 90s, 10m or 1h, got "soon"');
+  });
+
+  test('reaches the engine options as timeoutMs', () => {
+    const settings = parseEngineFlags({ ...defaults, timeout: '2m' });
+    expect(engineOptions(settings, '/out', fakeIo({ cwd: '/project' })).timeoutMs).toBe(120_000);
+    expect('timeoutMs' in engineOptions(parseEngineFlags(defaults), '/out', fakeIo({ cwd: '/project' }))).toBe(false);
   });
 });
 

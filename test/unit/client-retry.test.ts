@@ -127,3 +127,36 @@ describe('decideRetry', () => {
     expect(DEFAULT_RETRY_POLICY.maxAttempts).toBe(5);
   });
 });
+
+describe('decideRetry within a run deadline (untilDeadlineMs)', () => {
+  const ask = (status: number, retryAfter: string | undefined, attempts: number, untilDeadlineMs: number | undefined) =>
+    decideRetry({ method: 'GET', idempotent: false, attempts, outcome: { kind: 'status', status, retryAfter }, untilDeadlineMs }, policy, NOW, half);
+
+  it('retries a 429 with Retry-After as often as asked while the wait ends before the deadline', () => {
+    expect(ask(429, '2', 50, 60_000)).toEqual({ retry: true, delayMs: 2000 });
+    expect(ask(503, '1', 50, 60_000)).toEqual({ retry: true, delayMs: 1000 });
+  });
+
+  it('past maxAttempts, waits at least the backoff ceiling when the server asks for (next to) no wait', () => {
+    expect(ask(429, '0', 4, 60_000)).toEqual({ retry: true, delayMs: 0 });
+    expect(ask(429, '0', 5, 60_000)).toEqual({ retry: true, delayMs: 1000 });
+    expect(ask(429, '0', 3, 60_000)).toEqual({ retry: true, delayMs: 0 });
+    expect(ask(429, '5', 9, 60_000)).toEqual({ retry: true, delayMs: 5000 });
+  });
+
+  it('stops at the deadline: a wait that would end after it is not made', () => {
+    expect(ask(429, '2', 1, 1500)).toEqual({ retry: false, reason: 'past_deadline', retryAfterMs: 2000 });
+    expect(ask(502, undefined, 1, 10)).toEqual({ retry: false, reason: 'past_deadline' });
+  });
+
+  it('still counts attempts for what is not the server asking to wait, and without a deadline', () => {
+    expect(ask(503, undefined, 5, 60_000)).toEqual({ retry: false, reason: 'attempts_exhausted' });
+    expect(ask(502, '1', 5, 60_000)).toEqual({ retry: false, reason: 'attempts_exhausted' });
+    expect(ask(429, '1', 5, undefined)).toEqual({ retry: false, reason: 'attempts_exhausted' });
+    expect(ask(429, undefined, 5, 60_000)).toEqual({ retry: false, reason: 'attempts_exhausted' });
+  });
+
+  it('keeps the cap on a Retry-After longer than the client waits', () => {
+    expect(ask(429, '120', 1, 600_000)).toEqual({ retry: false, reason: 'retry_after_too_long', retryAfterMs: 120_000 });
+  });
+});

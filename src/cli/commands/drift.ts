@@ -11,7 +11,7 @@
  * Exit codes: 0, 1 on error, and with --detailed-exitcode 2 when there is drift to alert on (--fail-on).
  */
 import type { Command } from 'commander';
-import { addStateLocationOptions, addSynthOptions, collectNames, DEFAULT_PARALLELISM } from '../run/engine-flags';
+import { addStateLocationOptions, addSynthOptions, collectNames, DEFAULT_PARALLELISM, PARALLELISM_HELP, TIMEOUT_HELP } from '../run/engine-flags';
 import { processIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { runDriftAck, runDriftHistory, runDriftUnack, type AckFlags, type HistoryFlags } from '../run/drift-history-run';
@@ -23,7 +23,8 @@ export function registerDriftCommand(program: Command, outcome: CommandOutcome):
   program.enablePositionalOptions();
   const drift = addSynthOptions(
     addStateLocationOptions(program.command('drift').description('check the stacks for drift, read-only, and record it in their drift history'), true)
-      .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+      .option('--parallelism <n>', PARALLELISM_HELP, String(DEFAULT_PARALLELISM))
+      .option('--timeout <duration>', TIMEOUT_HELP)
       .option('--format <format>', 'report format: text, markdown (an issue body per stack), json, or html (a self-contained dashboard)', 'text')
       .option('--out-file <path>', 'write the report to this file instead of stdout')
       .option('--json-out <path>', 'also write the JSON report of the same check to this file (e.g. --format markdown for the issue bodies, this to decide what to do with them)')

@@ -31,6 +31,7 @@ const DRIFT_RENDERERS: Readonly<Record<DriftFormat, (outcomes: readonly StackDri
 
 export interface DriftFlags extends StateFlags {
   parallelism?: string;
+  timeout?: string;
   format: string;
   outFile?: string;
   /** `--json-out PATH`: the JSON report too, from the same check (a workflow decides by it, posts the markdown). */

@@ -54,6 +54,8 @@ export interface EngineFlags extends StateFlags {
   target?: string[];
   /** Undefined means DEFAULT_PARALLELISM. */
   parallelism?: string;
+  /** `--timeout` as given; undefined means the engine's default (30m). */
+  timeout?: string;
   /** `--migrate-state`. */
   migrateState?: boolean;
 }
@@ -70,6 +72,8 @@ export interface EngineSettings {
   lockTimeoutMs: number;
   targets: string[];
   parallelism: number;
+  /** The run's deadline (`--timeout`); undefined: the engine's default. */
+  timeoutMs?: number;
   synth: boolean;
   app?: string;
   /** Variables passed on to the app beyond the process basics. */
@@ -119,11 +123,15 @@ export function addSynthOptions(command: Command): Command {
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames);
 }
 
+export const PARALLELISM_HELP = 'requests in flight at once to each service address, shared by every stack of the run on it';
+export const TIMEOUT_HELP = "the run's deadline: no request is sent or retried after it; a 429 or 503 with Retry-After is retried as asked until then (e.g. 10m, 1h; default 30m)";
+
 export function addEngineOptions(command: Command): Command {
   return addSynthOptions(
     addLockTimeoutOption(addStateLocationOptions(command, true))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
-      .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+      .option('--parallelism <n>', PARALLELISM_HELP, String(DEFAULT_PARALLELISM))
+      .option('--timeout <duration>', TIMEOUT_HELP)
       .option('--migrate-state', "the stack's objects moved to the service its connection names: run against it although the state records another service, and (apply) record it in the state (docs/state.md)"),
   );
 }
@@ -137,6 +145,7 @@ export function parseEngineFlags(flags: EngineFlags): EngineSettings {
     lockTimeoutMs: parseLockTimeout(flags.lockTimeout),
     targets: (flags.target ?? []).map((target) => nonEmptyFlag('--target', target)!),
     parallelism: flags.parallelism === undefined ? DEFAULT_PARALLELISM : parseParallelism(flags.parallelism),
+    timeoutMs: parseRunTimeout(flags.timeout),
     synth: flags.synth,
     app: appFlag(flags),
     passEnv: (flags.synthEnv ?? []).map((name) => nonEmptyFlag('--synth-env', name)!),
@@ -164,11 +173,23 @@ const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h
 /** `--lock-timeout`: a duration such as 0s, 500ms, 30s, 5m, 1h30m (a bare number is seconds). */
 export function parseLockTimeout(value: string | undefined): number {
   if (value === undefined) return 0;
+  return parseDurationFlag('--lock-timeout', value, '0s, 30s, 5m or 1h30m');
+}
+
+/** `--timeout`: a duration above zero, as --lock-timeout takes them; undefined when not given. */
+export function parseRunTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDurationFlag('--timeout', value, '90s, 10m or 1h');
+  if (ms === 0) throw new UsageError(`--timeout must be longer than 0 (the run could send no request), got "${value}"`);
+  return ms;
+}
+
+function parseDurationFlag(flag: string, value: string, examples: string): number {
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const parts = [...text.matchAll(/(\d+)(ms|s|m|h)/g)];
   if (text === '' || parts.map((part) => part[0]).join('') !== text) {
-    throw new UsageError(`--lock-timeout must be a duration such as 0s, 30s, 5m or 1h30m, got "${value}"`);
+    throw new UsageError(`${flag} must be a duration such as ${examples}, got "${value}"`);
   }
   return parts.reduce((total, part) => total + Number(part[1]) * DURATION_UNITS_MS[part[2]], 0);
 }
@@ -252,6 +273,7 @@ export function engineOptions(settings: EngineSettings, outdir: string, io: CliI
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,
+    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     targets: settings.targets.length > 0 ? settings.targets : undefined,
     ...(settings.migrateState ? { migrateState: true } : {}),
   };

@@ -90,7 +90,7 @@ function describePlan(set: SavedPlanSet): string {
 }
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */
-function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: CliIo): Pick<SavedPlanSetApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism'> {
+function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: CliIo): Pick<SavedPlanSetApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'timeoutMs'> {
   return {
     planFile,
     statePath: stateFlagValue(settings.statePath, io.cwd),
@@ -98,6 +98,7 @@ function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: Cli
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,
+    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
   };
 }
 

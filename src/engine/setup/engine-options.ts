@@ -4,6 +4,7 @@
 import type { LoadedPolicies } from '../../policy/loaded-policies';
 import type { DesiredStack } from './desired';
 import type { FingerprintKeySource } from '../state/fingerprint-key-source';
+import type { RunLimits } from './run-limits';
 
 /**
  * Where the desired state comes from. (The package's API also takes an in-memory cdktf stack, `{ kind: 'stack' }`,
@@ -32,8 +33,23 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Base directory for relative paths (state file, `SecretValue.fromFile`); default process.cwd(). */
   cwd?: string;
-  /** Concurrent requests during refresh and apply; default 10. */
+  /**
+   * Requests in flight at once to each service address, shared by every stack of the run that talks to it;
+   * default 10.
+   */
   parallelism?: number;
+  /**
+   * The run's deadline, in ms from its start (`--timeout`; default 30 minutes): no request is sent or retried
+   * after it, and a 429 (or a 503 with Retry-After) is retried after the time the server asks as often as it asks
+   * within it. Time spent in `confirm` (a person reading the plan) does not count.
+   */
+  timeoutMs?: number;
+  /**
+   * The request budgets and the deadline every stack of a run shares (setup/run-limits.ts). A command over a
+   * stack set makes them; give them only to share one budget across several engine calls (a drift check of many
+   * stacks, one call per stack).
+   */
+  runLimits?: RunLimits;
   /** Limit the run to these addresses (and, for create/update, the resources they depend on). */
   targets?: string[];
   /** Report drift only; plan no change. */

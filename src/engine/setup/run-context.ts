@@ -18,6 +18,7 @@ import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import type { RunMode } from './targets';
+import { runLimitsOf } from './run-limits';
 
 export const DEFAULT_PARALLELISM = 10;
 /** The methods of a read-only run (EngineOptions.readOnly): reads and listings. */
@@ -40,6 +41,9 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
   const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
   if (!Number.isInteger(parallelism) || parallelism < 1) {
     return fail(new EngineError('desired_invalid', `parallelism must be a whole number of at least 1, got ${String(parallelism)}`));
+  }
+  if (options.timeoutMs !== undefined && (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0)) {
+    return fail(new EngineError('desired_invalid', `timeoutMs (--timeout) must be a positive number of milliseconds, got ${String(options.timeoutMs)}`));
   }
   const stack = resolveStack(options);
   if (!stack.ok) return stack;
@@ -99,8 +103,12 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
   const checked = checkRunConnection(context, context.desired.connection !== undefined);
   if (!checked.ok) return checked;
   // A run stops at the first failure that concerns all of it; server text never shows a secret of the run.
+  // Its requests take slots of their server's budget, shared with the run's other stacks there, until its deadline.
+  const limits = runLimitsOf(context.options);
   return ok(new ServiceClient(checked.value.config, {
     maxConnections: context.parallelism,
+    budget: limits.budgets.for(checked.value.config.address),
+    deadline: limits.deadline,
     stopAfterRunFailure: true,
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
     ...(context.options.readOnly === true ? { allowedMethods: READ_ONLY_METHODS } : {}),

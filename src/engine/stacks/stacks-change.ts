@@ -18,6 +18,7 @@ import { EngineError, fail, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import type { StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
+import { withRunLimits } from '../setup/run-limits';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { stackSucceeded, type StackOutcome } from './stack-scheduler';
@@ -75,7 +76,9 @@ export function destroy(options: StacksChangeOptions): Promise<Result<StacksChan
  * Carries out a saved plan (`secretform apply PLANFILE`): every stack is checked for staleness before the first
  * write anywhere (one stale stack: `plan_stale`, nothing changed), then applied in dependency order.
  */
-export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
+export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanSetApplyOptions): Promise<Result<StacksChangeResult>> {
+  // One request budget per server and one deadline for every stack of the run (setup/run-limits.ts).
+  const options = withRunLimits(givenOptions);
   // A plan that recorded a failed mandatory policy when it was made is refused before anything, a request included.
   for (const plan of set.plans) {
     const failedPolicies = savedPlanPolicyRefusal(plan.plan, options.planFile ?? 'given');
@@ -93,7 +96,8 @@ export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApp
   return changeStacks(runOptions, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...runOptions, ...hooks }));
 }
 
-function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+function changeStackSet(givenOptions: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
+  const options = withRunLimits(givenOptions);
   const set = stackSetOf(options);
   if (!set.ok) return Promise.resolve(set);
   const { stacks: _selected, confirm: _confirm, ...shared } = options;
@@ -131,7 +135,10 @@ async function changeStacks(
     // A stale saved plan or a failed mandatory policy in one stack: no stack is confirmed (REFUSES_EVERY_STACK).
     if (early.some((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code))) return false;
     if (planned.size === 0) return false;
-    const approved = options.confirm ? await options.confirm(previews(ordered, waitsFor, planned, early)) : true;
+    const { confirm } = options;
+    // A person reading the plans is not the service being slow: that time does not count against the deadline.
+    const shown = previews(ordered, waitsFor, planned, early);
+    const approved = confirm ? await (options.runLimits?.deadline.excluding(async () => confirm(shown)) ?? confirm(shown)) : true;
     declined = !approved;
     return approved;
   })());

@@ -1,6 +1,6 @@
 /**
  * `plan` over a stack set: each stack planned by its own run (plan/plan-run.ts), in dependency order,
- * independent stacks at the same time (each at --parallelism requests); a stack whose dependency failed is
+ * independent stacks at the same time (sharing --parallelism requests per server); a stack whose dependency failed is
  * skipped. `createSavedPlan` also saves the plan of every stack in one set. A run of one stack is a set of one.
  */
 import { createStackSavedPlan, planStack } from '../run/plan-run';
@@ -12,6 +12,7 @@ import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { signSavedPlanSet } from '../saved-plan/sign-saved-plan-set';
 import type { FingerprintKey } from '../state/fingerprint';
 import { prepareStacks } from './stack-preparation';
+import { withRunLimits } from '../setup/run-limits';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { runStacksInOrder, type StackOutcome } from './stack-scheduler';
@@ -53,7 +54,8 @@ async function planEachStack(
 ): Promise<Result<{ outcomes: StackOutcome<Plan>[]; set: StackSet }>> {
   const set = stackSetOf(options);
   if (!set.ok) return set;
-  const { stacks: _stacks, ...shared } = options;
+  // One request budget per server and one deadline for every stack of the run (setup/run-limits.ts).
+  const { stacks: _stacks, ...shared } = withRunLimits(options);
   const desiredOf = () => options.desired;
   const order = prepareStacks(shared, set.value, desiredOf, false);
   if (!order.ok) return order;
