@@ -23,7 +23,7 @@ const LOW_LATENCY_MS = 1;
 const PARALLELISM = 10;
 const ROOT_TOKEN = 'bench-root-token';
 
-interface Row {
+export interface Row {
   figure: string;
   size: number;
   seconds?: number;
@@ -34,6 +34,8 @@ interface Row {
   targetKind?: 'ratio' | 'seconds' | 'reference';
   /** For targetKind `reference`: the time of the reference measured in the same run (the bare client). */
   referenceSeconds?: number;
+  /** What the reference is, in the target column (default: the bare client). */
+  referenceName?: string;
   peakRssMb?: number;
   cpuSeconds?: number;
   /** How long the dev server's thread was busy during the run (its own work: parsing, handlers, hashing). */
@@ -473,7 +475,7 @@ async function measureHuge(size: number, args: BenchArgs, rows: Row[]): Promise<
     progress('cdktf alone', plain);
     rows.push(
       { figure: 'huge: cdktf alone (plain terraform_data)', size, seconds: plain.seconds, peakRssMb: plain.peakRssMb, cpuSeconds: plain.cpuSeconds, failed: plain.code === 0 ? undefined : failure(plain, 'cdktf app') },
-      { figure: 'huge: the app alone (cdktf + secretform constructs)', size, seconds: appOnly.seconds, peakRssMb: appOnly.peakRssMb, cpuSeconds: appOnly.cpuSeconds, failed: appOnly.code === 0 ? undefined : failure(appOnly, 'app') },
+      { figure: 'huge: the app alone (cdktf + secretform constructs)', size, seconds: appOnly.seconds, peakRssMb: appOnly.peakRssMb, cpuSeconds: appOnly.cpuSeconds, note: `${(appOnly.seconds / plain.seconds).toFixed(2)}x cdktf alone (one run each)`, failed: appOnly.code === 0 ? undefined : failure(appOnly, 'app') },
     );
     const synth = await runSecretform(['synth', '--synth-env', 'BENCH_ROOT', '--synth-env', 'BENCH_SIZE', '--synth-env', 'BENCH_STACK'], project, env);
     progress('synth', synth);
@@ -538,7 +540,7 @@ function verdict(row: Row): 'OK' | 'MISSED' | '' {
 function targetText(row: Row): string {
   if (row.target === undefined) return '';
   if (row.targetKind === 'ratio') return `<= ${row.target}x`;
-  if (row.targetKind === 'reference') return row.figure.startsWith('apply') ? `<= ${row.target}x floor or server busy` : `<= ${row.target}x bare client`;
+  if (row.targetKind === 'reference') return row.figure.startsWith('apply') ? `<= ${row.target}x floor or server busy` : `<= ${row.target}x ${row.referenceName ?? 'bare client'}`;
   return `<= ${row.target} s`;
 }
 
@@ -580,8 +582,16 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const serverMemory: Record<number, number> = {};
   const notes: string[] = [];
-  if (!args.huge) await measureVersion(rows);
-  for (const size of args.sizes) {
+  if (args.synthShapes) {
+    // Loaded here: synth-compare.ts uses this module's helpers.
+    const { measureSynthShape } = await import('./synth-compare');
+    for (const shape of args.synthShapes) {
+      process.stdout.write(`measuring synth, ${shape.stacks} x ${shape.size.toLocaleString('en-US')} objects...\n`);
+      rows.push(...await measureSynthShape(shape, args, notes));
+    }
+  }
+  if (!args.huge && !args.synth) await measureVersion(rows);
+  for (const size of args.synth ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : ''}...\n`);
     if (args.huge) await measureHuge(size, args, rows);
     else await measureSize(size, args, rows, serverMemory, notes);
