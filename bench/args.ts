@@ -1,12 +1,19 @@
 /**
- * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--sizes 1000,3000] [--apply-timeout
- * SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000]`.
+ * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--synth] [--sizes 1000,3000]
+ * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
   huge?: boolean;
   /** `--drift`: only the drift rows (bench/drift.ts), at 10,000 resources unless --sizes says otherwise. */
   drift?: boolean;
+  /**
+   * `--synth`: the app with secretform's constructs against as many plain cdktf resources, run the same way, at
+   * each of `synthShapes` (no service involved).
+   */
+  synth?: boolean;
+  /** For `--synth`: objects per stack and stacks. */
+  synthShapes?: SynthShape[];
   /** Stack sizes to measure, ascending. */
   sizes: number[];
   /** An apply that takes longer is stopped (SIGTERM, then SIGKILL) and reported as missed. */
@@ -17,14 +24,25 @@ export interface BenchArgs {
   fleet?: FleetSize;
 }
 
+export interface SynthShape {
+  /** Objects per stack. */
+  readonly size: number;
+  readonly stacks: number;
+}
+
 export const FULL_SIZES = [1000, 3000, 10000];
 export const QUICK_SIZES = [1000];
 export const HUGE_SIZES = [10000, 30000, 100000];
 export const DRIFT_SIZES = [10000];
 export const DEFAULT_APPLY_TIMEOUT_S = 300;
+/** One stack of 10,000 and a fleet of 100 stacks of 1,000 (issue 35's synth target: <= 1.5x plain cdktf at both). */
+export const SYNTH_SHAPES: SynthShape[] = [{ size: 10000, stacks: 1 }, { size: 1000, stacks: 100 }];
+/** With --quick: the same shapes, ten times smaller. */
+export const QUICK_SYNTH_SHAPES: SynthShape[] = [{ size: 1000, stacks: 1 }, { size: 100, stacks: 10 }];
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = { sizes: FULL_SIZES, applyTimeoutS: DEFAULT_APPLY_TIMEOUT_S };
+  let sizesGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -33,6 +51,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       return next;
     };
     if (arg === '--quick') args.sizes = QUICK_SIZES;
+    else if (arg === '--synth') args.synth = true;
     else if (arg === '--huge') {
       args.huge = true;
       args.sizes = HUGE_SIZES;
@@ -45,6 +64,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       const sizes = value().split(',').map((part) => Number(part.trim()));
       if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error('--sizes takes whole numbers of at least 100, separated by commas');
       args.sizes = [...new Set(sizes)].sort((a, b) => a - b);
+      sizesGiven = true;
     } else if (arg === '--apply-timeout') {
       const seconds = Number(value());
       if (!(seconds > 0)) throw new Error('--apply-timeout takes a positive number of seconds');
@@ -52,8 +72,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
     else if (arg === '--fleet') args.fleet ??= FULL_FLEET;
     else if (arg === '--fleet-size') args.fleet = parseFleetSize(value());
-    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet or --fleet-size SxN`);
+    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --synth, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet or --fleet-size SxN`);
   }
+  // --synth --sizes N,N: one stack of each size instead of the two shapes.
+  if (args.synth) args.synthShapes = sizesGiven ? args.sizes.map((size) => ({ size, stacks: 1 })) : args.sizes === QUICK_SIZES ? QUICK_SYNTH_SHAPES : SYNTH_SHAPES;
   return args;
 }
 

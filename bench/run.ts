@@ -37,7 +37,7 @@ export interface Row {
   targetKind?: 'ratio' | 'seconds' | 'reference';
   /** For targetKind `reference`: the time of the reference measured in the same run (the bare client). */
   referenceSeconds?: number;
-  /** What the reference is, when it is not the bare client (or the apply's floor). */
+  /** What the reference is, in the target column (default: the bare client). */
   referenceName?: string;
   peakRssMb?: number;
   cpuSeconds?: number;
@@ -485,7 +485,7 @@ async function measureHuge(size: number, args: BenchArgs, rows: Row[]): Promise<
     progress('cdktf alone', plain);
     rows.push(
       { figure: 'huge: cdktf alone (plain terraform_data)', size, seconds: plain.seconds, peakRssMb: plain.peakRssMb, cpuSeconds: plain.cpuSeconds, failed: plain.code === 0 ? undefined : failure(plain, 'cdktf app') },
-      { figure: 'huge: the app alone (cdktf + secretform constructs)', size, seconds: appOnly.seconds, peakRssMb: appOnly.peakRssMb, cpuSeconds: appOnly.cpuSeconds, failed: appOnly.code === 0 ? undefined : failure(appOnly, 'app') },
+      { figure: 'huge: the app alone (cdktf + secretform constructs)', size, seconds: appOnly.seconds, peakRssMb: appOnly.peakRssMb, cpuSeconds: appOnly.cpuSeconds, note: `${(appOnly.seconds / plain.seconds).toFixed(2)}x cdktf alone (one run each)`, failed: appOnly.code === 0 ? undefined : failure(appOnly, 'app') },
     );
     const synth = await runSecretform(['synth', '--synth-env', 'BENCH_ROOT', '--synth-env', 'BENCH_SIZE', '--synth-env', 'BENCH_STACK'], project, env);
     progress('synth', synth);
@@ -604,10 +604,18 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const serverMemory: Record<number, number> = {};
   const notes: string[] = [];
+  if (args.synthShapes) {
+    // Loaded here: synth-compare.ts uses this module's helpers.
+    const { measureSynthShape } = await import('./synth-compare');
+    for (const shape of args.synthShapes) {
+      process.stdout.write(`measuring synth, ${shape.stacks} x ${shape.size.toLocaleString('en-US')} objects...\n`);
+      rows.push(...await measureSynthShape(shape, args, notes));
+    }
+  }
   if (args.fleet) {
     await measureFleet(args.fleet, args.applyTimeoutS, rows, notes);
-  } else if (!args.huge && !args.drift) await measureVersion(rows);
-  for (const size of args.fleet ? [] : args.sizes) {
+  } else if (!args.huge && !args.drift && !args.synth) await measureVersion(rows);
+  for (const size of args.fleet || args.synth ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : args.drift ? ' (drift rows only)' : ''}...\n`);
     if (args.huge) await measureHuge(size, args, rows);
     else if (args.drift) await measureDrift(size, DRIFT_KIT, rows);

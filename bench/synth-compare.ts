@@ -1,0 +1,91 @@
+/**
+ * `npm run bench -- --synth`: what secretform's constructs cost at synth, against cdktf itself. The bench app
+ * (app.ts, transpiled to plain JavaScript like an app compiled before synth) runs as `node app.js` twice per
+ * shape and run, alternating: once with secretform's constructs, once with as many plain `terraform_data`
+ * resources (BENCH_PLAIN=1), the same node, flags and output directory layout. Each figure is the median of
+ * the runs, and the constructs' row is checked against the plain row of the same run (issue 35: <= 1.5x).
+ * No service is involved: synth never talks to one.
+ */
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BenchArgs, SynthShape } from './args';
+import { summariseProfile, summaryText } from './profile-summary';
+import { benchProject, runNodeExport as runNode, type Row } from './run';
+
+const RUNS = 3;
+/** Issue 35: the app with secretform's constructs <= 1.5x as many plain cdktf resources. */
+const TARGET = 1.5;
+const ROOT = resolve(__dirname, '..');
+
+interface Timed {
+  code: number | null;
+  seconds: number;
+  stderr: string;
+  peakRssMb: number | undefined;
+  cpuSeconds: number | undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function shapeText(shape: SynthShape): string {
+  return shape.stacks === 1 ? `1 stack of ${shape.size.toLocaleString('en-US')}` : `${shape.stacks} stacks of ${shape.size.toLocaleString('en-US')}`;
+}
+
+/** The first CPU profile written into `dir`, summarised (where the time went, by package or file). */
+function profileNote(dir: string | undefined, what: string): string | undefined {
+  if (dir === undefined) return undefined;
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  return file && `${what}: ${summaryText(summariseProfile(join(dir, file), 8))} (${join(dir, file)})`;
+}
+
+/** The two rows of one shape: the plain cdktf app (the reference) and the app with secretform's constructs. */
+export async function measureSynthShape(shape: SynthShape, args: BenchArgs, notes: string[]): Promise<Row[]> {
+  const project = benchProject(shape.size);
+  const label = `${shape.size}x${shape.stacks}`;
+  const profDir = (variant: string) => {
+    if (!args.cpuProfDir) return undefined;
+    const dir = resolve(args.cpuProfDir, `synth-${label}-${variant}`);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const oursProf = profDir('constructs');
+  const plainProf = profDir('plain');
+  try {
+    const env: NodeJS.ProcessEnv = { BENCH_ROOT: ROOT, BENCH_SIZE: String(shape.size), BENCH_STACKS: String(shape.stacks) };
+    for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) env[name] = process.env[name];
+    const ours: Timed[] = [];
+    const plain: Timed[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // Alternating, so that both see the machine in the same phase (its speed drifts over minutes).
+      ours.push(await runNode([join(project, 'app.js')], { ...env, CDKTF_OUTDIR: join(project, 'constructs.out') }, { cwd: project, cpuProfDir: i === 0 ? oursProf : undefined }));
+      process.stdout.write(`  ${shapeText(shape)}, secretform constructs: ${ours[i].seconds.toFixed(2)} s\n`);
+      plain.push(await runNode([join(project, 'app.js')], { ...env, BENCH_PLAIN: '1', CDKTF_OUTDIR: join(project, 'plain.out') }, { cwd: project, cpuProfDir: i === 0 ? plainProf : undefined }));
+      process.stdout.write(`  ${shapeText(shape)}, plain cdktf: ${plain[i].seconds.toFixed(2)} s\n`);
+    }
+    const failed = (runs: Timed[], what: string) => {
+      const bad = runs.find((run) => run.code !== 0);
+      return bad && `${what} exited ${bad.code}: ${bad.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`;
+    };
+    const summary = (runs: Timed[]) => ({
+      seconds: median(runs.map((run) => run.seconds)),
+      cpuSeconds: median(runs.map((run) => run.cpuSeconds ?? 0)),
+      peakRssMb: Math.max(...runs.map((run) => run.peakRssMb ?? 0)),
+    });
+    const size = shape.size * shape.stacks;
+    const plainRow: Row = { figure: `synth: plain cdktf app, ${shapeText(shape)}`, size, ...summary(plain), note: `reference: as many terraform_data resources; median of ${RUNS}`, failed: failed(plain, 'plain app') };
+    const oursRow: Row = { figure: `synth: app with secretform constructs, ${shapeText(shape)}`, size, ...summary(ours), failed: failed(ours, 'app') };
+    if (!plainRow.failed && !oursRow.failed) {
+      Object.assign(oursRow, { target: TARGET, targetKind: 'reference', referenceSeconds: plainRow.seconds, referenceName: 'the plain cdktf app' });
+      oursRow.note = `${(oursRow.seconds! / plainRow.seconds!).toFixed(2)}x the plain cdktf app (CPU ${(oursRow.cpuSeconds! / plainRow.cpuSeconds!).toFixed(2)}x); median of ${RUNS}, alternating`;
+    }
+    for (const note of [profileNote(oursProf, `profile, constructs, ${shapeText(shape)}`), profileNote(plainProf, `profile, plain cdktf, ${shapeText(shape)}`)]) {
+      if (note) notes.push(note);
+    }
+    return [plainRow, oursRow];
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
