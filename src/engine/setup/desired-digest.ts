@@ -45,6 +45,11 @@ export function desiredDigest(input: DigestInput): string {
 
 /** The digest of a loaded desired state (what apply records), with the service its run talks to. */
 export function digestOfDesired(desired: DesiredStack, service: string | undefined): string {
+  return desiredDigest(digestInputOf(desired, service));
+}
+
+/** What the digest of a loaded desired state is taken over: its secrets by reference. */
+export function digestInputOf(desired: DesiredStack, service: string | undefined): DigestInput {
   const resources = desired.resources.map((resource): DigestResource => ({
     address: resource.address,
     type: resource.type,
@@ -55,7 +60,7 @@ export function digestOfDesired(desired: DesiredStack, service: string | undefin
     lifecycle: resource.lifecycle,
     policyWaivers: resource.policyWaivers,
   }));
-  return desiredDigest({ resources, connection: desired.connection, service });
+  return { resources, connection: desired.connection, service };
 }
 
 /**
