@@ -17,6 +17,7 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
     .argument('[planfile]', 'a plan saved by `secretform plan --out PLANFILE`: applied as it is, without a prompt'))
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
+    .option('--changed', 'apply only the stacks changed since their last apply (code, state, service, or a stack they depend on); names the stacks, so no --stack is needed')
     .action(async (planFile: string | undefined, flags: ChangeFlags) => {
       outcome.exitCode = planFile === undefined
         ? await runChangeCommand('apply', flags, processIo())
