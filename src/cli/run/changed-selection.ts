@@ -14,7 +14,7 @@ import { chooseStacks, type StackChoice } from './stack-choice';
 export type ChangedChoice =
   /**
    * `choice`: the changed stacks (undefined when none is); `unchanged`: the others chosen; `order`: every stack
-   * chosen, in the synth output's order (the order of a report's sections).
+   * chosen, in dependency order (the order of a report's sections).
    */
   | { kind: 'chosen'; choice: Extract<StackChoice, { kind: 'chosen' }> | undefined; unchanged: string[]; order: string[] }
   | { kind: 'failed'; exitCode: number };
@@ -31,10 +31,12 @@ export async function chooseChangedStacks(options: EngineOptions, settings: Engi
   if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
   const detected = await detectChangedStacks({ outdir, statePath: options.statePath, env: options.env, cwd: options.cwd });
   if (!detected.ok) return { kind: 'failed', exitCode: failWith(io, detected.error) };
-  const changedNames = new Set(detected.value.filter((stack) => stack.changed).map((stack) => stack.stack));
-  const changed = selected.value.stacks.filter((stack) => changedNames.has(stack));
-  const unchanged = selected.value.stacks.filter((stack) => !changedNames.has(stack));
-  const order = selected.value.stacks;
+  const chosen = new Set(selected.value.stacks);
+  // In dependency order, as `secretform stacks` lists them.
+  const inOrder = detected.value.filter((stack) => chosen.has(stack.stack));
+  const changed = inOrder.filter((stack) => stack.changed).map((stack) => stack.stack);
+  const unchanged = inOrder.filter((stack) => !stack.changed).map((stack) => stack.stack);
+  const order = inOrder.map((stack) => stack.stack);
   if (changed.length === 0) return { kind: 'chosen', choice: undefined, unchanged, order };
   // The changed stacks by name: their connections are checked (and only theirs), as for any run over them.
   const choice = chooseStacks({ ...options, stack: changed.length === 1 ? changed[0] : undefined }, { ...settings, stacks: changed }, 'read', command, io);
