@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
   'force-unlock': () => (require('./commands/force-unlock') as typeof import('./commands/force-unlock')).registerForceUnlockCommand,
   drift: () => (require('./commands/drift') as typeof import('./commands/drift')).registerDriftCommand,
   graph: () => (require('./commands/graph') as typeof import('./commands/graph')).registerGraphCommand,
+  stacks: () => (require('./commands/stacks') as typeof import('./commands/stacks')).registerStacksCommand,
   action: () => (require('./commands/action') as typeof import('./commands/action')).registerActionCommand,
   exec: () => (require('./commands/exec') as typeof import('./commands/exec')).registerExecCommand,
   'dev-server': () => (require('./commands/dev-server') as typeof import('./commands/dev-server')).registerDevServerCommand,

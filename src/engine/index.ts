@@ -8,6 +8,10 @@ export { apply, destroy, applySavedPlan } from './stacks/stacks-change';
 export type { StackPreview, StacksChangeOptions, StacksChangeResult, SavedPlanSetApplyOptions } from './stacks/stacks-change';
 export type { StackSetOptions } from './stacks/stack-set';
 export type { StackOutcome } from './stacks/stack-scheduler';
+/** Change detection: which stacks have something new to plan from the code (`secretform stacks`, `--changed`). */
+export { detectChangedStacks } from './stacks/changed-stacks';
+export type { ChangeDetectionOptions, ChangeReason, StackChange } from './stacks/changed-stacks';
+export { stackWaves } from './stacks/stack-waves';
 export type { SavedPlanApplyOptions } from './run/apply-run';
 export { readSavedPlan, writeSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION } from './saved-plan/saved-plan';
 export type { SavedPlan } from './saved-plan/saved-plan';

@@ -8,5 +8,5 @@ export { renderJson, reportToJson, planToJson, type PlanJson, type StacksPlanJso
 export { renderText, type TextOptions } from './text';
 export { renderMarkdown, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
-export { reportWarnings, stackReport, type StackReport } from './stacks-view';
+export { reportWarnings, stackReport, unchangedStackReport, UNCHANGED_WORDS, type StackReport, type UnchangedStackReport } from './stacks-view';
 export { renderSarif, sarifLog, SARIF_SCHEMA_URI, type SarifOptions } from './sarif';

@@ -4,7 +4,7 @@ import type { Consequence } from '../resources/types';
 import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
-import { onlyPlan, stackProblem, summedSummary, type StackReport } from './stacks-view';
+import { onlyPlan, stackProblem, summedSummary, UNCHANGED_WORDS, type StackReport } from './stacks-view';
 
 /** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
 export interface PlanJson {
@@ -78,6 +78,11 @@ export interface StacksPlanJson {
   summary: PlanSummary;
   /** Stacks without a plan: `failed` (the error) or `skipped` (a dependency failed). Absent when every stack planned. */
   errors?: { stack: string; status: 'failed' | 'skipped'; message: string }[];
+  /**
+   * Stacks `--changed` left out: unchanged since their last apply, so not read (`status` `unchanged`). Absent
+   * when the run covered every stack asked for; added beside `stacks`, so a consumer that ignores it reads on.
+   */
+  unchanged?: { stack: string; status: 'unchanged'; message: string }[];
 }
 
 /**
@@ -96,8 +101,10 @@ export function reportToJson(reports: readonly StackReport[]): PlanJson | Stacks
     stacks: reports.flatMap((report) => (report.status === 'done' ? [planToJson(report.value)] : [])),
     summary: summedSummary(reports),
   };
-  const errors = reports.flatMap((report) => (report.status === 'done' ? [] : [{ stack: report.stack, status: report.status, message: stackProblem(report)! }]));
+  const errors = reports.flatMap((report) => (report.status === 'failed' || report.status === 'skipped' ? [{ stack: report.stack, status: report.status, message: stackProblem(report)! }] : []));
   if (errors.length > 0) json.errors = errors;
+  const unchanged = reports.flatMap((report) => (report.status === 'unchanged' ? [{ stack: report.stack, status: report.status, message: UNCHANGED_WORDS }] : []));
+  if (unchanged.length > 0) json.unchanged = unchanged;
   return json;
 }
 

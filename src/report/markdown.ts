@@ -28,7 +28,7 @@ import {
 } from './plan-view';
 import { policyCell } from './policy-view';
 import { ACTION_ICON, MOVE_ICON, OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
-import { onlyPlan, problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
+import { onlyPlan, problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, UNCHANGED_WORDS, unchangedPhrase, type StackReport } from './stacks-view';
 import { appendAll } from '../append-all';
 
 export type { CommentContext } from './markdown-context';
@@ -69,7 +69,7 @@ export function renderMarkdown(reports: readonly StackReport[], options: Markdow
 function runStatusLine(reports: readonly StackReport[]): string {
   const look = OUTCOME_LOOK[runOutcome(reports)];
   const totals = stacksTotals(reports);
-  return `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${stackCount(reports.length)}${problemsPhrase(totals)}`;
+  return `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${stackCount(reports.length)}${problemsPhrase(totals)}${unchangedPhrase(totals)}`;
 }
 
 /** The comment over several stacks after its status and context lines: the table of stacks, then each stack. */
@@ -85,6 +85,7 @@ function stacksTable(reports: readonly StackReport[]): MarkdownSection {
     lines: reports.map((report) => {
       const look = OUTCOME_LOOK[stackOutcome(report)];
       const status = `${look.icon} ${look.word}`;
+      if (report.status === 'unchanged') return `| ${tableCode(report.stack)} | — | — | — | — | — | ⏭️ ${UNCHANGED_WORDS} |`;
       if (report.status !== 'done') {
         const why = report.status === 'failed' ? 'error' : `skipped (${tableCode(report.dependency)} failed)`;
         return `| ${tableCode(report.stack)} | — | — | — | — | — | ${status}: ${why} |`;
@@ -99,6 +100,7 @@ function stacksTable(reports: readonly StackReport[]): MarkdownSection {
 /** A stack under its heading: its status line and the blocks of its plan, or why it has none. */
 function stackSections(report: StackReport): MarkdownSection[] {
   const heading = `### Stack ${inlineCode(report.stack)}`;
+  if (report.status === 'unchanged') return [{ head: heading, lines: [`⏭️ Unchanged since its last apply, not read (\`--changed\`): nothing new to plan from the code.`], tail: '' }];
   if (report.status !== 'done') {
     // In a CAUTION alert, as everything a reviewer must not miss: this stack's changes are unknown.
     const word = report.status === 'failed' ? 'Error' : 'Skipped';

@@ -1,5 +1,6 @@
 /**
- * The sections every report is made of, one per stack (a plan, a failure, or a skip for a failed dependency),
+ * The sections every report is made of, one per stack (a plan, a failure, a skip for a failed dependency, or,
+ * with `--changed`, a stack unchanged since its last apply that the run did not read),
  * which form a report takes for them, and what the form over several stacks adds: the totals over the stacks
  * and each stack's outcome word.
  */
@@ -9,8 +10,25 @@ import type { StackOutcome } from '../engine/stacks/stack-scheduler';
 import { planTotals, refreshOnlyPhrase, totalsPhrase, type PlanTotals } from './plan-view';
 import { OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
 
-/** One stack of a report, a section: as the run over several stacks hands it over. */
-export type StackReport = StackOutcome<Plan>;
+/**
+ * A stack `--changed` left out of the run: its desired state is the one its last apply carried out, so it was not
+ * read (no request for it). Every format lists it as such, so a reviewer sees the whole app.
+ */
+export interface UnchangedStackReport {
+  stack: string;
+  status: 'unchanged';
+}
+
+/** One stack of a report, a section: as the run over several stacks hands it over, or unchanged and not read. */
+export type StackReport = StackOutcome<Plan> | UnchangedStackReport;
+
+/** The words every format uses for a stack that `--changed` left out. */
+export const UNCHANGED_WORDS = 'unchanged since its last apply, not read';
+
+/** The section of a stack `--changed` left out. */
+export function unchangedStackReport(stack: string): UnchangedStackReport {
+  return { stack, status: 'unchanged' };
+}
 
 /** The section of a stack that planned: a run of one stack is a report of this one section. */
 export function stackReport(plan: Plan): StackReport {
@@ -37,15 +55,16 @@ export function reportWarnings(reports: readonly StackReport[]): string[] {
   return reports.flatMap((report) => (report.status === 'done' ? report.value.warnings.map((warning) => `stack ${report.stack}: ${warning}`) : []));
 }
 
-/** Why a stack has no plan, in one sentence (no secret: engine messages never hold one). */
+/** Why a stack has no plan, in one sentence (no secret: engine messages never hold one); undefined when it has one or is unchanged. */
 export function stackProblem(report: StackReport): string | undefined {
   if (report.status === 'failed') return report.error.message;
   if (report.status === 'skipped') return `not planned: stack ${report.dependency}, which it depends on, failed or was skipped`;
   return undefined;
 }
 
-/** A stack's outcome: its plan's, or `error` when it has none. */
+/** A stack's outcome: its plan's, `no_changes` when unchanged since its last apply, or `error` when it has none. */
 export function stackOutcome(report: StackReport): PlanOutcome {
+  if (report.status === 'unchanged') return 'no_changes';
   return report.status === 'done' ? planOutcome(report.value) : 'error';
 }
 
@@ -59,14 +78,18 @@ export interface StackProblems {
   skipped: number;
 }
 
-export interface StacksTotals extends PlanTotals, StackProblems {}
+export interface StacksTotals extends PlanTotals, StackProblems {
+  /** Stacks `--changed` left out (unchanged since their last apply, not read). */
+  unchanged: number;
+}
 
 /** Terraform's counting summed over the planned stacks, and how many stacks failed or were skipped. */
 export function stacksTotals(reports: readonly StackReport[]): StacksTotals {
-  const totals: StacksTotals = { add: 0, change: 0, destroy: 0, forget: 0, drifted: 0, failed: 0, skipped: 0 };
+  const totals: StacksTotals = { add: 0, change: 0, destroy: 0, forget: 0, drifted: 0, failed: 0, skipped: 0, unchanged: 0 };
   for (const report of reports) {
     if (report.status === 'failed') totals.failed++;
     else if (report.status === 'skipped') totals.skipped++;
+    else if (report.status === 'unchanged') totals.unchanged++;
     else {
       const stack = planTotals(report.value);
       totals.add += stack.add;
@@ -131,4 +154,10 @@ export function stackCount(count: number): string {
 export function problemsPhrase(problems: StackProblems): string {
   const words = problemsWords(problems);
   return words === '' ? '' : `, ${words}`;
+}
+
+/** `, 2 stacks unchanged since their last apply (not read)` (empty when `--changed` left none out). */
+export function unchangedPhrase(totals: StacksTotals): string {
+  if (totals.unchanged === 0) return '';
+  return `, ${stackCount(totals.unchanged)} unchanged since ${totals.unchanged === 1 ? 'its' : 'their'} last apply (not read)`;
 }

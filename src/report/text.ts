@@ -25,7 +25,7 @@ import {
   type LineSymbol,
 } from './plan-view';
 import { appendAll } from '../append-all';
-import { onlyPlan, problemsPhrase, stackCount, stackProblem, stacksTotals, stacksTotalsPhrase, type StackReport } from './stacks-view';
+import { onlyPlan, problemsPhrase, stackCount, stackProblem, stacksTotals, stacksTotalsPhrase, unchangedPhrase, type StackReport } from './stacks-view';
 
 export interface TextOptions {
   /** ANSI colours; the caller decides (see `shouldUseColor`). */
@@ -60,10 +60,11 @@ export function renderText(reports: readonly StackReport[], options: TextOptions
   for (const report of reports) {
     out.push(colors.bold(`=== Stack ${report.stack} ===`), '');
     if (report.status === 'done') out.push(stackText(report.value, options));
+    else if (report.status === 'unchanged') out.push(`Unchanged since its last apply, not read (--changed).`, '');
     else out.push(`${colors.bold(colors.red(report.status === 'failed' ? 'Error:' : 'Skipped:'))} ${stackProblem(report)}`, '');
   }
   const totals = stacksTotals(reports);
-  out.push(colors.bold(`Total over ${stackCount(reports.length)}: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}.`));
+  out.push(colors.bold(`Total over ${stackCount(reports.length)}: ${stacksTotalsPhrase(reports, totals)}${problemsPhrase(totals)}${unchangedPhrase(totals)}.`));
   return `${out.join('\n')}\n`;
 }
 

@@ -19,6 +19,7 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
     .option('--allow-unverified-plan', 'with PLANFILE: apply a stack whose plan carries no MAC (no fingerprint key could be had when it was made), or a plan of several stacks made by secretform before format version 2; check the file yourself first (docs/cli.md)')
+    .option('--changed', 'apply only the stacks changed since their last apply (code, state, service, or a stack they depend on); names the stacks, so no --stack is needed')
     .action(async (planFile: string | undefined, flags: ChangeFlags) => {
       if (planFile === undefined && flags.allowUnverifiedPlan === true) {
         outcome.exitCode = failWith(processIo(), new UsageError('--allow-unverified-plan goes with a saved plan (`secretform apply PLANFILE`): a plan made now is not read from a file'));

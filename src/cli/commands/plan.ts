@@ -5,7 +5,9 @@
  * --detailed-exitcode 2 when there are changes or drift.
  */
 import type { Command } from 'commander';
-import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
+import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from '../run/engine-flags';
+import type { EngineOptions } from '../../engine/setup/engine-options';
+import { chooseChangedStacks } from '../run/changed-selection';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
@@ -22,6 +24,8 @@ export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   sarif?: string;
   detailedExitcode?: boolean;
   refreshOnly?: boolean;
+  /** `--changed`: plan only the stacks changed since their last apply. */
+  changed?: boolean;
 }
 
 /** Exit code of a successful plan with changes or drift, when --detailed-exitcode asks for it. */
@@ -33,10 +37,26 @@ export function registerPlanCommand(program: Command, outcome: CommandOutcome): 
     .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
+    .option('--changed', 'plan only the stacks changed since their last apply (code, state, service, or a stack they depend on); the others are listed as unchanged and not read')
     .action(async (flags: PlanFlags) => {
       outcome.exitCode = await runPlan(flags, processIo());
     });
 }
+
+/** The stacks to plan: those `--stack` chooses, or with `--changed` the changed ones among them (and the others). */
+async function chooseForPlan(options: EngineOptions, settings: EngineSettings, changed: boolean, io: CliIo): Promise<PlanChoice> {
+  if (!changed) {
+    const choice = chooseStacks(options, settings, 'read', 'plan', io);
+    return choice.kind === 'failed' ? choice : { kind: 'chosen', choice };
+  }
+  const split = await chooseChangedStacks(options, settings, 'plan', io);
+  if (split.kind === 'failed') return split;
+  return { kind: 'chosen', choice: split.choice ?? { options, stacks: [] }, unchanged: split.unchanged, order: split.order };
+}
+
+type PlanChoice =
+  | { kind: 'chosen'; choice: { options: EngineOptions; stacks: string[] }; unchanged?: string[]; order?: string[] }
+  | { kind: 'failed'; exitCode: number };
 
 export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   let settings;
@@ -55,12 +75,13 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
-  const choice = chooseStacks(prepared.options, settings, 'read', 'plan', io);
-  if (choice.kind === 'failed') return choice.exitCode;
+  const selection = await chooseForPlan(prepared.options, settings, flags.changed === true, io);
+  if (selection.kind === 'failed') return selection.exitCode;
+  const { choice, unchanged, order } = selection;
 
   const progress = createProgressReporter(io, { showOperations: false });
   const options = { ...choice.options, stacks: choice.stacks, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
-  const outcome = await runPlanOfStacks({ options, ...report, planFile, sarifFile, planned: () => progress.finish() }, io);
+  const outcome = await runPlanOfStacks({ options, unchanged, order, ...report, planFile, sarifFile, planned: () => progress.finish() }, io);
   if ('exitCode' in outcome) return outcome.exitCode;
   return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
 }

@@ -16,7 +16,9 @@ import { failWith, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, type ProgressReporter } from './progress';
-import { chooseStacks } from './stack-choice';
+import { chooseStacks, type StackChoice } from './stack-choice';
+import { chooseChangedStacks } from './changed-selection';
+import type { EngineOptions } from '../../engine/setup/engine-options';
 
 export interface ChangeFlags extends EngineFlags, PolicyFlags {
   autoApprove?: boolean;
@@ -24,6 +26,8 @@ export interface ChangeFlags extends EngineFlags, PolicyFlags {
   refreshOnly?: boolean;
   /** apply PLANFILE only: apply stacks the file cannot prove it is the one `plan --out` wrote (no MAC). */
   allowUnverifiedPlan?: boolean;
+  /** apply only: `--changed`, only the stacks changed since their last apply. */
+  changed?: boolean;
 }
 
 /** How the run meets the process; tests replace both. */
@@ -53,7 +57,9 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
   const prepared = await prepareServiceRun(settings, io);
   if (!prepared.ok) return prepared.exitCode;
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
-  const choice = chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
+  const choice = flags.changed === true && command === 'apply'
+    ? await chooseChangedForApply({ ...prepared.options, policies }, settings, io)
+    : chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
   if (choice.kind === 'failed') return choice.exitCode;
   // What the advice of an error repeats, so that the command it gives covers this run's stacks and targets.
   const selection = { stacks: choice.chosenBy, targets: settings.targets };
@@ -65,6 +71,22 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     start: (run) => (command === 'apply' ? apply : destroy)({ ...options, ...run }),
     writeStack: (stackCommand, result, stackIo) => writeChangeResult(stackCommand, result, stackIo, selection),
   }, io, hooks);
+}
+
+/**
+ * `apply --changed`: the changed stacks among those `--stack` chooses (every stack without it: `--changed` names
+ * which), the others listed on stdout as unchanged and not read. None changed: said, and exit code 0 without a
+ * request.
+ */
+async function chooseChangedForApply(options: EngineOptions, settings: EngineSettings, io: CliIo): Promise<StackChoice> {
+  const split = await chooseChangedStacks(options, settings, 'apply', io);
+  if (split.kind === 'failed') return split;
+  if (split.unchanged.length > 0) io.stdout.write(`Unchanged since their last apply, not read (--changed): ${split.unchanged.join(', ')}\n\n`);
+  if (split.choice === undefined) {
+    io.stdout.write('No changes. No stack changed since its last apply: nothing to apply.\n');
+    return { kind: 'failed', exitCode: 0 };
+  }
+  return split.choice;
 }
 
 /** A change run over a stack set: what it runs, and how it asks and reports. */

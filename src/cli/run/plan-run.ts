@@ -10,12 +10,17 @@ import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, t
 import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
 import { writePlanReport, type PlanFormat } from '../views/plan-report';
+import { unchangedStackReport, type StackReport } from '../../report';
 import { mandatoryPolicyFailure } from '../views/policy-outcome';
 import { writeSarifFile } from '../views/sarif-output';
 
 export interface PlanRunRequest {
-  /** The run's options with its stacks (`stacks`, chosen with `chooseStacks`). */
+  /** The run's options with its stacks (`stacks`, chosen with `chooseStacks`; none when `--changed` found none changed). */
   options: StackSetOptions & { stacks: readonly string[] };
+  /** `--changed`: the stacks chosen but unchanged since their last apply, listed as such and never read. */
+  unchanged?: readonly string[];
+  /** The order of the report's sections: the stacks chosen, changed or not (default: the order the stacks ran). */
+  order?: readonly string[];
   format: PlanFormat;
   outFile?: string;
   planFile?: string;
@@ -31,16 +36,19 @@ export type PlanRunOutcome = { exitCode: number } | { changes: boolean };
 export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promise<PlanRunOutcome> {
   const { options, planFile } = request;
   const stacks = options.stacks;
-  const planned = await planAndSave(options, planFile, io);
+  const unchanged = request.unchanged ?? [];
+  // With --changed and nothing changed, nothing is planned (no request) and no plan is saved.
+  const planned = stacks.length === 0 ? ok([]) : await planAndSave(options, planFile, io);
   request.planned();
   if (!planned.ok) return { exitCode: failWith(io, planned.error) };
   const outcomes = planned.value;
   // The only stack: its failure is the command's error, unprefixed, with no report (a set of one skips nothing).
-  if (stacks.length === 1 && outcomes[0].status === 'failed') return { exitCode: failWith(io, outcomes[0].error) };
+  if (stacks.length === 1 && unchanged.length === 0 && outcomes[0].status === 'failed') return { exitCode: failWith(io, outcomes[0].error) };
   const problems = outcomes.filter((outcome) => outcome.status !== 'done');
+  const reports = inOrder([...outcomes, ...unchanged.map(unchangedStackReport)], request.order);
   try {
     // The comment says how the saved plan is applied only when it was saved (not when a stack failed).
-    writePlanReport(outcomes, request.format, request.outFile, io, problems.length === 0 ? planFile : undefined);
+    writePlanReport(reports, request.format, request.outFile, io, problems.length === 0 && stacks.length > 0 ? planFile : undefined);
     if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
     return { exitCode: failWith(io, error) };
@@ -55,13 +63,22 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
     if (policyFailure !== undefined) writeError(io, policyFailure);
     return { exitCode: 1 };
   }
-  if (planFile !== undefined) {
+  if (planFile !== undefined && stacks.length === 0) {
+    io.stderr.write(`No stack changed since its last apply: nothing was planned, and no plan was saved to ${planFile}\n`);
+  } else if (planFile !== undefined) {
     const what = stacks.length === 1 ? 'the plan' : `the plan of ${stacks.length} stacks`;
     io.stderr.write(`Saved ${what} to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
   }
   // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
   if (policyFailure !== undefined) return { exitCode: failWith(io, policyFailure) };
   return { changes: outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) };
+}
+
+/** The reports in the order the stacks were chosen (unchanged ones among the others), else as they came. */
+function inOrder(reports: StackReport[], order: readonly string[] | undefined): StackReport[] {
+  if (order === undefined) return reports;
+  const position = new Map(order.map((stack, index) => [stack, index]));
+  return [...reports].sort((a, b) => (position.get(a.stack) ?? 0) - (position.get(b.stack) ?? 0));
 }
 
 function plannedStacks(outcomes: readonly StackOutcome<Plan>[]): Plan[] {

@@ -113,6 +113,8 @@ function refuseFlagsThatChangeThePlan(flags: ChangeFlags, settings: EngineSettin
   const refused: string[] = [];
   if (settings.targets.length > 0) refused.push('--target');
   if (flags.refreshOnly === true) refused.push('--refresh-only');
+  // The plan's stacks were chosen when it was made (`plan --changed --out PLANFILE`).
+  if (flags.changed === true) refused.push('--changed');
   if (settings.app !== undefined) refused.push('--app');
   if (refused.length > 0) {
     throw new UsageError(`${refused.join(', ')} cannot be combined with a saved plan: the plan fixes what is applied (make a new plan with them: \`secretform plan ${refused[0]} ... --out PLANFILE\`)`);

@@ -13,6 +13,7 @@ import { serverWarnings, type PlanComputation } from '../plan/compute-plan';
 import type { ResourcePlan } from '../plan/resource-plan';
 import { lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
 import { planRun } from './planned-run';
+import { digestOfDesired } from '../setup/desired-digest';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { StateBackend, StateVersionInfo } from '../state/backend';
 import type { FingerprintKey } from '../state/fingerprint';
@@ -97,14 +98,29 @@ async function run(options: ApplyOptions, mode: RunMode, saved?: SavedPlan): Pro
     // A saved plan's id goes with the version it writes, so applying it again is told apart from a stale plan.
     const writer = new StateWriter(locked.value.backend, state, saved ? savedPlanApplyCommand(saved) : `secretform ${mode}`, planned.value.service);
     const executed = await execute(context.value, client, computation, secrets, fingerprintKey, writer);
-    // The writes become a version of the history (the local journal is folded into the state file).
-    const finished = await writer.finish();
+    // The writes become a version of the history (the local journal is folded into the state file), with the
+    // digest of the desired state when the run carried all of it out.
+    const finished = await writer.finish(carriedOutInFull(context.value, mode, executed) ? digestOfDesired(context.value.desired, planned.value.service) : undefined);
     if (executed.ok && finished) return fail(finished);
     return executed;
   } finally {
     await client?.close();
     await locked.value.release();
   }
+}
+
+/**
+ * Whether the run carried out the stack's whole desired state, so that its digest describes the state it leaves
+ * (docs/fleets.md, "Change detection"): an apply (a saved plan's too) that succeeded in full, uninterrupted,
+ * over every object (no --target) and not refresh-only. Anything else records no digest, and what it wrote moves
+ * the state's serial past the one recorded, which then no longer counts: destroy, a refresh-only apply that
+ * took in drift, a targeted apply, and an apply that failed or was interrupted midway.
+ */
+function carriedOutInFull(context: RunContext, mode: RunMode, executed: Result<ApplyResult>): boolean {
+  if (mode !== 'apply' || !executed.ok) return false;
+  const { succeeded, interrupted, runFailure } = executed.value;
+  const targeted = context.options.targets !== undefined && context.options.targets.length > 0;
+  return succeeded && !interrupted && runFailure === undefined && !targeted && context.options.refreshOnly !== true;
 }
 
 /** The history version written by applying this saved plan, if it was applied already. */

@@ -10,7 +10,7 @@
  */
 import type { Result } from '../errors';
 import type { FingerprintKeySource } from './fingerprint-key-source';
-import type { ResourceState, StateFile } from './state-file';
+import type { AppliedDigest, ResourceState, StateFile } from './state-file';
 
 /** Which state a write is based on. */
 export interface StateRef {
@@ -72,10 +72,12 @@ export interface StateBackend {
   forceUnlock(): Promise<Result<LockHolder | undefined>>;
   /**
    * Records the changes of one or more operations on top of `base` and returns the new serial (base + 1), and,
-   * when `service` is given, the service the stack is now applied to (`StateFile.service`). Refused
-   * (`state_conflict`) when the stored state is not `base`. Needs the lock.
+   * when `service` is given, the service the stack is now applied to (`StateFile.service`). With `appliedDigest`,
+   * the write is the last of an apply that carried out the whole desired state: the digest is recorded with the
+   * new serial (`StateFile.applied_digest`). Refused (`state_conflict`) when the stored state is not `base`.
+   * Needs the lock.
    */
-  write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>>;
+  write(base: StateRef, changes: StateChange[], service?: string, appliedDigest?: string): Promise<Result<number>>;
   /**
    * Replaces the whole state (restore, push, edits of the state commands): based on `base` (checked as in
    * `write`), or on whatever is stored when `base` is undefined (push --force). The recorded service is
@@ -95,6 +97,16 @@ export interface StateBackend {
    * exporting the state never gives the key); absent when the backend has none (the local file).
    */
   fingerprintKeySource?(): FingerprintKeySource;
+}
+
+/** One stack's state as change detection sees it (state/applied-records.ts): no resource entry, no lock. */
+export interface AppliedRecord {
+  /** The state's serial: an applied digest describes the state only while its serial is this one. */
+  serial: number;
+  /** The service the state was applied to (absent in a state written by an older version). */
+  service?: string;
+  /** The digest the last complete apply recorded (absent: none was ever recorded). */
+  appliedDigest?: AppliedDigest;
 }
 
 /** How many versions a backend keeps. */

@@ -5,7 +5,8 @@
  *
  * Line 1 names the state the journal continues (lineage, serial, stack); every further line is one write:
  * `{"serial": N, "set": {address: entry}, "del": [address]}`, with `"service"` when the write records the
- * service the stack is applied to. A last line without its newline is a write that
+ * service the stack is applied to, and `"digest"` when it ends an apply that carried out the whole desired
+ * state. A last line without its newline is a write that
  * was cut short by a crash: it never counted as done, so it is ignored.
  */
 import type { z as Zod } from 'zod';
@@ -16,9 +17,11 @@ import { resourceStateSchema, type ResourceState, type StateFile } from './state
 import { setOwn } from '../../own-keys';
 
 const headerSchema = lazy((z) => z.object({ journal: z.literal(1), stack: z.string(), lineage: z.string().min(1), base_serial: z.number().int().nonnegative() }));
-// `service`: the write also recorded the service the stack is applied to (an older version ignores it).
+// `service`: the write also recorded the service the stack is applied to; `digest`: it ended an apply that carried
+// out the whole desired state, whose digest it records (an older version ignores both).
 const recordSchema = lazy((z) => z.object({
   serial: z.number().int().positive(), set: z.record(z.string(), resourceStateSchema()), del: z.array(z.string()), service: z.string().min(1).optional(),
+  digest: z.string().min(1).optional(),
 }));
 
 export type JournalHeader = Infer<typeof headerSchema>;
@@ -31,7 +34,7 @@ export function headerLine(header: Omit<JournalHeader, 'journal'>): string {
   return `${JSON.stringify({ journal: 1, ...header })}\n`;
 }
 
-export function recordLine(serial: number, changes: StateChange[], service?: string): string {
+export function recordLine(serial: number, changes: StateChange[], service?: string, appliedDigest?: string): string {
   const set: Record<string, ResourceState> = {};
   const del: string[] = [];
   for (const change of changes) {
@@ -41,7 +44,7 @@ export function recordLine(serial: number, changes: StateChange[], service?: str
       del.push(change.address);
     }
   }
-  return `${JSON.stringify(service === undefined ? { serial, set, del } : { serial, set, del, service })}\n`;
+  return `${JSON.stringify({ serial, set, del, ...(service === undefined ? {} : { service }), ...(appliedDigest === undefined ? {} : { digest: appliedDigest }) })}\n`;
 }
 
 export type JournalReplay =
@@ -70,6 +73,7 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
   const resources = { ...state.resources };
   let serial = header.base_serial;
   let service = state.service;
+  let appliedDigest = state.applied_digest;
   for (let index = 1; index < lines.length; index += 1) {
     const record = parseLine(lines[index], recordSchema());
     if (!record || record.serial !== serial + 1) return fail(corrupt(where, index + 1, record ? `serial ${record.serial} does not follow ${serial}` : 'not a journal record'));
@@ -77,8 +81,10 @@ export function replayJournal(text: string, state: StateFile, stateExists: boole
     for (const [address, entry] of Object.entries(record.set)) setOwn(resources, address, entry);
     serial = record.serial;
     service = record.service ?? service;
+    if (record.digest !== undefined) appliedDigest = { digest: record.digest, serial: record.serial };
   }
-  return ok({ kind: 'applied', state: { ...state, lineage, serial, resources, ...(service === undefined ? {} : { service }) }, records: lines.length - 1 });
+  const recorded = { ...(service === undefined ? {} : { service }), ...(appliedDigest === undefined ? {} : { applied_digest: appliedDigest }) };
+  return ok({ kind: 'applied', state: { ...state, lineage, serial, resources, ...recorded }, records: lines.length - 1 });
 }
 
 function parseLine<T>(line: string, schema: Zod.ZodType<T>): T | undefined {

@@ -79,7 +79,7 @@ export class LocalStateBackend implements StateBackend {
     }
   }
 
-  async write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>> {
+  async write(base: StateRef, changes: StateChange[], service?: string, appliedDigest?: string): Promise<Result<number>> {
     const state = this.#lockedState('write');
     if (!state.ok) return state;
     if (!sameRef(state.value, base)) return fail(conflictError(this.location, base, state.value));
@@ -89,7 +89,7 @@ export class LocalStateBackend implements StateBackend {
         this.#journal = await fs.open(journalPathOf(this.path), 'a', 0o600);
         await this.#journal.write(headerLine({ stack: this.stack, lineage: state.value.lineage, base_serial: state.value.serial }));
       }
-      await this.#journal.write(recordLine(serial, changes, service));
+      await this.#journal.write(recordLine(serial, changes, service, appliedDigest));
       await this.#journal.datasync();
     } catch (err) {
       return fail(new EngineError('state_io', `cannot write state journal ${journalPathOf(this.path)}: ${(err as Error).message}`));
@@ -100,6 +100,7 @@ export class LocalStateBackend implements StateBackend {
     }
     state.value.serial = serial;
     if (service !== undefined) state.value.service = service;
+    if (appliedDigest !== undefined) state.value.applied_digest = { digest: appliedDigest, serial };
     this.#dirty = true;
     return ok(serial);
   }

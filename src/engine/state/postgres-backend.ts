@@ -12,7 +12,7 @@ import type { Client } from 'pg';
 import { newPostgresClient } from './postgres-client';
 import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
 import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key-source';
-import { HISTORY_VERSIONS, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
+import { HISTORY_VERSIONS, type AppliedRecord, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
 import { lockedError } from './lock-messages';
 import { conflictError } from './state-conflict';
 import { emptyState, resourceStateSchema, wellFormedEntryInAnyOrder, type ResourceState, type StateFile } from './state-file';
@@ -27,7 +27,7 @@ export class PostgresStateBackend implements StateBackend {
   #connecting: Promise<Result<Client>> | undefined;
   #lock: HeldLock | undefined;
   #dirty = false;
-  readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string; services: string };
+  readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string; services: string; digests: string };
   readonly #lockKeys: [string, string];
 
   constructor(
@@ -36,7 +36,7 @@ export class PostgresStateBackend implements StateBackend {
   ) {
     this.location = where.display;
     const schema = `"${where.schema}"`;
-    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys`, services: `${schema}.services` };
+    this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys`, services: `${schema}.services`, digests: `${schema}.applied_digests` };
     this.#lockKeys = [`secretform:${where.schema}`, stack];
   }
 
@@ -48,6 +48,8 @@ export class PostgresStateBackend implements StateBackend {
         if (head.rows.length === 0) return ok(emptyState(this.stack));
         const recorded = await client.query<{ address: string }>(`SELECT address FROM ${this.#t.services} WHERE stack = $1`, [this.stack]);
         const service = recorded.rows.length === 0 ? {} : { service: recorded.rows[0].address };
+        const digests = await client.query<{ digest: string; serial: string }>(`SELECT digest, serial FROM ${this.#t.digests} WHERE stack = $1`, [this.stack]);
+        const digest = digests.rows.length === 0 ? {} : { applied_digest: { digest: digests.rows[0].digest, serial: Number(digests.rows[0].serial) } };
         const rows = await client.query<{ address: string; entry: unknown }>(`SELECT address, entry FROM ${this.#t.resources} WHERE stack = $1`, [this.stack]);
         const resources: Record<string, ResourceState> = {};
         for (const row of rows.rows) {
@@ -63,7 +65,7 @@ export class PostgresStateBackend implements StateBackend {
           }
           setOwn(resources, row.address, parsed.data);
         }
-        return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources, ...service });
+        return ok({ version: 1 as const, lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial), stack: this.stack, resources, ...service, ...digest });
       } finally {
         await client.query('COMMIT');
       }
@@ -113,7 +115,7 @@ export class PostgresStateBackend implements StateBackend {
     });
   }
 
-  async write(base: StateRef, changes: StateChange[], service?: string): Promise<Result<number>> {
+  async write(base: StateRef, changes: StateChange[], service?: string, appliedDigest?: string): Promise<Result<number>> {
     if (!this.#lock) return fail(notLocked(this.location, 'write'));
     return this.#run('state_io', 'cannot write state', async (client) => {
       if (base.serial === 0) {
@@ -138,8 +140,10 @@ export class PostgresStateBackend implements StateBackend {
       if (written.rows.length === 0) return fail(conflictError(this.location, base, await this.#storedRef(client, base)));
       // After the serial check: only the command whose write was taken records where the stack is applied.
       if (service !== undefined) await this.#recordService(client, service);
+      const serial = Number(written.rows[0].serial);
+      if (appliedDigest !== undefined) await this.#recordDigest(client, appliedDigest, serial);
       this.#dirty = true;
-      return ok(Number(written.rows[0].serial));
+      return ok(serial);
     });
   }
 
@@ -340,6 +344,42 @@ export class PostgresStateBackend implements StateBackend {
     return ok(client);
   }
 
+  /**
+   * The digest of the desired state an apply carried out in full, with the serial it left, in a table of its own:
+   * an older version never writes it, and its writes move the serial on, so a digest it left behind reads as stale.
+   */
+  async #recordDigest(client: Client, digest: string, serial: number): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.#t.digests} (stack, digest, serial) VALUES ($1, $2, $3) ON CONFLICT (stack) DO UPDATE SET digest = excluded.digest, serial = excluded.serial, updated_at = now()`,
+      [this.stack, digest, serial],
+    );
+  }
+
+  /**
+   * What change detection needs of each of `stacks` (`secretform stacks`, `--changed`), in ONE query whatever their
+   * number: the state's serial (absent: no state yet), the service it was applied to and the applied digest. No
+   * lock is taken and no resource row is read.
+   */
+  async appliedRecords(stacks: readonly string[]): Promise<Result<Map<string, AppliedRecord>>> {
+    return this.#run('state_io', 'cannot read the applied digests of state', async (client) => {
+      const rows = await client.query<{ stack: string; serial: string; service: string | null; digest: string | null; digest_serial: string | null }>(
+        `SELECT s.stack, s.serial, v.address AS service, d.digest, d.serial AS digest_serial
+         FROM ${this.#t.states} s LEFT JOIN ${this.#t.services} v ON v.stack = s.stack LEFT JOIN ${this.#t.digests} d ON d.stack = s.stack
+         WHERE s.stack = ANY($1::text[])`,
+        [stacks],
+      );
+      const records = new Map<string, AppliedRecord>();
+      for (const row of rows.rows) {
+        records.set(row.stack, {
+          serial: Number(row.serial),
+          ...(row.service === null ? {} : { service: row.service }),
+          ...(row.digest === null || row.digest_serial === null ? {} : { appliedDigest: { digest: row.digest, serial: Number(row.digest_serial) } }),
+        });
+      }
+      return ok(records);
+    });
+  }
+
   /** The service the stack is applied to, in a table of its own (an older version's statements never touch it). */
   async #recordService(client: Client, service: string): Promise<void> {
     await client.query(
@@ -350,7 +390,7 @@ export class PostgresStateBackend implements StateBackend {
 
   async #createTables(client: Client): Promise<void> {
     // The newest table: databases made by an older secretform get it (and any other table missing) on first use.
-    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.services]);
+    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.digests]);
     if (present.rows[0].present) return;
     const schema = `"${this.where.schema}"`;
     // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables.
@@ -368,6 +408,7 @@ export class PostgresStateBackend implements StateBackend {
       CREATE TABLE IF NOT EXISTS ${this.#t.locks} (stack text PRIMARY KEY, backend_pid integer NOT NULL, holder jsonb NOT NULL);
       CREATE TABLE IF NOT EXISTS ${this.#t.keys} (stack text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
       CREATE TABLE IF NOT EXISTS ${this.#t.services} (stack text PRIMARY KEY, address text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
+      CREATE TABLE IF NOT EXISTS ${this.#t.digests} (stack text PRIMARY KEY, digest text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
       COMMIT;`);
   }
 

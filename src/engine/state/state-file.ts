@@ -44,6 +44,13 @@ export const stateFileSchema = lazy((z) => z.object({
    * older version (which, reading a newer file, drops it: the next apply records it again).
    */
   service: z.string().min(1).optional(),
+  /**
+   * The digest of the desired state the stack's last complete apply carried out (setup/desired-digest.ts), and the
+   * serial of the state that apply left: any later write (a failed or targeted apply, destroy, import, a state
+   * command) moves the serial on, so the digest no longer describes the state. Absent in a state written by an
+   * older version (the stack then counts as changed for `--changed`).
+   */
+  applied_digest: z.object({ digest: z.string().min(1), serial: z.number().int().nonnegative() }).optional(),
 }));
 
 /**
@@ -71,6 +78,13 @@ export interface StateFile {
   stack: string;
   resources: Record<string, ResourceState>;
   service?: string;
+  applied_digest?: AppliedDigest;
+}
+
+/** What `StateFile.applied_digest` records: the digest of the desired state applied, and the serial it left. */
+export interface AppliedDigest {
+  digest: string;
+  serial: number;
 }
 
 // The schemas and the types are one: the build fails when they disagree.
@@ -129,7 +143,7 @@ export async function readState(path: string, stack: string): Promise<Result<Sta
  * The keys of `stateFileSchema` and of `resourceStateSchema`, in their order, written out so that reading a
  * well-formed state does not build the schemas (a unit test checks they agree).
  */
-export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources', 'service'];
+export const STATE_KEYS: readonly string[] = ['version', 'lineage', 'serial', 'stack', 'resources', 'service', 'applied_digest'];
 export const ENTRY_KEYS: readonly string[] = [
   'type', 'id', 'attributes', 'secrets', 'digest', 'rotated_by_service', 'dependencies', 'applied_at', 'protect', 'retain_on_delete',
 ];
@@ -141,12 +155,19 @@ export const ENTRY_KEYS: readonly string[] = [
  */
 export function isWellFormedState(value: unknown): value is StateFile {
   if (!isJsonObject(value) || !hasKeysInOrder(value, STATE_KEYS)) return false;
-  const { version, lineage, serial, stack, resources, service } = value;
+  const { version, lineage, serial, stack, resources, service, applied_digest: appliedDigest } = value;
   if (version !== 1 || !isNonEmptyString(lineage) || !Number.isSafeInteger(serial) || (serial as number) < 0 || typeof stack !== 'string') return false;
   if (service !== undefined && !isNonEmptyString(service)) return false;
+  if (appliedDigest !== undefined && !isAppliedDigest(appliedDigest)) return false;
   if (!isJsonObject(resources)) return false;
   for (const address in resources) if (!isWellFormedEntry(resources[address])) return false;
   return true;
+}
+
+/** An `applied_digest` the schema takes as it is (its two keys in order). */
+function isAppliedDigest(value: unknown): boolean {
+  if (!isJsonObject(value) || !hasKeysInOrder(value, ['digest', 'serial']) || Object.keys(value).length !== 2) return false;
+  return isNonEmptyString(value.digest) && Number.isSafeInteger(value.serial) && (value.serial as number) >= 0;
 }
 
 /**

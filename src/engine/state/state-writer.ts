@@ -25,6 +25,8 @@ export class StateWriter {
   #wrote = false;
   /** The service to record with the next write: the run's, when the state does not record it yet. */
   #service: string | undefined;
+  /** The applied digest to record with the next write (`finish`). */
+  #digest: string | undefined;
 
   /**
    * `service`: the service the run applies to (setup/service-identity.ts), recorded with the first write when the
@@ -70,15 +72,24 @@ export class StateWriter {
   /** Stores every change made so far. */
   save(): Promise<void> {
     if (this.#failure) return Promise.reject(this.#failure);
-    if (this.#pending.size === 0 && this.#service === undefined && !this.#writing) return Promise.resolve();
+    if (this.#pending.size === 0 && this.#service === undefined && this.#digest === undefined && !this.#writing) return Promise.resolve();
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     if (!this.#writing) void this.#drain();
     return done;
   }
 
-  /** Ends the command's writes: the stored state becomes a version of the history (the local journal is folded). */
-  async finish(): Promise<EngineError | undefined> {
+  /**
+   * Ends the command's writes: the stored state becomes a version of the history (the local journal is folded).
+   * `appliedDigest`: the command carried out the whole desired state (an apply that succeeded, every object, no
+   * --target): its digest is recorded with the last write, or with a write of its own when the state's recorded
+   * digest is another one or no longer describes the state (setup/desired-digest.ts). Without it, whatever this
+   * command wrote moves the serial past the recorded digest, which then no longer counts.
+   */
+  async finish(appliedDigest?: string): Promise<EngineError | undefined> {
     if (this.#service !== undefined && this.#pending.size === 0 && !this.#wrote && Object.keys(this.#state.resources).length === 0) this.#service = undefined;
+    const recorded = this.#state.applied_digest;
+    const current = recorded !== undefined && recorded.digest === appliedDigest && recorded.serial === this.#state.serial && this.#pending.size === 0 && this.#service === undefined;
+    if (appliedDigest !== undefined && !current && !this.#failure) this.#digest = appliedDigest;
     await this.save().catch(() => undefined);
     if (this.#failure || !this.#wrote) return this.#failure;
     const checkpoint = await this.backend.checkpoint(this.command);
@@ -93,17 +104,20 @@ export class StateWriter {
 
   async #drain(): Promise<void> {
     this.#writing = true;
-    while ((this.#pending.size > 0 || this.#service !== undefined) && !this.#failure) {
+    while ((this.#pending.size > 0 || this.#service !== undefined || this.#digest !== undefined) && !this.#failure) {
       const changes = [...this.#pending].map(([address, entry]) => ({ address, entry }));
       const waiters = this.#waiters;
       const service = this.#service;
+      const digest = this.#digest;
       this.#pending = new Map();
       this.#waiters = [];
       this.#service = undefined;
-      const written = await this.backend.write({ lineage: this.#state.lineage, serial: this.#state.serial }, changes, service);
+      this.#digest = undefined;
+      const written = await this.backend.write({ lineage: this.#state.lineage, serial: this.#state.serial }, changes, service, digest);
       if (written.ok) {
         this.#state.serial = written.value;
         if (service !== undefined) this.#state.service = service;
+        if (digest !== undefined) this.#state.applied_digest = { digest, serial: written.value };
         this.#wrote = true;
         for (const waiter of waiters) waiter.resolve();
       } else {

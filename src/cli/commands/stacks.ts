@@ -1,0 +1,57 @@
+/**
+ * `secretform stacks [--changed] [--format text|json|github-matrix] [--stack PATTERN]... [--state PATH|URL]
+ * [--output DIR] [--no-synth] [--app CMD] [--synth-env NAME]...`: lists the app's stacks (synthesized first, as
+ * plan does) with their service address, the stacks each depends on, and whether each is changed since its last
+ * apply and why. `--changed` lists only the changed ones: with `--format github-matrix`, the matrix of a CI job
+ * per changed stack. Reads the synth output and the state only (PostgreSQL: one query for every stack); sends
+ * nothing to any service, so it needs no token.
+ */
+import type { Command } from 'commander';
+import { detectChangedStacks, selectSynthesizedStacks, stackWaves } from '../../engine';
+import { addStateLocationOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, stateFlagValue, type StateFlags } from '../run/engine-flags';
+import { failWith, processIo, type CliIo } from '../run/io';
+import type { CommandOutcome } from '../run/command-outcome';
+import { UsageError } from '../run/usage-error';
+import { renderStacksListing, STACKS_FORMATS, type StacksFormat } from '../views/stacks-listing';
+
+export interface StacksFlags extends StateFlags {
+  format: string;
+  changed?: boolean;
+}
+
+export function registerStacksCommand(program: Command, outcome: CommandOutcome): void {
+  addSynthOptions(addStateLocationOptions(
+    program
+      .command('stacks')
+      .description("list the app's stacks: service address, dependencies, and whether each changed since its last apply (reads state only, never the service)")
+      .option('--changed', 'list only the stacks changed since their last apply (code, state, service, or a stack they depend on)')
+      .option('--format <format>', `${STACKS_FORMATS.join(', ')} (github-matrix: {"include":[{"stack":NAME,"wave":N}]} for a CI matrix)`, 'text'),
+    true,
+  ))
+    .action(async (flags: StacksFlags) => {
+      outcome.exitCode = await runStacks(flags, processIo());
+    });
+}
+
+export async function runStacks(flags: StacksFlags, io: CliIo): Promise<number> {
+  try {
+    if (!STACKS_FORMATS.includes(flags.format as StacksFormat)) {
+      throw new UsageError(`--format must be one of ${STACKS_FORMATS.join(', ')}; got "${flags.format}"`);
+    }
+    const settings = parseEngineFlags(flags);
+    const outdir = await prepareSynthOutput(settings, io);
+    const selected = selectSynthesizedStacks(outdir, settings.stacks, 'read', 'stacks');
+    if (!selected.ok) return failWith(io, selected.error);
+    // Every stack of the app is looked at, selected or not: a change in a stack that is not listed still changes
+    // the stacks that depend on it.
+    const detected = await detectChangedStacks({ outdir, statePath: stateFlagValue(settings.statePath, io.cwd), env: io.env, cwd: io.cwd });
+    if (!detected.ok) return failWith(io, detected.error);
+    const chosen = new Set(selected.value);
+    const listed = detected.value.filter((stack) => chosen.has(stack.stack) && (flags.changed !== true || stack.changed));
+    const dependencies = new Map(detected.value.map((stack) => [stack.stack, stack.dependsOn]));
+    io.stdout.write(renderStacksListing(listed, stackWaves(listed.map((stack) => stack.stack), dependencies), flags.format as StacksFormat));
+    return 0;
+  } catch (error) {
+    return failWith(io, error);
+  }
+}

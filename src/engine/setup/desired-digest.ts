@@ -1,0 +1,100 @@
+/**
+ * The digest of a stack's desired state as applied: what `secretform stacks --changed` and `--changed` on plan
+ * and apply compare with the digest the stack's last complete apply recorded in its state. Equal digests mean
+ * the code asks for nothing the last apply did not already carry out, so planning the stack again has nothing
+ * new to find from the code (drift on the service is another matter: only a plan reads the service).
+ *
+ * What goes in, and only that: each resource's synthesized spec as the engine reads it (type, address, id,
+ * fields, secrets as their references `{"$secret": {"env": NAME}}` and never a value, dependencies, lifecycle
+ * options, policy waivers), the stack's ServiceConnection settings (address, the token's variable name and TLS
+ * file paths; never a token) and the service address the run talks to. Left out: where the code creates a
+ * construct (moving a line is no change) and the per-resource bridge digest (derived from the rest).
+ * SHA-256 over a canonical JSON text (keys sorted at every level, resources by address), so the digest does not
+ * depend on key order or construct order.
+ */
+import { createHash } from 'node:crypto';
+import { lifecycleJson, type ResourceLifecycle, type SynthesizedConnection } from '../../synthesized-spec';
+import { secretReferenceJson, type SecretReference } from '../../secret-value';
+import type { DesiredStack } from './desired';
+
+/** One resource as the digest takes it: its synthesized spec without the creation site and bridge digest. */
+export interface DigestResource {
+  readonly address: string;
+  readonly type: string;
+  readonly id: string;
+  readonly spec: Readonly<Record<string, unknown>>;
+  /** Each secret field's reference (undefined for a value given in memory, which has none: see below). */
+  readonly secrets: Readonly<Record<string, SecretReference | undefined>>;
+  readonly dependsOn: readonly string[];
+  readonly lifecycle?: ResourceLifecycle;
+  readonly policyWaivers?: Readonly<Record<string, string>>;
+}
+
+/** What the digest covers: the stack's resources, its connection, and the service address its runs use. */
+export interface DigestInput {
+  readonly resources: readonly DigestResource[];
+  readonly connection?: SynthesizedConnection;
+  /** The service the stack's runs talk to (`serviceIdentity`), undefined when no address is set. */
+  readonly service?: string;
+}
+
+/** The digest of a stack's desired state: `sha256:` and 64 hex digits. */
+export function desiredDigest(input: DigestInput): string {
+  return `sha256:${createHash('sha256').update(digestText(input)).digest('hex')}`;
+}
+
+/** The digest of a loaded desired state (what apply records), with the service its run talks to. */
+export function digestOfDesired(desired: DesiredStack, service: string | undefined): string {
+  return desiredDigest(digestInputOf(desired, service));
+}
+
+/** What the digest of a loaded desired state is taken over: its secrets by reference. */
+export function digestInputOf(desired: DesiredStack, service: string | undefined): DigestInput {
+  const resources = desired.resources.map((resource): DigestResource => ({
+    address: resource.address,
+    type: resource.type,
+    id: resource.id,
+    spec: resource.spec,
+    secrets: Object.fromEntries(Object.entries(resource.secrets).map(([field, secret]) => [field, secret.reference])),
+    dependsOn: resource.dependsOn,
+    lifecycle: resource.lifecycle,
+    policyWaivers: resource.policyWaivers,
+  }));
+  return { resources, connection: desired.connection, service };
+}
+
+/**
+ * The canonical text the digest is taken over (exported for the tests that check it holds references only).
+ * A secret given in memory as a plain value (`SecretValue.unsafePlainText`, never synthesized) stands as
+ * `{"$secret": "in-memory"}`: its value never enters the digest.
+ */
+export function digestText(input: DigestInput): string {
+  const resources = [...input.resources]
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+    .map((resource) => ({
+      address: resource.address,
+      type: resource.type,
+      id: resource.id,
+      spec: resource.spec,
+      secrets: Object.fromEntries(Object.entries(resource.secrets).map(([field, reference]) => [field, reference === undefined ? { $secret: 'in-memory' } : secretReferenceJson(reference)])),
+      dependsOn: [...resource.dependsOn].sort(),
+      ...lifecycleJson(resource.lifecycle),
+      ...(resource.policyWaivers !== undefined && Object.keys(resource.policyWaivers).length > 0 ? { policyWaivers: resource.policyWaivers } : {}),
+    }));
+  const { construct: _construct, ...connection } = input.connection ?? { construct: '' };
+  return canonicalText({ version: 1, service: input.service ?? null, connection: input.connection === undefined ? null : connection, resources });
+}
+
+/**
+ * JSON with object keys sorted at every level and undefined members left out. (saved-plan/canonical-json.ts
+ * does the same, but setup comes before saved-plan in the stage order and may not import it.)
+ */
+function canonicalText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const members = Object.keys(record).sort().filter((key) => record[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalText(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

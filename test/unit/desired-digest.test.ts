@@ -1,0 +1,112 @@
+/**
+ * The digest of a stack's desired state (setup/desired-digest.ts), which apply records and change detection
+ * compares: its input holds secret references only, never a value; it does not depend on key order or construct
+ * order; it changes with what decides the stack's desired state (a field, a secret's reference, a lifecycle
+ * option, the connection, the service) and with nothing else (where the code creates a construct); and the
+ * digest of a synthesized file read as specs (`secretform stacks`) equals that of the same file loaded for a run
+ * (apply).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, TerraformStack } from 'cdktf';
+import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
+import { loadDesired, type DesiredResource, type DesiredStack } from '../../src/engine/setup/desired';
+import { desiredDigest, digestInputOf, digestOfDesired, digestText } from '../../src/engine/setup/desired-digest';
+import { readSynthesizedConnection, readSynthesizedSpecs } from '../../src/synthesized-spec';
+
+const PASSWORD = 'digest-test-password-5f2c9';
+
+function user(overrides: Partial<DesiredResource> = {}): DesiredResource {
+  return {
+    address: 'prod/ci',
+    type: 'userpass_user',
+    id: 'auth/userpass/users/ci',
+    spec: { mount: 'userpass', username: 'ci', token_policies: ['default'], token_ttl: 3600 },
+    secrets: { password: SecretValue.fromEnv('CI_PASSWORD') },
+    dependsOn: ['prod/userpass'],
+    digest: 'sha256:bridge',
+    ...overrides,
+  };
+}
+
+const mount: DesiredResource = {
+  address: 'prod/userpass', type: 'auth_mount', id: 'sys/auth/userpass', spec: { path: 'userpass', type: 'userpass' }, secrets: {}, dependsOn: [], digest: 'sha256:bridge2',
+};
+
+function stack(resources: DesiredResource[], connection?: DesiredStack['connection']): DesiredStack {
+  return { stack: 'prod', resources, ...(connection ? { connection } : {}) };
+}
+
+const connection = { construct: 'prod/service', address: 'https://secrets.example.com:8200', tokenEnv: 'PROD_TOKEN', skipVerify: false };
+
+test('the digest is sha256 over references only: no secret value, from the environment or in memory', () => {
+  process.env.CI_PASSWORD = PASSWORD;
+  try {
+    const desired = stack([mount, user()]);
+    const text = digestText(digestInputOf(desired, 'https://x'));
+    expect(text).toContain('"password":{"$secret":{"env":"CI_PASSWORD"}}');
+    expect(text).not.toContain(PASSWORD);
+    expect(digestOfDesired(desired, 'https://x')).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // A value held in memory (the API's unsafePlainText) stands as a marker, never as itself.
+    const inMemoryText = digestText(digestInputOf(stack([mount, user({ secrets: { password: SecretValue.unsafePlainText(PASSWORD) } })]), 'https://x'));
+    expect(inMemoryText).not.toContain(PASSWORD);
+    expect(inMemoryText).toContain('"password":{"$secret":"in-memory"}');
+  } finally {
+    delete process.env.CI_PASSWORD;
+  }
+});
+
+test('stable across key order, construct order, dependency order and the creation site', () => {
+  const base = digestOfDesired(stack([mount, user()], connection), 'https://secrets.example.com:8200');
+  const reordered = user({
+    spec: { token_ttl: 3600, token_policies: ['default'], username: 'ci', mount: 'userpass' },
+    dependsOn: ['prod/userpass'],
+    source: { file: 'main.ts', line: 99, column: 3 },
+  });
+  const reorderedConnection = { skipVerify: false, tokenEnv: 'PROD_TOKEN', address: 'https://secrets.example.com:8200', construct: 'prod/elsewhere' };
+  expect(digestOfDesired(stack([reordered, mount], reorderedConnection), 'https://secrets.example.com:8200')).toBe(base);
+  // The per-resource bridge digest is derived from the rest: not an input of its own.
+  expect(digestOfDesired(stack([mount, user({ digest: 'sha256:other' })], connection), 'https://secrets.example.com:8200')).toBe(base);
+});
+
+test('changes with a field, a secret reference, a lifecycle option, a waiver, the connection and the service', () => {
+  const service = 'https://secrets.example.com:8200';
+  const base = digestOfDesired(stack([mount, user()], connection), service);
+  const variants = [
+    digestOfDesired(stack([mount, user({ spec: { mount: 'userpass', username: 'ci', token_policies: ['admin'], token_ttl: 3600 } })], connection), service),
+    digestOfDesired(stack([mount, user({ secrets: { password: SecretValue.fromEnv('OTHER_PASSWORD') } })], connection), service),
+    digestOfDesired(stack([mount, user({ secrets: { password: SecretValue.fromFile('pw.txt') } })], connection), service),
+    digestOfDesired(stack([mount, user({ lifecycle: { protect: true } })], connection), service),
+    digestOfDesired(stack([mount, user({ lifecycle: { ignoreChanges: ['token_ttl'] } })], connection), service),
+    digestOfDesired(stack([mount, user({ policyWaivers: { 'no-admin': 'break glass' } })], connection), service),
+    digestOfDesired(stack([mount, user()], { ...connection, tokenEnv: 'OTHER_TOKEN' }), service),
+    digestOfDesired(stack([mount, user()], { ...connection, caCertFile: 'ca.pem' }), service),
+    digestOfDesired(stack([mount, user()], connection), 'https://elsewhere.example.com:8200'),
+    digestOfDesired(stack([mount, user()]), service),
+    digestOfDesired(stack([mount]), service),
+  ];
+  for (const variant of variants) expect(variant).not.toBe(base);
+  expect(new Set(variants).size).toBe(variants.length);
+  // lifecycle options that are off are no option at all.
+  expect(digestOfDesired(stack([mount, user({ lifecycle: { protect: false, ignoreChanges: [] } })], connection), service)).toBe(base);
+});
+
+test('a synthesized stack read as specs has the digest of the same stack loaded for a run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-digest-'));
+  try {
+    const app = new App({ outdir: dir });
+    const prod = new TerraformStack(app, 'prod');
+    new ServiceConnection(prod, 'service', { address: 'https://secrets.example.com:8200', tokenEnv: 'PROD_TOKEN' });
+    const auth = new AuthMount(prod, 'userpass', { path: 'userpass', type: 'userpass', protect: true });
+    new UserpassUser(prod, 'ci', { mount: auth, username: 'ci', password: SecretValue.fromEnv('CI_PASSWORD'), tokenPolicies: ['default'] });
+    app.synth();
+    const file = join(dir, 'stacks', 'prod', 'cdk.tf.json');
+    const config: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const service = 'https://secrets.example.com:8200';
+    const fromSpecs = desiredDigest({ resources: readSynthesizedSpecs(config, file), connection: readSynthesizedConnection(config, file), service });
+    expect(fromSpecs).toBe(digestOfDesired(loadDesired(dir, 'prod'), service));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
