@@ -9,6 +9,7 @@ import type { EngineOptions } from '../setup/engine-options';
 import { ok, type Result } from '../errors';
 import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
+import { readAppDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
@@ -28,9 +29,11 @@ export async function plan(options: StackSetOptions): Promise<Result<StackOutcom
  * or was skipped: a plan that covers only some of the stacks asked for is not saved).
  */
 export async function createSavedPlan(options: StackSetOptions): Promise<Result<{ outcomes: StackOutcome<Plan>[]; saved?: SavedPlanSet }>> {
+  const inApp = appDependencies(options);
+  if (!inApp.ok) return inApp;
   const savedByStack = new Map<string, SavedPlan>();
   const planned = await planEachStack(options, async (stackOptions) => {
-    const made = await createStackSavedPlan(stackOptions);
+    const made = await createStackSavedPlan(stackOptions, inApp.value?.get(stackOptions.stack!));
     if (!made.ok) return made;
     savedByStack.set(made.value.saved.stack, made.value.saved);
     return ok(made.value.plan);
@@ -40,6 +43,17 @@ export async function createSavedPlan(options: StackSetOptions): Promise<Result<
   if (outcomes.some((outcome) => outcome.status !== 'done')) return ok({ outcomes });
   const plans = outcomes.map((outcome) => savedByStack.get(outcome.stack)!);
   return ok({ outcomes, saved: { plans, dependencies: Object.fromEntries(set.dependencies) as Record<string, string[]> } });
+}
+
+/**
+ * By stack, the stacks of the app it depends on, selected or not, when the run reads a synth output: each stack's
+ * saved plan records them, so that files of separate runs (one CI job per stack) are applied in order together.
+ */
+function appDependencies(options: StackSetOptions): Result<StackDependencies | undefined> {
+  if (options.desired.kind !== 'synth-output') return ok(undefined);
+  const set = stackSetOf(options);
+  if (!set.ok) return set;
+  return readAppDependencies(options.desired.outdir, set.value.stacks);
 }
 
 async function planEachStack(
