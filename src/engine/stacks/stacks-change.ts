@@ -49,6 +49,8 @@ export interface StacksChangeOptions extends StackSetOptions {
 export type SavedPlanSetApplyOptions = Omit<StacksChangeOptions, 'stack' | 'stacks' | 'desired' | 'targets' | 'refreshOnly'> & {
   /** The plan's file, for messages. */
   planFile?: string;
+  /** The file of each stack's plan when the set was joined from several (`apply PLANFILE...`), for messages. */
+  planFileOf?: (stack: string) => string;
 };
 
 export interface StacksChangeResult {
@@ -78,7 +80,9 @@ export async function applySavedPlan(set: SavedPlanSet, options: SavedPlanSetApp
   const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
   const stackSet: StackSet = { stacks, several: stacks.length > 1, dependencies, targetsOf: () => undefined };
   const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
-  return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...options, ...hooks }));
+  const { planFileOf, ...shared } = options;
+  return changeStacks(options, stackSet, desiredOf, false, (stack, hooks) =>
+    applyStackSavedPlan(saved.get(stack)!, { ...shared, ...hooks, planFile: planFileOf?.(stack) ?? options.planFile }));
 }
 
 function changeStackSet(options: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {
