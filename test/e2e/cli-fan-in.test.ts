@@ -6,15 +6,18 @@
  * table creation or lock); `show` of both files is the report one `plan --out` over both stacks gives; `apply` of
  * both runs platform before api whatever the files' order, and two applies of different stacks at once never
  * wait; a tampered file, the same stack in two files, a file of another app and a file planned against another
- * state are refused before any request, with nothing written on either server or in the database.
+ * state are refused before any request, with nothing written on either server or in the database. Then the
+ * commands of examples/ci/secretform-fleet.yml, job by job, each job in its own checkout, on one PostgreSQL state
+ * (all but `secretform stacks`, whose matrix the test gives: that command is not part of this change).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import type { RequestLogEntry } from '../../src/devserver/router';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
 import { cliEnv, ROOT, runCli, transcript, type CliResult } from './cli-harness';
+import { loadWorkflow, resolveExpressions, secretformLines, shellWords, type SecretformLine } from '../support/workflow-lines';
 
 jest.setTimeout(180_000);
 
@@ -186,10 +189,10 @@ describeWithPostgres('a fleet\'s plan jobs joined: show and apply of several pla
   test('a file of another app, or planned against another state, is refused before any request', async () => {
     const other = projectOf(OTHER_APP, 'secretform-fan-in-other-');
     expectOk(await runCli(['plan', '--out', join(project, 'billing.plan')], other, env(schema)));
-    await expectRefusedBeforeAnyRequest(['apply', 'platform.plan', 'billing.plan'], /billing\.plan holds stack billing, which is not a stack of this app \(.*cdktf\.out holds api, platform\): it was made from another app/);
+    await expectRefusedBeforeAnyRequest(['apply', 'platform.plan', 'billing.plan'], /billing\.plan holds stack billing, which is not a stack of this app \(.*cdktf\.out holds api, platform\): it was made from another app, so nothing was read or changed/);
 
     expectOk(await sf(['plan', '--stack', 'platform', '--no-synth', '--out', 'elsewhere.plan'], { SECRETFORM_STATE: pg.url('fan_in_elsewhere') }));
-    await expectRefusedBeforeAnyRequest(['apply', 'elsewhere.plan', 'api.plan'], /elsewhere\.plan was planned against the state postgres:\/\/.*schema=fan_in_elsewhere for stack platform, but this run's state for it is postgres:\/\/.*schema=fan_in: apply with the state the plans were made with/);
+    await expectRefusedBeforeAnyRequest(['apply', 'elsewhere.plan', 'api.plan'], /elsewhere\.plan was planned against the state postgres:\/\/.*schema=fan_in_elsewhere for stack platform, but this run's state for it is postgres:\/\/.*schema=fan_in, so nothing was read or changed: apply with the state the plans were made with/);
   });
 
   test('a tampered file is refused before any request: nothing written on either server or in the database', async () => {
@@ -232,6 +235,81 @@ describeWithPostgres('a fleet\'s plan jobs joined: show and apply of several pla
     const runs = await atOnce(STACKS.map((stack) => ['apply', `${stack}-2.plan`, '--lock-timeout', '0s', '--parallelism', '1']), project, env(schema));
     runs.forEach(expectOk);
     expect(overlap('platform', 'api', since)).toBe(true);
+  });
+
+  test('the fleet workflow\'s commands, job by job in separate checkouts: synth, a plan job per stack at once, one comment, apply on merge', async () => {
+    const workflowFile = 'secretform-fleet.yml';
+    const workflow = loadWorkflow(workflowFile);
+    const secrets: Record<string, string> = {
+      SERVICE_ADDR: 'http://127.0.0.1:1',
+      SERVICE_TOKEN: 'not-the-token-of-any-server',
+      SECRETFORM_STATE: pg.url('fan_in_workflow'),
+      SECRETFORM_STATE_KEY: 'fleet-state-key',
+      APP_ADMIN_PASSWORD: 'unused-by-this-app',
+    };
+    // What the repository's secrets would add for this app: each stack's server and token, its password.
+    const appEnv: Record<string, string> = { SECRETFORM_SYNTH_ENV: 'SF_FAN_*', SF_FAN_PASSWORD: PASSWORD };
+    for (const stack of STACKS) {
+      appEnv[`SF_FAN_${stack.toUpperCase()}_ADDR`] = servers[stack].url;
+      appEnv[`${stack.toUpperCase()}_SERVICE_TOKEN`] = TOKENS[stack];
+    }
+    /** A word with `*` expanded as bash would in `dir` (sorted; `plans/*.plan` only: one directory, one star). */
+    const expand = (word: string, dir: string): string[] => {
+      if (!word.includes('*')) return [word];
+      const pattern = new RegExp(`^${basename(word).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+      const found = readdirSync(join(dir, dirname(word))).filter((name) => pattern.test(name)).sort();
+      return found.length === 0 ? [word] : found.map((name) => join(dirname(word), name));
+    };
+    const run = async (line: SecretformLine, dir: string, matrix?: Record<string, string>): Promise<CliResult> => {
+      const stepEnv: Record<string, string> = {};
+      for (const [name, value] of Object.entries(line.env)) stepEnv[name] = resolveExpressions(String(value), { secrets, env: stepEnv, matrix });
+      const words = shellWords(line.line, stepEnv).flatMap((word) => expand(word, dir));
+      const result = await runCli(words.slice(2), dir, { PATH: process.env.PATH, HOME: process.env.HOME, ...stepEnv, ...appEnv });
+      if (result.code !== 0) throw new Error(`${line.job} / ${line.step}: \`${line.line}\` exited ${String(result.code)}:\n${result.stderr}`);
+      return result;
+    };
+    const lines = secretformLines(workflowFile);
+    const linesOf = (job: string) => lines.filter((line) => line.job === job);
+    const checkout = () => projectOf(APP, 'secretform-fleet-job-');
+
+    // Job 1: synthesize once (the matrix of changed stacks is `secretform stacks`'s, given here), keep cdktf.out.
+    const stacksRun = workflow.jobs.stacks.steps.map((step) => step.run ?? '').join('\n');
+    expect(stacksRun).toContain('npx secretform stacks --changed --format github-matrix');
+    expect(linesOf('stacks').map((line) => line.line)).toEqual(['npx secretform synth']);
+    const first = checkout();
+    await run(linesOf('stacks')[0], first);
+    const matrix = STACKS.map((stack) => ({ stack }));
+
+    // Job 2: one job per stack, all at once, each on job 1's synth output; each uploads its plan file.
+    const comment = checkout();
+    const merge = checkout();
+    await Promise.all(matrix.map(async (entry) => {
+      const dir = checkout();
+      cpSync(join(first, 'cdktf.out'), join(dir, 'cdktf.out'), { recursive: true });
+      for (const line of linesOf('plan')) await run(line, dir, entry);
+      for (const job of [comment, merge]) {
+        mkdirSync(join(job, 'plans'), { recursive: true });
+        cpSync(join(dir, `${entry.stack}.plan`), join(job, 'plans', `${entry.stack}.plan`));
+      }
+    }));
+
+    // Job 3: every plan file as one comment, with only the key to check them (no service, no token, no state).
+    for (const line of linesOf('comment')) await run(line, comment);
+    const markdown = readFileSync(join(comment, 'secretform-plan.md'), 'utf8');
+    expect(markdown).toContain('over 2 stacks');
+    expect(markdown.match(/^### Stack `(\w+)`$/gm)).toEqual(['### Stack `platform`', '### Stack `api`']);
+
+    // On merge: synthesize the merged code, show, and apply the downloaded files as one set.
+    const writesBefore = writes().length;
+    for (const line of linesOf('apply')) await run(line, merge);
+    expect(writes().length).toBeGreaterThan(writesBefore);
+    const client = await pg.admin();
+    try {
+      const rows = await client.query<{ stack: string; serial: string }>('SELECT stack, serial FROM "fan_in_workflow".states ORDER BY stack');
+      expect(rows.rows.map((row) => [row.stack, Number(row.serial) > 0])).toEqual([['api', true], ['platform', true]]);
+    } finally {
+      await client.end();
+    }
   });
 
   test('no secret value, token or database password in any output or plan file', () => {

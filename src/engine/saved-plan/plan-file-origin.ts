@@ -24,22 +24,22 @@ export interface PlanFileRun {
 
 /** Why the joined set does not belong to this run's app and state (nothing read, nothing sent), or ok. */
 export function checkPlanFilesOrigin(set: SavedPlanSet, fileOf: (stack: string) => string, run: PlanFileRun): Result<void> {
-  const refuse = (what: string) => fail(new EngineError('plan_file', `${what}, so nothing was read or changed`));
+  const refuse = (what: string, fix: string) => fail(new EngineError('plan_file', `${what}, so nothing was read or changed: ${fix}`));
   let appStacks: string[];
   try {
     appStacks = listSynthesizedStacks(run.outdir);
   } catch (error) {
-    return refuse(`plan files made by separate runs are applied together only against the app they were made from, and its synth output cannot be read (${(error as Error).message}): run \`secretform synth\` of the checkout first, or name the output with --output`);
+    return refuse(`plan files made by separate runs are applied together only against the app they were made from, and its synth output cannot be read (${(error as Error).message})`, 'run `secretform synth` of the checkout first, or name the output with --output');
   }
   for (const plan of set.plans) {
     const file = fileOf(plan.stack);
     if (!appStacks.includes(plan.stack)) {
-      return refuse(`${file} holds stack ${plan.stack}, which is not a stack of this app (${run.outdir} holds ${appStacks.join(', ') || 'no stack'}): it was made from another app. Apply each app's plans from that app's directory`);
+      return refuse(`${file} holds stack ${plan.stack}, which is not a stack of this app (${run.outdir} holds ${appStacks.join(', ') || 'no stack'}): it was made from another app`, 'apply each app\'s plans from that app\'s directory');
     }
     const here = resolveStateLocation(run.statePath, run.env, run.cwd, plan.stack);
     if (!here.ok) return here;
     if (!sameState(plan.state.location, here.value)) {
-      return refuse(`${file} was planned against the state ${plan.state.location} for stack ${plan.stack}, but this run's state for it is ${here.value.display}: apply with the state the plans were made with (--state or SECRETFORM_STATE), or plan again against this one`);
+      return refuse(`${file} was planned against the state ${plan.state.location} for stack ${plan.stack}, but this run's state for it is ${here.value.display}`, 'apply with the state the plans were made with (--state or SECRETFORM_STATE), or plan again against this one');
     }
   }
   return ok(undefined);
