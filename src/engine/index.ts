@@ -46,6 +46,11 @@ export { chooseSynthesizedStacks, isStackPattern, oneStackNameProblem, selectSta
 export type { SelectionUse } from './stacks/stack-selection';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';
+export { joinPlanFiles } from './saved-plan/plan-file-set';
+export type { PlanFile } from './saved-plan/plan-file-set';
+export { checkPlanFilesOrigin } from './saved-plan/plan-file-origin';
+export type { PlanFileRun } from './saved-plan/plan-file-origin';
+export { orderSavedPlanSet } from './stacks/stack-order';
 export { checkStackDrift, checkStacksDrift } from './drift/drift-check';
 export type { StackDriftCheck, DriftedObject, DriftCheckOptions } from './drift/drift-check';
 export { acknowledgeDrift, unacknowledgeDrift, readDriftHistory } from './drift/acknowledge';

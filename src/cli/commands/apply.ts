@@ -1,8 +1,8 @@
 /**
  * `secretform apply [options] [--auto-approve] [--refresh-only]`: shows the plan, asks for approval, and carries
  * it out. `--refresh-only` records the live state of managed objects as applied (accepts drift) instead.
- * `secretform apply PLANFILE`: carries out a saved plan (`plan --out`) as it is, without a prompt, refusing it
- * when it is stale.
+ * `secretform apply PLANFILE...`: carries out saved plans (`plan --out`) as they are, without a prompt, refusing
+ * them when one is stale; several files (one per CI job) are applied as one set (cli/run/saved-plan-apply.ts).
  */
 import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../run/change-run';
@@ -15,18 +15,18 @@ import { runSavedPlanApply } from '../run/saved-plan-apply';
 
 export function registerApplyCommand(program: Command, outcome: CommandOutcome): void {
   addPolicyOption(addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'))
-    .argument('[planfile]', 'a plan saved by `secretform plan --out PLANFILE`: applied as it is, without a prompt'))
+    .argument('[planfile...]', 'plans saved by `secretform plan --out PLANFILE`: applied as they are, without a prompt; several files as one set'))
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
     .option('--allow-unverified-plan', 'with PLANFILE: apply a stack whose plan carries no MAC (no fingerprint key could be had when it was made), or a plan of several stacks made by secretform before format version 2; check the file yourself first (docs/cli.md)')
     .option('--changed', 'apply only the stacks changed since their last apply (code, state, service, or a stack they depend on); names the stacks, so no --stack is needed')
-    .action(async (planFile: string | undefined, flags: ChangeFlags) => {
-      if (planFile === undefined && flags.allowUnverifiedPlan === true) {
+    .action(async (planFiles: string[], flags: ChangeFlags) => {
+      if (planFiles.length === 0 && flags.allowUnverifiedPlan === true) {
         outcome.exitCode = failWith(processIo(), new UsageError('--allow-unverified-plan goes with a saved plan (`secretform apply PLANFILE`): a plan made now is not read from a file'));
         return;
       }
-      outcome.exitCode = planFile === undefined
+      outcome.exitCode = planFiles.length === 0
         ? await runChangeCommand('apply', flags, processIo())
-        : await runSavedPlanApply(planFile, flags, processIo());
+        : await runSavedPlanApply(planFiles, flags, processIo());
     });
 }

@@ -1,13 +1,14 @@
 /**
- * `secretform show PLANFILE [--stack PATTERN]... [--format text|markdown|json] [--out-file PATH]`: renders a saved
- * plan as `plan` rendered it, without contacting the service (the CI job that posts the pull-request comment
- * needs no token). A plan over several stacks renders as one report of them all, or of the stacks --stack names.
+ * `secretform show PLANFILE... [--stack PATTERN]... [--format text|markdown|json] [--out-file PATH]`: renders saved
+ * plans as `plan` rendered them, without contacting the service (the CI job that posts the pull-request comment
+ * needs no token). A plan over several stacks, or several files (one per CI job of a fleet), render as one report
+ * of them all, as one plan over those stacks would, or of the stacks --stack names.
  */
-import * as path from 'node:path';
 import type { Command } from 'commander';
-import { checkSavedPlanSetWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
+import { checkSavedPlanSetWithoutService, selectStacks } from '../../engine';
 import { collectNames, nonEmptyFlag } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
+import { readPlanFiles } from '../run/plan-files';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
 import { stackReport } from '../../report';
@@ -24,17 +25,17 @@ export function registerShowCommand(program: Command, outcome: CommandOutcome): 
   addReportOptions(
     program
       .command('show')
-      .description('render a saved plan (`plan --out PLANFILE`) as `plan` shows it; reads the file only')
-      .argument('<planfile>', 'the saved plan')
+      .description('render saved plans (`plan --out PLANFILE`) as `plan` shows them, several files as one report; reads the files only')
+      .argument('<planfile...>', 'the saved plans (several: one report over all their stacks; a stack may be in one file only)')
       .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames)
       .option('--sarif <path>', SARIF_OPTION_HELP),
   )
-    .action(async (planFile: string, flags: ShowFlags) => {
-      outcome.exitCode = await runShow(planFile, flags, processIo());
+    .action(async (planFiles: string[], flags: ShowFlags) => {
+      outcome.exitCode = await runShow(planFiles, flags, processIo());
     });
 }
 
-export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Promise<number> {
+export async function runShow(files: readonly string[], flags: ShowFlags, io: CliIo): Promise<number> {
   let report;
   let patterns;
   let sarifFile;
@@ -45,16 +46,17 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
   } catch (error) {
     return failWith(io, error);
   }
-  const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
+  const read = await readPlanFiles(files, io.cwd);
   if (!read.ok) return failWith(io, read.error);
-  const plans = read.value.plans;
-  const bound = checkSavedPlanSetWithoutService(read.value, io.env, planFile);
+  const plans = read.value.set.plans;
+  const bound = checkSavedPlanSetWithoutService(read.value.set, io.env, read.value.fileOf);
   if (!bound.ok) return failWith(io, bound.error);
   const selected = selectStacks(plans.map((saved) => saved.stack), patterns, 'read', 'show');
   if (!selected.ok) return failWith(io, selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
-    writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, planFile);
+    // The comment's "apply with" line names every file: they are applied together, as one set.
+    writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, files.join(' '));
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
     return failWith(io, error);

@@ -3,20 +3,27 @@
  * made), so there is no prompt, and nothing is synthesized: the desired state is the one saved. The options that
  * would change what the plan is (--target, --refresh-only, --app, --output) are refused; the state location and
  * how the run goes (--state, --lock-timeout, --parallelism) are this run's.
+ *
+ * `secretform apply PLANFILE...`: several files (one per CI job of a fleet) are applied as one set, as one plan
+ * over their stacks would be: a stack in two files, a file of another app or planned against another state, and
+ * a file whose MAC does not match the SECRETFORM_STATE_KEY are refused before any request; then every stack is
+ * checked for staleness (and its MAC with its key) before the first write anywhere, and the stacks run in
+ * dependency order across the files.
  */
 import * as path from 'node:path';
-import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../../engine';
+import { applySavedPlan, checkPlanFilesOrigin, checkSavedPlanSetWithoutService, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../../engine';
 import { writeResult } from '../views/apply-report';
 import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
-import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
+import { configuredOutputDir, parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
 import { failWith, type CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
+import { readPlanFiles, type PlanFiles } from './plan-files';
 import { loadRunPolicies } from './policy-flags';
 import { savedPlanConnectionMismatch } from '../../engine/saved-plan/saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
-export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+export async function runSavedPlanApply(planFiles: readonly string[], flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
   try {
     settings = parseEngineFlags(flags);
@@ -24,31 +31,36 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   } catch (error) {
     return failWith(io, error);
   }
-  const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
-  if (!read.ok) return failWith(io, read.error);
+  const files = await readPlanFiles(planFiles, io.cwd);
+  if (!files.ok) return failWith(io, files.error);
+  const planFile = planFiles.join(' ');
+  if (planFiles.length > 1) {
+    const joined = checkJoinedFiles(files.value, settings, io);
+    if (joined !== undefined) return failWith(io, joined);
+  }
+  const set = files.value.set;
   // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
   // stack's service must be the one the code or the environment names, checked for every stack before anything.
-  for (const plan of read.value.plans) {
+  for (const plan of set.plans) {
     const mismatch = savedPlanConnectionMismatch(plan, io, settings.output);
-    if (mismatch !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
+    if (mismatch !== undefined) return failWith(io, set.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
   }
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
-    policies = await loadRunPolicies(flags, io, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
+    policies = await loadRunPolicies(flags, io, set.plans.flatMap((plan) => plan.policy_packs ?? []));
   } catch (error) {
     return failWith(io, error);
   }
   // Each stack goes to the service it was planned against: its connection, else the environment. Every
   // stack's is checked before the first request to any.
-  for (const plan of read.value.plans) {
+  for (const plan of set.plans) {
     const connectionProblem = checkSavedPlanConnection(plan, io);
-    if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+    if (connectionProblem !== undefined) return failWith(io, set.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
   }
-  const problem = savedPlanStackProblem(planFile, read.value, settings);
+  const problem = savedPlanStackProblem(planFile, set, settings);
   if (problem !== undefined) return failWith(io, problem);
-  io.stdout.write(`Applying the saved plan ${planFile} (${describePlan(read.value)}).\n`);
-  const set = read.value;
+  io.stdout.write(`Applying the saved plan${planFiles.length > 1 ? 's' : ''} ${planFiles.join(', ')} (${describePlan(set)}).\n`);
   // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
   // Its --stack always, even for a plan of one stack: this run reads no synth output, so it cannot tell that
   // the app has no other stack, and without it a pasted apply in an app of several is refused and a plan covers
@@ -57,9 +69,22 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   return runChange({
     command: 'apply',
     several: set.plans.length > 1,
-    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies, output: settings.output, allowUnverified: flags.allowUnverifiedPlan === true }),
+    start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), planFileOf: files.value.fileOf, ...run, policies, output: settings.output, allowUnverified: flags.allowUnverifiedPlan === true }),
     writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
   }, io, hooks);
+}
+
+/**
+ * Files of separate runs joined into one set: checked before any request, where one file alone needs none of it:
+ * that they are this app's and were planned against this run's state (plan-file-origin.ts), and, when the run has
+ * SECRETFORM_STATE_KEY, that each one's MAC matches it (the engine checks each stack's MAC again with its key).
+ */
+function checkJoinedFiles(files: PlanFiles, settings: EngineSettings, io: CliIo): Error | undefined {
+  const outdir = path.resolve(io.cwd, settings.output ?? configuredOutputDir(io.cwd));
+  const origin = checkPlanFilesOrigin(files.set, files.fileOf, { outdir, statePath: stateFlagValue(settings.statePath, io.cwd), env: io.env, cwd: io.cwd });
+  if (!origin.ok) return origin.error;
+  const bound = checkSavedPlanSetWithoutService(files.set, io.env, files.fileOf);
+  return bound.ok ? undefined : bound.error;
 }
 
 /**

@@ -23,11 +23,11 @@ export async function planStack(options: EngineOptions): Promise<Result<Plan>> {
 
 /**
  * `planStack`, plus the saved plan `apply` can carry out later (`secretform plan --out`): the plan with the desired
- * state it was made from, the state's lineage and serial, and a digest of each live object read, unsigned, with
- * the key to sign it with. Fails when the desired state holds a plain-text secret (only references may be
- * written to a file).
+ * state it was made from, the state's lineage and serial, a digest of each live object read, and the stacks of the
+ * app it depends on (`dependsOn`, under the MAC like the rest), unsigned, with the key to sign it with. Fails when
+ * the desired state holds a plain-text secret (only references may be written to a file).
  */
-export async function createStackSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan; key: FingerprintKey }>> {
+export async function createStackSavedPlan(options: EngineOptions, dependsOn?: readonly string[]): Promise<Result<{ plan: Plan; saved: SavedPlan; key: FingerprintKey }>> {
   const planned = await computeReadOnly(options);
   if (!planned.ok) return planned;
   const { context, state, computation, fingerprintKey } = planned.value;
@@ -53,6 +53,7 @@ export async function createStackSavedPlan(options: EngineOptions): Promise<Resu
     ...(context.desired.connection ? { connection: objectOfConnection(context.desired.connection) } : {}),
     live_objects: liveDigests(computation),
     ...(options.policies !== undefined && options.policies.packs.length > 0 ? { policy_packs: [...options.policies.packs] } : {}),
+    ...(dependsOn !== undefined ? { depends_on: [...dependsOn] } : {}),
     plan: computation.plan,
   };
   return ok({ plan: computation.plan, saved, key: key.value });

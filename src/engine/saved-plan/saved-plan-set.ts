@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import { writeFileAtomically } from '../../lazy-packages';
 import { lazy } from '../../lazy-zod';
 import { EngineError, fail, ok, type Result } from '../errors';
+import type { SavedPlanSetContext } from './plan-mac';
 import { newerOrUnknownVersion, parseSavedPlan, readSavedPlan, writeSavedPlan, type SavedPlan } from './saved-plan';
 
 export const SAVED_PLAN_SET_FORMAT = 'secretform-saved-plans';
@@ -23,6 +24,12 @@ export interface SavedPlanSet {
   plans: SavedPlan[];
   /** By stack, the stacks of the set it depends on. */
   dependencies: Record<string, string[]>;
+  /**
+   * Only for a set joined from several files (plan-file-set.ts), never written: by stack, the set its own file
+   * held, which its MAC covers. The joined set's order and dependencies come from those sets and each plan's
+   * `depends_on`, all under the MACs.
+   */
+  signedIn?: ReadonlyMap<string, SavedPlanSetContext>;
 }
 
 const setSchema = lazy((z) => z.object({

@@ -46,6 +46,12 @@ export interface SavedPlan {
    * `apply PLANFILE` evaluates them again, with any given then. Absent in plans made without packs.
    */
   policy_packs?: string[];
+  /**
+   * The stacks of the app this stack depends on (the synth output's manifest), whether the plan covers them or
+   * not: plan files made by separate runs (`apply`/`show PLANFILE...`) are ordered by it. Absent in plans made
+   * from specs rather than a synth output.
+   */
+  depends_on?: string[];
   plan: Plan;
   /** The keyed MAC over the rest of the file and the set it belongs to, when the run that wrote it had a fingerprint key (plan-mac.ts). */
   mac?: SavedPlanMac;
@@ -68,6 +74,7 @@ const savedPlanSchema = lazy((z) => z.object({
   connection: z.record(z.string(), z.unknown()).optional(),
   live_objects: z.record(z.string(), z.string().nullable()),
   policy_packs: z.array(z.string()).optional(),
+  depends_on: z.array(z.string().min(1)).optional(),
   plan: planSchema(),
   mac: z
     .object({ algorithm: z.literal(SAVED_PLAN_MAC_ALGORITHM), key_id: z.string(), key_origin: z.string(), value: z.string() })

@@ -28,6 +28,8 @@ export type SavedPlanVerificationOptions = Omit<EngineOptions, 'desired' | 'stac
   output?: string;
   /** Apply a stack whose plan carries no MAC, and a set whose own fields no MAC covers (ALLOW_UNVERIFIED_FLAG). */
   allowUnverified?: boolean;
+  /** The file of each stack's plan when the set was joined from several (`apply PLANFILE...`), for messages. */
+  planFileOf?: (stack: string) => string;
 };
 
 /** Ok when every stack of the set may be trusted; else the first refusal, naming its stack in a set of several. */
@@ -45,20 +47,22 @@ export async function verifySavedPlanSet(set: SavedPlanSet, options: SavedPlanVe
     if (!connection.ok) return refuse(plan.stack, new EngineError('service_mismatch', connection.message));
     trusted.set(plan.stack, connection.connection === undefined ? undefined : objectOfConnection(connection.connection));
   }
+  // Each stack's MAC covers the set of the file it came from: the whole set, or, joined from several files, its own.
+  const whole = savedPlanSetContext(set);
+  const contextOf = (stack: string) => set.signedIn?.get(stack) ?? whole;
   // A set written before its own fields were covered: its stacks, order and dependencies are unverified.
-  const legacy = several ? set.plans.find((plan) => plan.format_version === 1) : undefined;
+  const legacy = set.plans.find((plan) => plan.format_version === 1 && contextOf(plan.stack).stacks.length > 1);
   if (legacy !== undefined && options.allowUnverified !== true) {
     return refuse(legacy.stack, new EngineError('plan_tampered', `the saved plan ${file} is refused, so nothing was read or changed: it was made by an older secretform (format version 1), whose MACs do not cover the set's own fields (its stacks, their order and dependencies). Make a new plan (\`secretform plan --out PLANFILE\`), or, having checked the file yourself, apply it with ${ALLOW_UNVERIFIED_FLAG}`));
   }
   // 2 and 3. Each stack's key, through its trusted connection, and its MAC over its content and the set.
-  const context = savedPlanSetContext(set);
   for (const plan of set.plans) {
-    const { planFile: _file, output: _output, allowUnverified, ...engineOptions } = options;
+    const { planFile: _file, output: _output, allowUnverified, planFileOf: _planFileOf, ...engineOptions } = options;
     const run = prepareRun({ ...engineOptions, stack: plan.stack, desired: { kind: 'specs', stack: plan.stack, specs: [], connection: trusted.get(plan.stack) } });
     if (!run.ok) return refuse(plan.stack, run.error);
     const key = await savedPlanKey(run.value);
     if (!key.ok) return refuse(plan.stack, key.error);
-    const checked = checkSavedPlanMac(plan, key.value, file, true, context, allowUnverified === true);
+    const checked = checkSavedPlanMac(plan, key.value, options.planFileOf?.(plan.stack) ?? file, true, contextOf(plan.stack), allowUnverified === true);
     if (!checked.ok) return refuse(plan.stack, checked.error);
   }
   return ok(undefined);
@@ -69,10 +73,10 @@ export async function verifySavedPlanSet(set: SavedPlanSet, options: SavedPlanVe
  * must be there and match over the set; without it the keys are on the service or in the state backend, which
  * show does not contact (apply always checks).
  */
-export function checkSavedPlanSetWithoutService(set: SavedPlanSet, env: NodeJS.ProcessEnv, file: string): Result<void> {
-  const context = savedPlanSetContext(set);
+export function checkSavedPlanSetWithoutService(set: SavedPlanSet, env: NodeJS.ProcessEnv, fileOf: (stack: string) => string): Result<void> {
+  const whole = savedPlanSetContext(set);
   for (const plan of set.plans) {
-    const checked = checkSavedPlanWithoutService(plan, env, file, context);
+    const checked = checkSavedPlanWithoutService(plan, env, fileOf(plan.stack), set.signedIn?.get(plan.stack) ?? whole);
     if (!checked.ok) return set.plans.length > 1 ? fail(new EngineError(checked.error.code, `stack ${plan.stack}: ${checked.error.message}`)) : checked;
   }
   return ok(undefined);

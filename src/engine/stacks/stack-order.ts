@@ -6,12 +6,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineError, fail, ok, type Result } from '../errors';
+import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
+import { ownValue } from '../../own-keys';
 
 /** By stack, the stacks it depends on (only among those given). */
 export type StackDependencies = ReadonlyMap<string, readonly string[]>;
 
 /** The dependencies of `stacks` as the synth output's manifest records them; other stacks are left out. */
 export function readStackDependencies(outdir: string, stacks: readonly string[]): Result<StackDependencies> {
+  const inApp = readAppDependencies(outdir, stacks);
+  if (!inApp.ok) return inApp;
+  const selected = new Set(stacks);
+  // A dependency that is not selected has been (or will be) run by another command: it orders nothing here.
+  return ok(new Map([...inApp.value].map(([stack, listed]) => [stack, listed.filter((name) => selected.has(name))])));
+}
+
+/**
+ * The dependencies of `stacks` as the manifest records them, on any stack of the app (selected or not): what a
+ * saved plan of some of the stacks records, so that plan files made by separate runs can be ordered together.
+ */
+export function readAppDependencies(outdir: string, stacks: readonly string[]): Result<StackDependencies> {
   const manifestPath = path.join(outdir, 'manifest.json');
   let manifest: { stacks?: Record<string, { dependencies?: unknown }> };
   try {
@@ -19,15 +33,13 @@ export function readStackDependencies(outdir: string, stacks: readonly string[])
   } catch (error) {
     return fail(new EngineError('desired_invalid', `${manifestPath}: ${(error as Error).message}`));
   }
-  const selected = new Set(stacks);
   const dependencies = new Map<string, string[]>();
   for (const stack of stacks) {
     const listed = manifest.stacks?.[stack]?.dependencies ?? [];
     if (!Array.isArray(listed) || listed.some((entry) => typeof entry !== 'string')) {
       return fail(new EngineError('desired_invalid', `${manifestPath}: stacks.${stack}.dependencies must be a list of stack names`));
     }
-    // A dependency that is not selected has been (or will be) run by another command: it orders nothing here.
-    dependencies.set(stack, (listed as string[]).filter((name) => selected.has(name) && name !== stack));
+    dependencies.set(stack, (listed as string[]).filter((name) => name !== stack));
   }
   return ok(dependencies);
 }
@@ -66,4 +78,13 @@ export function reverseDependencies(dependencies: StackDependencies): StackDepen
   const reversed = new Map<string, string[]>([...dependencies.keys()].map((stack) => [stack, []]));
   for (const [stack, needs] of dependencies) for (const dependency of needs) reversed.get(dependency)?.push(stack);
   return reversed;
+}
+
+/** The set's plans in the order a run over its stacks takes them: every stack after its dependencies. */
+export function orderSavedPlanSet(set: SavedPlanSet): Result<SavedPlanSet> {
+  const stacks = set.plans.map((plan) => plan.stack);
+  const order = orderStacks(stacks, new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []])));
+  if (!order.ok) return order;
+  const byStack = new Map(set.plans.map((plan) => [plan.stack, plan]));
+  return ok({ ...set, plans: order.value.map((stack) => byStack.get(stack)!) });
 }

@@ -92,8 +92,9 @@ export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanS
   const dependencies = new Map(stacks.map((stack) => [stack, ownValue(set.dependencies, stack) ?? []]));
   const stackSet: StackSet = { stacks, several: stacks.length > 1, dependencies, targetsOf: () => undefined };
   const desiredOf = (stack: string) => ({ kind: 'specs', stack, specs: saved.get(stack)!.desired, connection: saved.get(stack)!.connection }) as const;
-  const { output: _output, allowUnverified: _allowUnverified, ...runOptions } = options;
-  return changeStacks(runOptions, stackSet, desiredOf, false, (stack, hooks) => applyStackSavedPlan(saved.get(stack)!, { ...runOptions, ...hooks }));
+  const { output: _output, allowUnverified: _allowUnverified, planFileOf, ...runOptions } = options;
+  return changeStacks(runOptions, stackSet, desiredOf, false, (stack, hooks) =>
+    applyStackSavedPlan(saved.get(stack)!, { ...runOptions, ...hooks, planFile: planFileOf?.(stack) ?? options.planFile }));
 }
 
 function changeStackSet(givenOptions: StacksChangeOptions, mode: 'apply' | 'destroy'): Promise<Result<StacksChangeResult>> {

@@ -11,6 +11,7 @@ import type { SavedPlan } from '../saved-plan/saved-plan';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import { signSavedPlanSet } from '../saved-plan/sign-saved-plan-set';
 import type { FingerprintKey } from '../state/fingerprint';
+import { readAppDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
 import { withRunLimits } from '../setup/run-limits';
 import { stackProgress } from './stack-progress';
@@ -31,10 +32,12 @@ export async function plan(options: StackSetOptions): Promise<Result<StackOutcom
  * or was skipped: a plan that covers only some of the stacks asked for is not saved).
  */
 export async function createSavedPlan(options: StackSetOptions): Promise<Result<{ outcomes: StackOutcome<Plan>[]; saved?: SavedPlanSet }>> {
+  const inApp = appDependencies(options);
+  if (!inApp.ok) return inApp;
   const savedByStack = new Map<string, SavedPlan>();
   const keys = new Map<string, FingerprintKey>();
   const planned = await planEachStack(options, async (stackOptions) => {
-    const made = await createStackSavedPlan(stackOptions);
+    const made = await createStackSavedPlan(stackOptions, inApp.value?.get(stackOptions.stack!));
     if (!made.ok) return made;
     savedByStack.set(made.value.saved.stack, made.value.saved);
     keys.set(made.value.saved.stack, made.value.key);
@@ -46,6 +49,17 @@ export async function createSavedPlan(options: StackSetOptions): Promise<Result<
   const plans = outcomes.map((outcome) => savedByStack.get(outcome.stack)!);
   // Signed once the set is known: each stack's MAC covers the set too (its stacks, order and dependencies).
   return ok({ outcomes, saved: signSavedPlanSet(plans, Object.fromEntries(set.dependencies) as Record<string, string[]>, keys) });
+}
+
+/**
+ * By stack, the stacks of the app it depends on, selected or not, when the run reads a synth output: each stack's
+ * saved plan records them, so that files of separate runs (one CI job per stack) are applied in order together.
+ */
+function appDependencies(options: StackSetOptions): Result<StackDependencies | undefined> {
+  if (options.desired.kind !== 'synth-output') return ok(undefined);
+  const set = stackSetOf(options);
+  if (!set.ok) return set;
+  return readAppDependencies(options.desired.outdir, set.value.stacks);
 }
 
 async function planEachStack(
