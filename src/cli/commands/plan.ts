@@ -5,7 +5,7 @@
  * --detailed-exitcode 2 when there are changes or drift.
  */
 import type { Command } from 'commander';
-import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
+import { addEngineOptions, EVERY_STACK, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
@@ -14,6 +14,7 @@ import { createProgressReporter } from '../run/progress';
 import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../run/policy-flags';
 import { SARIF_OPTION_HELP } from '../views/sarif-output';
 import { chooseStacks } from '../run/stack-choice';
+import { addEnvironmentHelp, COLOR_VARIABLES, COMMENT_VARIABLES, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
 export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */
@@ -28,14 +29,15 @@ export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
 export const CHANGES_EXIT_CODE = 2;
 
 export function registerPlanCommand(program: Command, outcome: CommandOutcome): void {
-  addPolicyOption(addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))))
+  const plan = addPolicyOption(addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'), EVERY_STACK)))
     .option('--sarif <path>', SARIF_OPTION_HELP)
-    .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
+    .option('--out <planfile>', 'also save the plan itself to this file for `secretform apply PLANFILE` (JSON, mode 0600, no secret value); the report still goes to stdout or --out-file')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
     .action(async (flags: PlanFlags) => {
       outcome.exitCode = await runPlan(flags, processIo());
     });
+  addEnvironmentHelp(plan, [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES, 'SECRETFORM_POLICY_TIMEOUT', ...COLOR_VARIABLES, ...COMMENT_VARIABLES]);
 }
 
 export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {

@@ -12,6 +12,7 @@ import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
 import { stackReport } from '../../report';
 import { SARIF_OPTION_HELP, writeSarifFile } from '../views/sarif-output';
+import { addEnvironmentHelp, COLOR_VARIABLES, COMMENT_VARIABLES } from '../run/environment-variables';
 
 export interface ShowFlags extends ReportFlags {
   /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */
@@ -22,8 +23,7 @@ export interface ShowFlags extends ReportFlags {
 
 export function registerShowCommand(program: Command, outcome: CommandOutcome): void {
   addReportOptions(
-    program
-      .command('show')
+    addEnvironmentHelp(program.command('show'), ['SECRETFORM_STATE_KEY', ...COLOR_VARIABLES, ...COMMENT_VARIABLES])
       .description('render a saved plan (`plan --out PLANFILE`) as `plan` shows it; reads the file only')
       .argument('<planfile>', 'the saved plan')
       .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames)

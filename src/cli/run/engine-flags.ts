@@ -78,14 +78,33 @@ export interface EngineSettings {
 }
 
 /**
- * `--stack` and `--output`: which stacks of which synth output. A command over several stacks (`several`) takes
- * `--stack` repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than
- * silently taking the last.
+ * How a command takes `--stack`: several names and patterns, or one name; and what it works on without one,
+ * which differs by command (every stack for plan, the only one for apply, ADDRESS's for action), so each says its own.
  */
-export function addStackOptions(command: Command, several = false): Command {
-  const stackOption = several
-    ? command.option('--stack <pattern>', "stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: every stack for plan, graph and show, the only stack for apply and destroy)", collectNames)
-    : command.option('--stack <name>', 'stack to work on (default: the only stack of the synth output)', onlyOneStack);
+export interface StackChoiceHelp {
+  several: boolean;
+  /** The end of the option's help: "default: <this>". */
+  default: string;
+}
+
+/** plan, graph, drift: every stack unless named. */
+export const EVERY_STACK: StackChoiceHelp = { several: true, default: 'every stack of the synth output' };
+/** apply and destroy: several when named, the only one otherwise. */
+export const ONLY_STACK_OR_NAMED: StackChoiceHelp = { several: true, default: 'the only stack of the synth output; with several stacks, name the ones to change' };
+/** Commands of one stack that take no address (state list, force-unlock, ...). */
+export const ONLY_STACK: StackChoiceHelp = { several: false, default: 'the only stack of the synth output' };
+/** Commands of one stack that take an ADDRESS (action, exec, import, state show | rm | mv): ADDRESS names it. */
+export const ADDRESS_STACK: StackChoiceHelp = { several: false, default: 'the stack ADDRESS starts with; another one is refused' };
+
+/**
+ * `--stack` and `--output`: which stacks of which synth output. A command over several stacks takes `--stack`
+ * repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than silently
+ * taking the last.
+ */
+export function addStackOptions(command: Command, choice: StackChoiceHelp): Command {
+  const stackOption = choice.several
+    ? command.option('--stack <pattern>', `stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: ${choice.default})`, collectNames)
+    : command.option('--stack <name>', `stack to work on, by name (default: ${choice.default})`, onlyOneStack);
   return stackOption.option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
 }
 
@@ -98,8 +117,8 @@ function onlyOneStack(value: string, previous: string | undefined): string {
 }
 
 /** `--stack`, `--output` and `--state`: all the state commands need. */
-export function addStateLocationOptions(command: Command, several = false): Command {
-  return addStackOptions(command, several).option(
+export function addStateLocationOptions(command: Command, choice: StackChoiceHelp): Command {
+  return addStackOptions(command, choice).option(
     '--state <path|url>',
     `state file ({stack} is the stack's name), or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
   );
@@ -118,9 +137,9 @@ export function addSynthOptions(command: Command): Command {
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames);
 }
 
-export function addEngineOptions(command: Command): Command {
+export function addEngineOptions(command: Command, choice: StackChoiceHelp): Command {
   return addSynthOptions(
-    addLockTimeoutOption(addStateLocationOptions(command, true))
+    addLockTimeoutOption(addStateLocationOptions(command, choice))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
       .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
       .option('--migrate-state', "the stack's objects moved to the service its connection names: run against it although the state records another service, and (apply) record it in the state (docs/state.md)"),
