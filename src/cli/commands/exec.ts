@@ -38,7 +38,7 @@ export function registerExecCommand(program: Command, outcome: CommandOutcome): 
   addSynthOptions(
     addStateLocationOptions(
       addEnvironmentHelp(program.command('exec'), [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...SYNTH_VARIABLES])
-        .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards)')
+        .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards); it reads the state without locking it, so it has no --lock-timeout')
         .argument('<address>', 'resource address in the code (a role, a library set or a userpass user)')
         .argument('<command...>', 'the command and its arguments, after --'),
       ADDRESS_STACK,

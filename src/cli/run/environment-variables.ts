@@ -41,7 +41,7 @@ export type VariableName = keyof typeof ENVIRONMENT_VARIABLES;
 export const SERVICE_VARIABLES: readonly VariableName[] = ['SERVICE_ADDR', 'SERVICE_TOKEN', 'SERVICE_CACERT', 'SERVICE_CLIENT_CERT', 'SERVICE_CLIENT_KEY', 'SERVICE_SKIP_VERIFY'];
 /** Where the state is: every command that reads or writes it. */
 export const STATE_VARIABLES: readonly VariableName[] = ['SECRETFORM_STATE'];
-/** The fingerprint key: the commands that compare or record secrets' fingerprints (plan, apply, destroy, import, drift). */
+/** The fingerprint key: the commands that compare or record secrets' fingerprints (plan, apply, import, drift). */
 export const FINGERPRINT_VARIABLES: readonly VariableName[] = ['SECRETFORM_STATE_KEY', 'SECRETFORM_FINGERPRINT_KEY_MOUNT', 'SECRETFORM_FINGERPRINT_KEY_PATH'];
 /** What the app sees: every command that runs it. */
 export const SYNTH_VARIABLES: readonly VariableName[] = ['SECRETFORM_SYNTH_ENV'];
