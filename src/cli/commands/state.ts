@@ -14,6 +14,9 @@ import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { stateOptions, type StateFlags } from '../run/state-options';
 import { UsageError } from '../run/usage-error';
+import { countOf, type Noun } from '../../resources/nouns';
+
+const RESOURCES: Noun = { one: 'resource', many: 'resources' };
 
 export type { StateFlags } from '../run/state-options';
 
@@ -146,7 +149,7 @@ export function runStateRestore(serialText: string, flags: StateFlags, io: CliIo
     const restored = await stateRestore(options, serial);
     if (!restored.ok) return failWith(io, restored.error);
     io.stdout.write(
-      `Restored version ${serial} (${Object.keys(restored.value.resources).length} resources) as serial ${restored.value.serial}. ` +
+      `Restored version ${serial} (${countOf(Object.keys(restored.value.resources).length, RESOURCES)}) as serial ${restored.value.serial}. ` +
         'Nothing on the service changed; run `secretform plan` to compare.\n',
     );
     return 0;
@@ -166,7 +169,7 @@ export function runStatePush(file: string, flags: StateFlags, io: CliIo): Promis
   return withOptions(flags, io, { command: 'state push' }, async (options) => {
     const pushed = await statePush(options, path.resolve(io.cwd, file), flags.force === true);
     if (!pushed.ok) return failWith(io, pushed.error);
-    io.stdout.write(`Pushed ${file} (${Object.keys(pushed.value.resources).length} resources, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
+    io.stdout.write(`Pushed ${file} (${countOf(Object.keys(pushed.value.resources).length, RESOURCES)}, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
     return 0;
   });
 }
