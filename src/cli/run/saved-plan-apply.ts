@@ -15,6 +15,7 @@ import { loadRunPolicies } from './policy-flags';
 import { savedPlanConnectionMismatch } from './saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
+import { plannedOperations } from './progress';
 
 export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
@@ -57,6 +58,7 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
   return runChange({
     command: 'apply',
     several: set.plans.length > 1,
+    operations: plannedOperations(set.plans.map((saved) => saved.plan)),
     start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), ...run, policies }),
     writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
   }, io, hooks);
