@@ -3,6 +3,7 @@ import type { CommandOutcome, CommandRegistration } from './run/command-outcome'
 import { guardTerminalOutput } from './run/terminal-output';
 import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './run/output-guard';
 import { readPackageVersion } from './run/version';
+import { addEnvironmentHelp } from './run/environment-variables';
 
 /**
  * The commands by name, each loaded only when it runs (or for --help): `version` answers without loading
@@ -28,6 +29,25 @@ const COMMANDS: Readonly<Record<string, () => CommandRegistration>> = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** Every command's name, in the order `secretform --help` lists them (after `version`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
+/** The program with `version` and the commands named in `names` registered (tests build it with all of them). */
+export function createProgram(version: string, outcome: CommandOutcome, names: readonly string[]): Command {
+  const program = new Command('secretform')
+    .description('Infrastructure as code for the secrets service')
+    .version(`secretform ${version}`, '-V, --version', 'print the version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  addEnvironmentHelp(program.command('version'), [])
+    .description('print the version')
+    .action(() => {
+      process.stdout.write(`secretform ${version}\n`);
+    });
+  for (const name of names) COMMANDS[name]()(program, outcome);
+  return program;
+}
+
 /** The `secretform` command line. `argv` as in process.argv (node, script, args...). Resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   // Installed first, so a reader that goes away early (`| head`) never crashes the process with EPIPE.
@@ -39,23 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     if (output.closed) process.exitCode = OUTPUT_CLOSED_EXIT_CODE;
   });
   const outcome: CommandOutcome = { exitCode: 0 };
-  const version = readPackageVersion();
-  const program = new Command('secretform')
-    .description('Infrastructure as code for the secrets service')
-    .version(`secretform ${version}`, '-V, --version', 'print the version')
-    .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
-  program
-    .command('version')
-    .description('print the version')
-    .action(() => {
-      process.stdout.write(`secretform ${version}\n`);
-    });
   const named = argv[2];
-  const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
-  if (named !== 'version' && named !== '--version' && named !== '-V') {
-    for (const name of only) COMMANDS[name]()(program, outcome);
-  }
+  const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : COMMAND_NAMES;
+  const skipCommands = named === 'version' || named === '--version' || named === '-V';
+  const program = createProgram(readPackageVersion(), outcome, skipCommands ? [] : only);
   if (argv.length <= 2) {
     program.outputHelp({ error: true });
     return 1;

@@ -6,6 +6,7 @@ import { uncountedWarning } from '../engine/guardrails/uncounted-warning';
 import type { Plan, PlannedChange } from '../engine/plan/plan';
 import type { Consequence } from '../resources/types';
 import { escapeInline } from './markdown-escape';
+import { countOf } from '../resources/nouns';
 
 /**
  * `12 secrets go with it: the secrets stored in kv mount "apps" are deleted with it`; where the service's answer
@@ -13,8 +14,10 @@ import { escapeInline } from './markdown-escape';
  */
 export function consequenceText(consequence: Consequence): string {
   if ('uncounted' in consequence) return `an unknown number of ${consequence.what} go with it: ${consequence.detail}`;
-  const count = `${consequence.atLeast ? 'at least ' : ''}${consequence.count} ${consequence.what}`;
-  return `${count} ${consequence.count === 1 && !consequence.atLeast ? 'goes' : 'go'} with it: ${consequence.detail}`;
+  // "at least 1" counts more than one; a plan saved before the singular existed says the plural.
+  const one = consequence.count === 1 && !consequence.atLeast;
+  const count = `${consequence.atLeast ? 'at least ' : ''}${countOf(consequence.count, { one: one ? (consequence.one ?? consequence.what) : consequence.what, many: consequence.what })}`;
+  return `${count} ${one ? 'goes' : 'go'} with it: ${consequence.detail}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { defineResourceType } from './define';
 import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
+import { CONTENT_NOUNS } from './nouns';
 
 export const AUTH_METHOD_TYPES = ['userpass'] as const;
 
@@ -24,6 +25,6 @@ export const authMount = defineResourceType({
     if (live.type !== 'userpass') return [];
     const mount = String(identity.path);
     const counted = await countListed(read, `auth/${mount}/users`);
-    return consequenceOf(counted, 'users', `the users of auth method ${JSON.stringify(mount)} are deleted with it, and their tokens revoked`);
+    return consequenceOf(counted, CONTENT_NOUNS.users, `the users of auth method ${JSON.stringify(mount)} are deleted with it, and their tokens revoked`);
   },
 });

@@ -6,6 +6,7 @@
  */
 import { isPlainObject, unwrapData } from './define';
 import { listedNames, NAME_LISTING } from './discovery';
+import type { Noun } from './nouns';
 import type { Consequence, ConsequenceRead, ListingCall } from './types';
 
 /** At most this many LIST calls per count: a deeper tree is reported as "at least". */
@@ -59,8 +60,8 @@ export async function countEntries(read: ConsequenceRead, call: ListingCall, fie
 }
 
 /** The consequence a count makes: none when nothing goes, the count, or what could not be counted and why. */
-export function consequenceOf(counted: ListedCount | Uncounted, what: string, detail: string): Consequence[] {
-  if ('uncounted' in counted) return [{ what, uncounted: counted.uncounted, detail }];
+export function consequenceOf(counted: ListedCount | Uncounted, noun: Noun, detail: string): Consequence[] {
+  if ('uncounted' in counted) return [{ what: noun.many, uncounted: counted.uncounted, detail }];
   if (counted.count === 0) return [];
-  return [{ what, count: counted.count, ...(counted.atLeast ? { atLeast: true } : {}), detail }];
+  return [{ what: noun.many, one: noun.one, count: counted.count, ...(counted.atLeast ? { atLeast: true } : {}), detail }];
 }

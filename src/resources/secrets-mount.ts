@@ -4,6 +4,7 @@ import { field, mountPathFacts } from './field';
 import { MOUNT_PATH } from './formats';
 import { mountBehaviour } from './mount';
 import type { Attributes, Consequence, ConsequenceRead } from './types';
+import { CONTENT_NOUNS, type Noun } from './nouns';
 
 export const SECRETS_ENGINE_TYPES = ['kv', 'cloud', 'ldap'] as const;
 
@@ -33,13 +34,13 @@ export const secretsMount = defineResourceType({
 });
 
 /** What each engine type holds under its mount, listed as `<mount>/<list path>`. */
-const ENGINE_CONTENTS: Readonly<Record<string, readonly { listPath: (live: Attributes) => string; what: string }[]>> = {
-  kv: [{ listPath: (live) => (isPlainObject(live.options) && live.options.version === '2' ? 'metadata' : ''), what: 'secrets' }],
-  cloud: [{ listPath: () => 'roles', what: 'roles' }],
+const ENGINE_CONTENTS: Readonly<Record<string, readonly { listPath: (live: Attributes) => string; what: Noun }[]>> = {
+  kv: [{ listPath: (live) => (isPlainObject(live.options) && live.options.version === '2' ? 'metadata' : ''), what: CONTENT_NOUNS.secrets }],
+  cloud: [{ listPath: () => 'roles', what: CONTENT_NOUNS.roles }],
   ldap: [
-    { listPath: () => 'static-role', what: 'static roles' },
-    { listPath: () => 'role', what: 'dynamic roles' },
-    { listPath: () => 'library', what: 'library sets' },
+    { listPath: () => 'static-role', what: CONTENT_NOUNS.staticRoles },
+    { listPath: () => 'role', what: CONTENT_NOUNS.dynamicRoles },
+    { listPath: () => 'library', what: CONTENT_NOUNS.librarySets },
   ],
 };
 
@@ -50,7 +51,7 @@ async function engineObjectsLost(identity: Attributes, live: Attributes, read: C
   for (const { listPath, what } of ENGINE_CONTENTS[String(live.type)] ?? []) {
     const sub = listPath(live);
     const counted = await countListed(read, sub === '' ? mount : `${mount}/${sub}`);
-    consequences.push(...consequenceOf(counted, what, `the ${what} stored in ${String(live.type)} mount ${JSON.stringify(mount)} are deleted with it (and its leases revoked)`));
+    consequences.push(...consequenceOf(counted, what, `the ${what.many} stored in ${String(live.type)} mount ${JSON.stringify(mount)} are deleted with it (and its leases revoked)`));
   }
   return consequences;
 }

@@ -6,6 +6,7 @@ import { SECRET_PATH } from './formats';
 import { ImportIdError, type Attributes, type DiscoveryResult, type ListingRead, type ListingShape } from './types';
 import { DESTINATION_TYPES } from './sync-destination';
 import { unwrapData } from './define';
+import { CONTENT_NOUNS } from './nouns';
 
 /** The sync status of an association that is up to date; anything else is drift. */
 const SYNCED = 'SYNCED';
@@ -56,7 +57,8 @@ export const syncAssociation = defineResourceType({
   },
   // Removing an association unsyncs the secret: its copy in the external store is deleted. Known without a read.
   consequences: (identity) => Promise.resolve([{
-    what: 'external secrets',
+    what: CONTENT_NOUNS.externalSecrets.many,
+    one: CONTENT_NOUNS.externalSecrets.one,
     count: 1,
     detail: `the copy of ${String(identity.mount)}/${String(identity.secret_name)} synced to ${String(identity.destination_type)} destination ${JSON.stringify(identity.destination_name)} is deleted in the external store`,
   }]),

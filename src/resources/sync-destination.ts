@@ -6,6 +6,7 @@ import { SEGMENT_NAME } from './formats';
 import { isPlainObject as isObject, keysBesides, listAllNames, readNames } from './discovery';
 import { SECRET_NAME_TEMPLATE } from './template';
 import { ImportIdError, type Attributes, type FieldSpec, type ListingCall, type ListingRead, type ListingShape, type ResourceType } from './types';
+import { CONTENT_NOUNS } from './nouns';
 
 export interface DestinationDefinition {
   /** The service's type identifier, e.g. `cloud1-sm`. */
@@ -77,7 +78,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
     // external store (a pipeline or an application loses its credential).
     async consequences(identity, _live, read) {
       const counted = await countEntries(read, associationsCall(basePath, identity), 'associated_secrets');
-      return consequenceOf(counted, 'synced secrets', `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`);
+      return consequenceOf(counted, CONTENT_NOUNS.syncedSecrets, `the secrets synced to ${destinationType} destination ${JSON.stringify(identity.name)} by its associations are deleted in the external store`);
     },
     discover: {
       async find(read) {

@@ -348,8 +348,10 @@ export interface DiscoverySpec {
 export type Consequence = CountedConsequence | UncountedConsequence;
 
 export interface CountedConsequence {
-  /** What goes, as a plural noun: `secrets`, `users`, `roles`, `synced secrets`. */
+  /** What goes, as a plural noun: `secrets`, `users`, `roles`, `external secrets` (resources/nouns.ts). */
   readonly what: string;
+  /** The same noun, singular, for a count of 1 (absent from plans saved before it existed). */
+  readonly one?: string;
   readonly count: number;
   /** The count stopped at the hook's bound: there are at least `count`. */
   readonly atLeast?: boolean;

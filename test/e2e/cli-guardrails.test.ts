@@ -84,6 +84,20 @@ describe('guardrails through the CLI', () => {
     }
   });
 
+  test('removing protect, then adding it back: apply says the protection is what it recorded', async () => {
+    writeApp({ apps: { protect: false } });
+    const removed = await runCli(['apply', '--auto-approve'], project, env);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain('guard/apps: protect removed from state: it can be deleted or replaced again; nothing changed on the service\n');
+    expect(removed.stdout).not.toContain('refreshed state recorded');
+    expect(state().resources['guard/apps'].protect).toBeUndefined();
+    writeApp({});
+    const added = await runCli(['apply', '--auto-approve'], project, env);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('guard/apps: protect recorded in state: a plan that deletes or replaces it fails; nothing changed on the service\n');
+    expect(state().resources['guard/apps'].protect).toBe(true);
+  });
+
   test('a plan with no delete sends no request besides the refresh reads', async () => {
     const from = server.requestLog.length;
     const plan = await runCli(['plan', '--no-synth', '--detailed-exitcode'], project, env);

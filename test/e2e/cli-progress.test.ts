@@ -6,7 +6,8 @@
  * run lasts long enough for the live line to be drawn.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { BIN, BOB_PASSWORD, cliEnv, createProject, createTwoStackProject, runCli, TWO_STACKS } from './cli-harness';
 
@@ -99,6 +100,25 @@ describe('progress of apply and destroy', () => {
     progress.forEach((line, index) => expect(line).toMatch(new RegExp(`^\\[${index + 1}/8\\] e2e/[a-z0-9/-]+: destroyed \\(\\d+\\.\\d s\\)$`)));
     expect(shown).toContain('Destroy complete! Resources: 8 destroyed.');
     expect(shown[shown.length - 1]).toMatch(/^Total time: \d+\.\d s$/);
+  });
+});
+
+describe('numbering over several stacks', () => {
+  test('apply over two stacks numbers its objects once, [1/N] to [N/N], N the total of both from the first line', async () => {
+    const project = createTwoStackProject();
+    // green after blue: blue's operations all finish before green announces its own (where N used to grow).
+    const app = join(project, 'main.js');
+    writeFileSync(app, readFileSync(app, 'utf8').replace("const stack = new TerraformStack(app, name);", "const stack = new TerraformStack(app, name);\n  if (name === 'green') stack.addDependency(app.node.findChild('blue'));"));
+    expect(readFileSync(app, 'utf8')).toContain('addDependency');
+    const runEnv = cliEnv(server, { SF_E2E_USERS: 'alice' });
+    const total = TWO_STACKS.length * 3; // per stack: a user, its auth mount and the KV mount
+    const applied = await runCli(['apply', '--auto-approve', '--stack', '*'], project, runEnv);
+    expect(applied.code).toBe(0);
+    const numbers = applied.stdout.split('\n').filter((line) => line.startsWith('[')).map((line) => /^\[(\d+)\/(\d+)\]/.exec(line)!.slice(1).join('/'));
+    expect(numbers).toEqual(Array.from({ length: total }, (_, index) => `${index + 1}/${total}`));
+    const destroyed = await runCli(['destroy', '--auto-approve', '--stack', '*', '--no-synth'], project, runEnv);
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout.split('\n').filter((line) => line.startsWith('[')).map((line) => line.slice(0, 5))).toEqual(Array.from({ length: total }, (_, index) => `[${index + 1}/${total}]`));
   });
 });
 

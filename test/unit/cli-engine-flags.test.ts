@@ -8,7 +8,7 @@ import { registerGraphCommand } from '../../src/cli/commands/graph';
 import { registerImportCommand } from '../../src/cli/commands/import';
 import { registerPlanCommand } from '../../src/cli/commands/plan';
 import {
-  addStateLocationOptions, configuredOutputDir, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, parseRunTimeout, prepareSynthOutput, type EngineFlags,
+  addStateLocationOptions, configuredOutputDir, ONLY_STACK, engineOptions, parseEngineFlags, parseLockTimeout, parseParallelism, parseRunTimeout, prepareSynthOutput, type EngineFlags,
   type EngineSettings,
 } from '../../src/cli/run/engine-flags';
 import type { CommandRegistration } from '../../src/cli/run/command-outcome';
@@ -192,7 +192,7 @@ describe('--stack given more than once', () => {
   test('a command of one stack refuses a second --stack instead of taking the last', async () => {
     const program = new Command().exitOverride();
     program.configureOutput({ writeErr: () => undefined });
-    addStateLocationOptions(program.command('state-list')).action(() => undefined);
+    addStateLocationOptions(program.command('state-list'), ONLY_STACK).action(() => undefined);
     await expect(program.parseAsync(['node', 'x', 'state-list', '--stack', 'a', '--stack', 'b'])).rejects.toThrow('--stack was given twice ("a" and "b"); this command works on one stack');
   });
 });

@@ -1,4 +1,5 @@
-import { createProgressReporter, operationLine, seconds, type Clock } from '../../src/cli/run/progress';
+import { createProgressReporter, operationLine, plannedOperations, seconds, type Clock } from '../../src/cli/run/progress';
+import type { Plan } from '../../src/engine/plan/plan';
 import { fakeIo } from './cli-fake-io';
 
 /** A clock moved by hand, whose ticker runs only when told. */
@@ -127,6 +128,26 @@ describe('progress', () => {
     progress.onProgress({ kind: 'operations', total: 2 });
     progress.onProgress({ kind: 'operation-done', address: 'prod/kv', action: 'create', status: 'succeeded' });
     expect(io.stdout.text).toBe('[1/1] base/kv: created\n[2/3] prod/kv: created\n');
+  });
+
+  test('over several stacks, once the plans told the run\'s total, one numbering from the first line', () => {
+    const io = fakeIo();
+    const progress = createProgressReporter(io, { showOperations: true }, manualClock());
+    progress.expectOperations(4);
+    progress.onProgress({ kind: 'operations', total: 2 });
+    progress.onProgress({ kind: 'operation-done', address: 'base/kv', action: 'create', status: 'succeeded' });
+    progress.onProgress({ kind: 'operation-done', address: 'base/users', action: 'create', status: 'succeeded' });
+    progress.onProgress({ kind: 'operations', total: 2 });
+    progress.onProgress({ kind: 'operation-done', address: 'prod/kv', action: 'create', status: 'succeeded' });
+    progress.onProgress({ kind: 'operation-done', address: 'prod/users', action: 'create', status: 'succeeded' });
+    expect(io.stdout.text).toBe('[1/4] base/kv: created\n[2/4] base/users: created\n[3/4] prod/kv: created\n[4/4] prod/users: created\n');
+  });
+
+  test('a plan\'s operations: one per change, two for a replacement, none for forget, no-op or refresh-only', () => {
+    const plan = (refreshOnly: boolean, ...actions: string[]) => ({ refreshOnly, changes: actions.map((action) => ({ action })) }) as unknown as Plan;
+    expect(plannedOperations([plan(false, 'create', 'update', 'delete', 'replace', 'forget', 'no-op'), plan(false, 'create')])).toBe(6);
+    expect(plannedOperations([plan(true, 'update', 'update')])).toBe(0);
+    expect(plannedOperations([])).toBe(0);
   });
 
   test('the total time leaves out the time spent waiting for approval', () => {

@@ -7,12 +7,13 @@ import type { Command } from 'commander';
 import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addLockTimeoutOption, addStateLocationOptions, addSynthOptions, collectNames, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../run/engine-flags';
+import { ADDRESS_STACK, addLockTimeoutOption, addStateLocationOptions, addSynthOptions, collectNames, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { parseOperationFormat, renderAnswer } from '../views/operation-output';
 import { UsageError } from '../run/usage-error';
+import { addEnvironmentHelp, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
 /** Every operation some type offers, in the model's order. */
 export function knownOperations(): OperationName[] {
@@ -30,11 +31,11 @@ export interface ActionFlags extends StateFlags, Pick<EngineFlags, 'lockTimeout'
 export function registerActionCommand(program: Command, outcome: CommandOutcome): void {
   addSynthOptions(
     addLockTimeoutOption(addStateLocationOptions(
-      program
-        .command('action')
+      addEnvironmentHelp(program.command('action'), [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...SYNTH_VARIABLES])
         .description(`run an operation on a managed object: ${knownOperations().join(', ')}`)
         .argument('<operation>', knownOperations().join(' | '))
         .argument('<address>', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)'),
+      ADDRESS_STACK,
     ))
       .option('--format <format>', 'output: text, json (one object) or env (export lines)', 'text')
       .option('--ttl <duration>', 'check-out: how long (capped by the set\'s ttl)')

@@ -6,7 +6,8 @@
  */
 import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../run/change-run';
-import { addEngineOptions } from '../run/engine-flags';
+import { addEngineOptions, ONLY_STACK_OR_NAMED } from '../run/engine-flags';
+import { addEnvironmentHelp, COLOR_VARIABLES, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 import { addPolicyOption } from '../run/policy-flags';
 import { failWith, processIo } from '../run/io';
 import { UsageError } from '../run/usage-error';
@@ -14,7 +15,7 @@ import type { CommandOutcome } from '../run/command-outcome';
 import { runSavedPlanApply } from '../run/saved-plan-apply';
 
 export function registerApplyCommand(program: Command, outcome: CommandOutcome): void {
-  addPolicyOption(addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'))
+  const apply = addPolicyOption(addEngineOptions(program.command('apply').description('apply the changes the plan shows to the service, or a saved plan (PLANFILE)'), ONLY_STACK_OR_NAMED)
     .argument('[planfile...]', 'plans saved by `secretform plan --out PLANFILE`: applied as they are, without a prompt; several files as one set'))
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
@@ -29,4 +30,5 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
         ? await runChangeCommand('apply', flags, processIo())
         : await runSavedPlanApply(planFiles, flags, processIo());
     });
+  addEnvironmentHelp(apply, [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES, 'SECRETFORM_POLICY_TIMEOUT', ...COLOR_VARIABLES]);
 }

@@ -4,12 +4,15 @@
  */
 import type { Command } from 'commander';
 import { runChangeCommand, type ChangeFlags } from '../run/change-run';
-import { addEngineOptions } from '../run/engine-flags';
+import { addEngineOptions, ONLY_STACK_OR_NAMED } from '../run/engine-flags';
+import { addEnvironmentHelp, COLOR_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 import { processIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 
 export function registerDestroyCommand(program: Command, outcome: CommandOutcome): void {
-  addEngineOptions(program.command('destroy').description('delete the resources recorded in state from the service'))
+  addEnvironmentHelp(addEngineOptions(program.command('destroy').description('delete the resources recorded in state from the service'), ONLY_STACK_OR_NAMED), [
+    ...SERVICE_VARIABLES, ...STATE_VARIABLES, ...SYNTH_VARIABLES, ...COLOR_VARIABLES,
+  ])
     .option('--auto-approve', 'destroy without asking (required when stdin is not interactive, e.g. in CI)')
     .action(async (flags: ChangeFlags) => {
       outcome.exitCode = await runChangeCommand('destroy', flags, processIo());

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_PORT, startDevServer, type DevServerOptions } from '../../devserver/server';
 import { loadSeedFile } from '../../devserver/seed';
 import type { CommandOutcome } from '../run/command-outcome';
+import { addEnvironmentHelp } from '../run/environment-variables';
 
 interface DevServerFlags {
   host: string;
@@ -17,8 +18,7 @@ interface DevServerFlags {
 
 /** `secretform dev-server`: runs the service emulator until SIGINT or SIGTERM. */
 export function registerDevServerCommand(program: Command, outcome: CommandOutcome): void {
-  program
-    .command('dev-server')
+  addEnvironmentHelp(program.command('dev-server'), ['SECRETFORM_DEV_ROOT_TOKEN'])
     .description('run the built-in dev server (an in-memory emulation of the service)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free port)', String(DEFAULT_PORT))

@@ -13,12 +13,13 @@ import type { EngineOptions } from '../../engine/setup/engine-options';
 import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
-import { addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../run/engine-flags';
+import { ADDRESS_STACK, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../run/engine-flags';
 import { failWith, processIo, writeError, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { credentialEnvironment } from '../views/operation-output';
 import { UsageError } from '../run/usage-error';
+import { addEnvironmentHelp, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
 /** The operation exec runs for a type: the first of these the type offers. */
 export const EXEC_OPERATIONS: readonly OperationName[] = ['check-out', 'creds', 'login'];
@@ -36,11 +37,11 @@ const FORWARDED_SIGNALS: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 export function registerExecCommand(program: Command, outcome: CommandOutcome): void {
   addSynthOptions(
     addStateLocationOptions(
-      program
-        .command('exec')
-        .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards)')
+      addEnvironmentHelp(program.command('exec'), [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...SYNTH_VARIABLES])
+        .description('run a command with credentials of a managed object in its environment (a library account is checked in afterwards); it reads the state without locking it, so it has no --lock-timeout')
         .argument('<address>', 'resource address in the code (a role, a library set or a userpass user)')
         .argument('<command...>', 'the command and its arguments, after --'),
+      ADDRESS_STACK,
     ).option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)'),
   )
     .action(async (address: string, command: string[], flags: ExecFlags) => {

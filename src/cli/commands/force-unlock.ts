@@ -8,13 +8,14 @@ import type { Command } from 'commander';
 import { forceUnlock, stateLockHolder } from '../../engine';
 import { describeHolder } from '../../engine/state/lock-messages';
 import { askApproval, isInteractive } from '../run/approval';
-import { addStateLocationOptions } from '../run/engine-flags';
+import { addStateLocationOptions, ONLY_STACK } from '../run/engine-flags';
+import { addEnvironmentHelp, STATE_VARIABLES } from '../run/environment-variables';
 import { failWith, processIo, writeError, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { stateOptions, type StateFlags } from '../run/state-options';
 
 export function registerForceUnlockCommand(program: Command, outcome: CommandOutcome): void {
-  addStateLocationOptions(program.command('force-unlock').description('remove the state lock left by a command that is no longer running'))
+  addStateLocationOptions(addEnvironmentHelp(program.command('force-unlock').description('remove the state lock left by a command that is no longer running'), STATE_VARIABLES), ONLY_STACK)
     .option('--force', 'do not ask for confirmation')
     .action(async (flags: StateFlags) => {
       outcome.exitCode = await runForceUnlock(flags, processIo());

@@ -14,6 +14,7 @@ import { DEFAULT_PARALLELISM, parseParallelism } from '../run/engine-flags';
 import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { checkServiceEnvironment } from '../run/service-environment';
+import { addEnvironmentHelp, SERVICE_VARIABLES } from '../run/environment-variables';
 
 export interface GenerateFlags {
   outFile?: string;
@@ -22,10 +23,9 @@ export interface GenerateFlags {
 }
 
 export function registerGenerateCommand(program: Command, outcome: CommandOutcome): void {
-  program
-    .command('generate')
+  addEnvironmentHelp(program.command('generate'), SERVICE_VARIABLES)
     .description('write the objects on the service as a cdktf app (TypeScript) to adopt them')
-    .option('--out-file <path>', 'file to write (default: stdout)')
+    .option('--out-file <path>', 'file to write the app to (default: stdout); a cdktf.json is written beside it when there is none')
     .option('--stack <name>', 'name of the generated stack', DEFAULT_GENERATED_STACK)
     .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
     .action(async (flags: GenerateFlags) => {

@@ -6,23 +6,24 @@ import type { Command } from 'commander';
 import { selectSynthesizedStacks } from '../../engine';
 import { loadDesired } from '../../engine/setup/desired';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../../report/graph';
-import { addStackOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../run/engine-flags';
+import { addStackOptions, addSynthOptions, EVERY_STACK, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { UsageError } from '../run/usage-error';
+import { addEnvironmentHelp, SYNTH_VARIABLES } from '../run/environment-variables';
 
 export interface GraphFlags extends StackFlags {
   format: string;
 }
 
 export function registerGraphCommand(program: Command, outcome: CommandOutcome): void {
-  addSynthOptions(addStackOptions(
+  addEnvironmentHelp(addSynthOptions(addStackOptions(
     program
       .command('graph')
       .description("print the stacks' dependency graph (an edge goes from an object to the one that needs it)")
       .option('--format <format>', 'dot (Graphviz) or mermaid', 'dot'),
-    true,
-  ))
+    EVERY_STACK,
+  )), SYNTH_VARIABLES)
     .action(async (flags: GraphFlags) => {
       outcome.exitCode = await runGraph(flags, processIo());
     });

@@ -7,25 +7,29 @@ import type { Command } from 'commander';
 import { importAll, importResource } from '../../engine';
 import {
   addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags,
-  type EngineFlags, type EngineSettings,
+  type EngineFlags, type EngineSettings, type StackChoiceHelp,
 } from '../run/engine-flags';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
+import { addEnvironmentHelp, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
 /** The engine options without --target (an import takes its addresses from the code, or ADDRESS). */
 export interface ImportFlags extends Omit<EngineFlags, 'target'> {
   all?: boolean;
 }
 
+/** import ADDRESS works on ADDRESS's stack; import --all, which has none, on the only one unless named. */
+const IMPORT_STACK: StackChoiceHelp = { several: false, default: 'the stack ADDRESS starts with; with --all, the only stack of the synth output' };
+
 export function registerImportCommand(program: Command, outcome: CommandOutcome): void {
   addSynthOptions(
     addLockTimeoutOption(addStateLocationOptions(
-      program
-        .command('import')
+      addEnvironmentHelp(program.command('import'), [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES])
         .description('adopt an existing object on the service into state')
         .argument('[address]', 'resource address in the code (construct path, e.g. prod/ldap/svc-role)')
         .argument('[id]', 'the object\'s identity on the service (e.g. ldap/static-role/svc)'),
+      IMPORT_STACK,
     ))
       .option('--all', 'import every resource of the stack that exists on the service and is not in state')
       .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM)),

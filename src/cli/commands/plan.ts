@@ -5,7 +5,7 @@
  * --detailed-exitcode 2 when there are changes or drift.
  */
 import type { Command } from 'commander';
-import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from '../run/engine-flags';
+import { addEngineOptions, EVERY_STACK, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from '../run/engine-flags';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { chooseChangedStacks } from '../run/changed-selection';
 import { failWith, processIo, type CliIo } from '../run/io';
@@ -16,6 +16,7 @@ import { createProgressReporter } from '../run/progress';
 import { addPolicyOption, loadRunPolicies, type PolicyFlags } from '../run/policy-flags';
 import { SARIF_OPTION_HELP } from '../views/sarif-output';
 import { chooseStacks } from '../run/stack-choice';
+import { addEnvironmentHelp, COLOR_VARIABLES, COMMENT_VARIABLES, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
 export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
   /** `--out PLANFILE`: the saved plan. */
@@ -32,15 +33,16 @@ export interface PlanFlags extends EngineFlags, ReportFlags, PolicyFlags {
 export const CHANGES_EXIT_CODE = 2;
 
 export function registerPlanCommand(program: Command, outcome: CommandOutcome): void {
-  addPolicyOption(addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'))))
+  const plan = addPolicyOption(addReportOptions(addEngineOptions(program.command('plan').description('show what apply would change on the service, and what changed outside the code'), EVERY_STACK)))
     .option('--sarif <path>', SARIF_OPTION_HELP)
-    .option('--out <planfile>', 'also save the plan to this file (JSON, mode 0600, no secret value) for `secretform apply PLANFILE`')
+    .option('--out <planfile>', 'also save the plan itself to this file for `secretform apply PLANFILE` (JSON, mode 0600, no secret value); the report still goes to stdout or --out-file')
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
     .option('--changed', 'plan only the stacks changed since their last apply (code, state, service, or a stack they depend on); the others are listed as unchanged and not read')
     .action(async (flags: PlanFlags) => {
       outcome.exitCode = await runPlan(flags, processIo());
     });
+  addEnvironmentHelp(plan, [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES, 'SECRETFORM_POLICY_TIMEOUT', ...COLOR_VARIABLES, ...COMMENT_VARIABLES]);
 }
 
 /** The stacks to plan: those `--stack` chooses, or with `--changed` the changed ones among them (and the others). */

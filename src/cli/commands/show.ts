@@ -13,6 +13,7 @@ import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
 import { stackReport } from '../../report';
 import { SARIF_OPTION_HELP, writeSarifFile } from '../views/sarif-output';
+import { addEnvironmentHelp, COLOR_VARIABLES, COMMENT_VARIABLES } from '../run/environment-variables';
 
 export interface ShowFlags extends ReportFlags {
   /** `--stack`, repeatable: the stacks of a plan over several stacks to show. */
@@ -23,8 +24,7 @@ export interface ShowFlags extends ReportFlags {
 
 export function registerShowCommand(program: Command, outcome: CommandOutcome): void {
   addReportOptions(
-    program
-      .command('show')
+    addEnvironmentHelp(program.command('show'), ['SECRETFORM_STATE_KEY', ...COLOR_VARIABLES, ...COMMENT_VARIABLES])
       .description('render saved plans (`plan --out PLANFILE`) as `plan` shows them, several files as one report; reads the files only')
       .argument('<planfile...>', 'the saved plans (several: one report over all their stacks; a stack may be in one file only)')
       .option('--stack <pattern>', "show only these stacks of a plan over several stacks (repeatable; glob patterns such as 'prod-*')", collectNames)

@@ -8,7 +8,8 @@
  */
 import type { Command } from 'commander';
 import { detectChangedStacks, selectSynthesizedStacks, stackWaves } from '../../engine';
-import { addStateLocationOptions, addSynthOptions, parseEngineFlags, prepareSynthOutput, stateFlagValue, type StateFlags } from '../run/engine-flags';
+import { addStateLocationOptions, addSynthOptions, EVERY_STACK, parseEngineFlags, prepareSynthOutput, stateFlagValue, type StateFlags } from '../run/engine-flags';
+import { addEnvironmentHelp, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 import { failWith, processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { UsageError } from '../run/usage-error';
@@ -20,17 +21,19 @@ export interface StacksFlags extends StateFlags {
 }
 
 export function registerStacksCommand(program: Command, outcome: CommandOutcome): void {
-  addSynthOptions(addStateLocationOptions(
+  const stacks = addSynthOptions(addStateLocationOptions(
     program
       .command('stacks')
       .description("list the app's stacks: service address, dependencies, and whether each changed since its last apply (reads state only, never the service)")
       .option('--changed', 'list only the stacks changed since their last apply (code, state, service, or a stack they depend on)')
       .option('--format <format>', `${STACKS_FORMATS.join(', ')} (github-matrix: {"include":[{"stack":NAME,"wave":N}]} for a CI matrix)`, 'text'),
-    true,
+    EVERY_STACK,
   ))
     .action(async (flags: StacksFlags) => {
       outcome.exitCode = await runStacks(flags, processIo());
     });
+  // SERVICE_ADDR only as the address of a stack with no connection of its own: no token, no request.
+  addEnvironmentHelp(stacks, ['SERVICE_ADDR', ...STATE_VARIABLES, ...SYNTH_VARIABLES]);
 }
 
 export async function runStacks(flags: StacksFlags, io: CliIo): Promise<number> {

@@ -8,26 +8,31 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { stateHistory, stateList, stateMv, statePull, statePush, stateRestore, stateRm, stateShow } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { addLockTimeoutOption, addStateLocationOptions } from '../run/engine-flags';
+import { ADDRESS_STACK, addLockTimeoutOption, addStateLocationOptions, ONLY_STACK } from '../run/engine-flags';
+import { addEnvironmentHelp, STATE_VARIABLES } from '../run/environment-variables';
 import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { stateOptions, type StateFlags } from '../run/state-options';
 import { UsageError } from '../run/usage-error';
+import { countOf, type Noun } from '../../resources/nouns';
+
+const RESOURCES: Noun = { one: 'resource', many: 'resources' };
 
 export type { StateFlags } from '../run/state-options';
 
 
 export function registerStateCommand(program: Command, outcome: CommandOutcome): void {
-  const state = program.command('state').description('list, show, edit, move or restore the state of a stack');
-  addStateLocationOptions(state.command('list').description('list the addresses in state, one per line')).action(async (flags: StateFlags) => {
+  const state = addEnvironmentHelp(program.command('state').description('list, show, edit, move or restore the state of a stack'), STATE_VARIABLES);
+  addStateLocationOptions(state.command('list').description('list the addresses in state, one per line'), ONLY_STACK).action(async (flags: StateFlags) => {
     outcome.exitCode = await runStateList(flags, processIo());
   });
-  addStateLocationOptions(state.command('show').description("show a resource's recorded attributes as JSON").argument('<address>', 'resource address'))
+  addStateLocationOptions(state.command('show').description("show a resource's recorded attributes as JSON").argument('<address>', 'resource address'), ADDRESS_STACK)
     .action(async (address: string, flags: StateFlags) => {
       outcome.exitCode = await runStateShow(address, flags, processIo());
     });
   addLockTimeoutOption(addStateLocationOptions(
     state.command('rm').description('forget a resource (the object on the service is left alone)').argument('<address>', 'resource address'),
+    ADDRESS_STACK,
   )).action(async (address: string, flags: StateFlags) => {
     outcome.exitCode = await runStateRm(address, flags, processIo());
   });
@@ -37,27 +42,32 @@ export function registerStateCommand(program: Command, outcome: CommandOutcome):
       .description('rename a resource in state, e.g. after its construct id changed (the object on the service is left alone)')
       .argument('<from>', 'address in state')
       .argument('<to>', 'new address (not in state yet)'),
+    ADDRESS_STACK,
   )).action(async (from: string, to: string, flags: StateFlags) => {
     outcome.exitCode = await runStateMv(from, to, flags, processIo());
   });
-  addStateLocationOptions(state.command('history').description('list the kept versions of the state (serial, time, command)')).action(async (flags: StateFlags) => {
+  addStateLocationOptions(state.command('history').description('list the kept versions of the state (serial, time, command)'), ONLY_STACK).action(async (flags: StateFlags) => {
     outcome.exitCode = await runStateHistory(flags, processIo());
   });
   addLockTimeoutOption(addStateLocationOptions(
     state.command('restore').description('make a kept version (see `state history`) the current state again').argument('<serial>', 'serial of the version'),
+    ONLY_STACK,
   )).action(async (serial: string, flags: StateFlags) => {
     outcome.exitCode = await runStateRestore(serial, flags, processIo());
   });
-  addStateLocationOptions(state.command('pull').description('print the state as JSON on stdout (it holds no secret values)')).action(async (flags: StateFlags) => {
+  addStateLocationOptions(state.command('pull').description('print the state as JSON on stdout (it holds no secret values)'), ONLY_STACK).action(async (flags: StateFlags) => {
     outcome.exitCode = await runStatePull(flags, processIo());
   });
   addLockTimeoutOption(addStateLocationOptions(
     state.command('push').description('write a state file (e.g. from `state pull`) as the stack\'s state').argument('<file>', 'state JSON file'),
+    ONLY_STACK,
   ))
     .option('--force', 'replace a state of another lineage, or a newer one')
     .action(async (file: string, flags: StateFlags) => {
       outcome.exitCode = await runStatePush(file, flags, processIo());
     });
+  // Every state command finds the state the same way, so each reads the same variables.
+  for (const subcommand of state.commands) addEnvironmentHelp(subcommand, STATE_VARIABLES);
 }
 
 /** What a state command is called in messages, and the address whose stack it works on (show, rm, mv). */
@@ -139,7 +149,7 @@ export function runStateRestore(serialText: string, flags: StateFlags, io: CliIo
     const restored = await stateRestore(options, serial);
     if (!restored.ok) return failWith(io, restored.error);
     io.stdout.write(
-      `Restored version ${serial} (${Object.keys(restored.value.resources).length} resources) as serial ${restored.value.serial}. ` +
+      `Restored version ${serial} (${countOf(Object.keys(restored.value.resources).length, RESOURCES)}) as serial ${restored.value.serial}. ` +
         'Nothing on the service changed; run `secretform plan` to compare.\n',
     );
     return 0;
@@ -159,7 +169,7 @@ export function runStatePush(file: string, flags: StateFlags, io: CliIo): Promis
   return withOptions(flags, io, { command: 'state push' }, async (options) => {
     const pushed = await statePush(options, path.resolve(io.cwd, file), flags.force === true);
     if (!pushed.ok) return failWith(io, pushed.error);
-    io.stdout.write(`Pushed ${file} (${Object.keys(pushed.value.resources).length} resources, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
+    io.stdout.write(`Pushed ${file} (${countOf(Object.keys(pushed.value.resources).length, RESOURCES)}, lineage ${pushed.value.lineage}) as serial ${pushed.value.serial}.\n`);
     return 0;
   });
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { synthesize } from '../../synthesize';
 import type { CommandOutcome } from '../run/command-outcome';
 import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from '../run/engine-flags';
+import { addEnvironmentHelp, SYNTH_VARIABLES } from '../run/environment-variables';
 
 
 interface SynthFlags {
@@ -13,8 +14,7 @@ interface SynthFlags {
 }
 
 export function registerSynthCommand(program: Command, outcome: CommandOutcome): void {
-  program
-    .command('synth')
+  addEnvironmentHelp(program.command('synth'), SYNTH_VARIABLES)
     .description('run the cdktf app (cdktf.json) and write the synthesized stacks (like `cdktf synth`)')
     .option('--app <command>', 'command that runs the app (default: "app" of cdktf.json)')
     .option('--output <dir>', 'output directory (default: "output" of cdktf.json, else cdktf.out)')

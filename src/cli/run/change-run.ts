@@ -15,7 +15,7 @@ import { watchInterrupts, type SignalSource } from './interrupt';
 import { failWith, type CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
-import { createProgressReporter, type ProgressReporter } from './progress';
+import { createProgressReporter, plannedOperations, type ProgressReporter } from './progress';
 import { chooseStacks, type StackChoice } from './stack-choice';
 import { chooseChangedStacks } from './changed-selection';
 import type { EngineOptions } from '../../engine/setup/engine-options';
@@ -100,6 +100,8 @@ export interface ChangeRun {
   start: (run: Pick<StacksChangeOptions, 'confirm' | 'signal' | 'onProgress'>) => Promise<Result<StacksChangeResult>>;
   /** How one stack's result is written (its advice repeating the run's selection). */
   writeStack: StackResultWriter;
+  /** The operations of a run without approval (a saved plan's), known before it starts: the N of `[n/N]`. */
+  operations?: number;
 }
 
 /**
@@ -110,9 +112,11 @@ export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks):
   const { command, several, approval } = run;
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   const end = { cancelled: false, nothingToDo: false };
+  if (run.operations !== undefined) progress.expectOperations(run.operations);
   const confirm: StacksChangeOptions['confirm'] = approval && (async (previews) => {
     progress.finish();
     const decision = showChangePreview(command, previews, several, approval.refreshOnly, io);
+    progress.expectOperations(plannedOperations(previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []))));
     if (decision.kind === 'nothing to do') {
       end.nothingToDo = true;
       return decision.proceed;

@@ -12,6 +12,7 @@ import { configuredOutputDir, nonEmptyFlag, parseStackFlag, stateFlagValue } fro
 import { parseDuration, parseUntil } from './drift-times';
 import { failWith, type CliIo } from './io';
 import { UsageError } from './usage-error';
+import { countOf } from '../../resources/nouns';
 import * as path from 'node:path';
 
 export interface AckFlags {
@@ -113,7 +114,7 @@ function historyJson(listed: Array<{ stack: string; history: DriftHistory; episo
 function historyText(listed: Array<{ stack: string; history: DriftHistory; episodes: Episode[] }>): string {
   const lines: string[] = [];
   for (const { stack, history, episodes } of listed) {
-    lines.push(`== stack ${stack}: ${history.checks.length} recorded checks${history.checks.length > 0 ? `, the last at ${history.checks.at(-1)!.at}` : ''}`);
+    lines.push(`== stack ${stack}: ${countOf(history.checks.length, { one: 'recorded check', many: 'recorded checks' })}${history.checks.length > 0 ? `, the last at ${history.checks.at(-1)!.at}` : ''}`);
     if (episodes.length === 0) lines.push('  No drift episode.');
     for (const episode of episodes) {
       const end = episode.resolved_at === undefined ? `still drifted (last seen ${episode.last_seen})` : `resolved at ${episode.resolved_at}`;

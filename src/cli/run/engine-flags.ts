@@ -83,14 +83,33 @@ export interface EngineSettings {
 }
 
 /**
- * `--stack` and `--output`: which stacks of which synth output. A command over several stacks (`several`) takes
- * `--stack` repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than
- * silently taking the last.
+ * How a command takes `--stack`: several names and patterns, or one name; and what it works on without one,
+ * which differs by command (every stack for plan, the only one for apply, ADDRESS's for action), so each says its own.
  */
-export function addStackOptions(command: Command, several = false): Command {
-  const stackOption = several
-    ? command.option('--stack <pattern>', "stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: every stack for plan, graph and show, the only stack for apply and destroy)", collectNames)
-    : command.option('--stack <name>', 'stack to work on (default: the only stack of the synth output)', onlyOneStack);
+export interface StackChoiceHelp {
+  several: boolean;
+  /** The end of the option's help: "default: <this>". */
+  default: string;
+}
+
+/** plan, graph, drift: every stack unless named. */
+export const EVERY_STACK: StackChoiceHelp = { several: true, default: 'every stack of the synth output' };
+/** apply and destroy: several when named, the only one otherwise. */
+export const ONLY_STACK_OR_NAMED: StackChoiceHelp = { several: true, default: 'the only stack of the synth output; with several stacks, name the ones to change' };
+/** Commands of one stack that take no address (state list, force-unlock, ...). */
+export const ONLY_STACK: StackChoiceHelp = { several: false, default: 'the only stack of the synth output' };
+/** Commands of one stack that take an ADDRESS (action, exec, import, state show | rm | mv): ADDRESS names it. */
+export const ADDRESS_STACK: StackChoiceHelp = { several: false, default: 'the stack ADDRESS starts with; another one is refused' };
+
+/**
+ * `--stack` and `--output`: which stacks of which synth output. A command over several stacks takes `--stack`
+ * repeatedly and as glob patterns; a command of one stack refuses a second `--stack` rather than silently
+ * taking the last.
+ */
+export function addStackOptions(command: Command, choice: StackChoiceHelp): Command {
+  const stackOption = choice.several
+    ? command.option('--stack <pattern>', `stack to work on (repeatable; glob patterns such as 'prod-*', '*' for all; default: ${choice.default})`, collectNames)
+    : command.option('--stack <name>', `stack to work on, by name (default: ${choice.default})`, onlyOneStack);
   return stackOption.option('--output <dir>', `synth output directory (default: "output" of cdktf.json, else ${DEFAULT_OUTPUT_DIR})`);
 }
 
@@ -103,8 +122,8 @@ function onlyOneStack(value: string, previous: string | undefined): string {
 }
 
 /** `--stack`, `--output` and `--state`: all the state commands need. */
-export function addStateLocationOptions(command: Command, several = false): Command {
-  return addStackOptions(command, several).option(
+export function addStateLocationOptions(command: Command, choice: StackChoiceHelp): Command {
+  return addStackOptions(command, choice).option(
     '--state <path|url>',
     `state file ({stack} is the stack's name), or postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME] (default: $${STATE_ENV}, else .secretform/<stack>.state.json)`,
   );
@@ -126,9 +145,9 @@ export function addSynthOptions(command: Command): Command {
 export const PARALLELISM_HELP = 'requests in flight at once to each service address, shared by every stack of the run on it';
 export const TIMEOUT_HELP = "the run's deadline: no request is sent or retried after it; a 429 or 503 with Retry-After is retried as asked until then (e.g. 10m, 1h; default 30m)";
 
-export function addEngineOptions(command: Command): Command {
+export function addEngineOptions(command: Command, choice: StackChoiceHelp): Command {
   return addSynthOptions(
-    addLockTimeoutOption(addStateLocationOptions(command, true))
+    addLockTimeoutOption(addStateLocationOptions(command, choice))
       .option('--target <address>', 'limit the run to this resource address (repeatable)', collectNames)
       .option('--parallelism <n>', PARALLELISM_HELP, String(DEFAULT_PARALLELISM))
       .option('--timeout <duration>', TIMEOUT_HELP)

@@ -7,6 +7,7 @@
  * what remains. stderr carries it so that stdout, piped or not, holds only the report; in a CI log (not a
  * terminal) there is nothing beyond the per-object lines.
  */
+import type { Plan } from '../../engine/plan/plan';
 import type { ProgressEvent } from '../../engine/setup/engine-options';
 import type { CliIo } from './io';
 import { createLiveLine } from './live-line';
@@ -24,6 +25,11 @@ export interface ProgressReporter {
   onProgress: (event: ProgressEvent) => void;
   /** Clears a progress line still on screen and stops redrawing; call before writing anything else. */
   finish(): void;
+  /**
+   * The operations the whole run will carry out, once its plans are known: the `N` of `[n/N]` from the first
+   * line, over every stack of the run (each stack announces only its own operations when it starts).
+   */
+  expectOperations(total: number): void;
   /** Stops the clock while the run waits for the user (the approval prompt): that wait is not run time. */
   pause(): void;
   resume(): void;
@@ -74,6 +80,8 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
 
   // The operations phase of apply and destroy.
   let total: number | undefined;
+  let expected = 0;
+  let announced = 0;
   let operationsStartedAt = 0;
   let done = 0;
   const started = new Map<string, number>();
@@ -105,9 +113,11 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
           return;
         }
         case 'operations':
-          // A run over several stacks announces each stack's operations as that stack starts: N grows.
+          // A run over several stacks announces each stack's operations as that stack starts: N is the run's
+          // total when its plans said it (expectOperations), and grows only past that.
           if (total === undefined) operationsStartedAt = now();
-          total = (total ?? 0) + event.total;
+          announced += event.total;
+          total = Math.max(expected, announced);
           if (live !== undefined && event.total > 0 && ticker === undefined) {
             live.draw(operationsLine());
             ticker = every(REDRAW_INTERVAL_MS, () => {
@@ -136,6 +146,9 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
         }
       }
     },
+    expectOperations(count) {
+      expected = count;
+    },
     finish() {
       stopTicker();
       live?.clear();
@@ -152,6 +165,12 @@ export function createProgressReporter(io: CliIo, options: ProgressOptions, cloc
       return `Total time: ${seconds(now() - createdAt - pausedFor)}`;
     },
   };
+}
+
+/** The operations the plans' changes take: one each, two for a replacement (a delete, then a create). */
+export function plannedOperations(plans: readonly Plan[]): number {
+  const OPERATIONS: Record<string, number> = { create: 1, update: 1, delete: 1, replace: 2 };
+  return plans.filter((plan) => !plan.refreshOnly).flatMap((plan) => plan.changes).reduce((sum, change) => sum + (OPERATIONS[change.action] ?? 0), 0);
 }
 
 function operationKey(address: string, action: string): string {

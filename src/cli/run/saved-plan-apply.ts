@@ -22,6 +22,7 @@ import { loadRunPolicies } from './policy-flags';
 import { savedPlanConnectionMismatch } from '../../engine/saved-plan/saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
+import { plannedOperations } from './progress';
 
 export async function runSavedPlanApply(planFiles: readonly string[], flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
   let settings: EngineSettings;
@@ -69,6 +70,7 @@ export async function runSavedPlanApply(planFiles: readonly string[], flags: Cha
   return runChange({
     command: 'apply',
     several: set.plans.length > 1,
+    operations: plannedOperations(set.plans.map((saved) => saved.plan)),
     start: (run) => applySavedPlan(set, { ...savedPlanRunOptions(planFile, settings, io), planFileOf: files.value.fileOf, ...run, policies, output: settings.output, allowUnverified: flags.allowUnverifiedPlan === true }),
     writeStack: (command, stackResult, stackIo) => writeResult(command, stackResult, stackIo, selection),
   }, io, hooks);

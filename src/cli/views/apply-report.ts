@@ -185,6 +185,20 @@ export function stateOnlyLine(change: StateOnlyChange): string {
     case 'retained':
       return `${change.address}: forgotten: removed from state, left on the service (retainOnDelete)`;
     case 'refreshed':
-      return `${change.address}: refreshed state recorded`;
+      return change.guardrails === undefined ? `${change.address}: refreshed state recorded` : `${change.address}: ${guardrailsRecorded(change.guardrails)}`;
   }
+}
+
+/**
+ * What a state-only change of `protect` or `retainOnDelete` recorded, and what it means from now on:
+ * `protect recorded in state: a plan that deletes or replaces it fails; nothing changed on the service`.
+ */
+function guardrailsRecorded(guardrails: NonNullable<StateOnlyChange['guardrails']>): string {
+  const recorded = [
+    guardrails.protect === undefined ? undefined : guardrails.protect ? 'protect recorded in state: a plan that deletes or replaces it fails' : 'protect removed from state: it can be deleted or replaced again',
+    guardrails.retainOnDelete === undefined ? undefined : guardrails.retainOnDelete
+      ? 'retainOnDelete recorded in state: removing it from the code leaves it on the service'
+      : 'retainOnDelete removed from state: removing it from the code deletes it',
+  ].filter((part) => part !== undefined);
+  return `${recorded.join('; ')}; nothing changed on the service`;
 }

@@ -32,7 +32,7 @@ export interface ReportFlags {
 export function addReportOptions(command: Command): Command {
   return command
     .option('--format <format>', 'report format: text, markdown (pull-request comment) or json', 'text')
-    .option('--out-file <path>', 'write the report to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)');
+    .option('--out-file <path>', 'write the report (the --format output) to this file instead of stdout (markdown parts after the first: <name>.2.md, <name>.3.md, ...)');
 }
 
 /** Checks both flags; throws a UsageError naming the flag. */

@@ -62,4 +62,9 @@ export interface StateOnlyChange {
    */
   change: 'moved' | 'forgotten' | 'retained' | 'refreshed';
   from?: string;
+  /**
+   * `refreshed` because the construct's `protect` or `retainOnDelete` was added or removed: the new value of
+   * each that changed (a report says the guardrail is what was recorded, not only "refreshed state").
+   */
+  guardrails?: { protect?: boolean; retainOnDelete?: boolean };
 }

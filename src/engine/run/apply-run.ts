@@ -292,7 +292,11 @@ function housekeep(resources: ReadonlyMap<string, ResourcePlan>, writer: StateWr
       const refreshed = refreshedEntry(resource, entry);
       if (refreshed) {
         setOwn(entries, resource.address, refreshed);
-        changes.push({ address: resource.address, change: 'refreshed' });
+        const guardrails = {
+          ...((refreshed.protect === true) !== (entry.protect === true) ? { protect: refreshed.protect === true } : {}),
+          ...((refreshed.retain_on_delete === true) !== (entry.retain_on_delete === true) ? { retainOnDelete: refreshed.retain_on_delete === true } : {}),
+        };
+        changes.push({ address: resource.address, change: 'refreshed', ...(Object.keys(guardrails).length > 0 ? { guardrails } : {}) });
       }
     }
   }

@@ -44,7 +44,7 @@ const fieldChangeSchema = lazy((z) => z.object({ field: z.string(), from: z.unkn
 const fieldDriftSchema = lazy((z) => z.object({ field: z.string(), applied: z.unknown(), live: z.unknown() }));
 
 const consequenceSchema = lazy((z) => z.union([
-  z.object({ what: z.string(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() }).readonly(),
+  z.object({ what: z.string(), one: z.string().optional(), count: z.number().int().nonnegative(), atLeast: z.boolean().optional(), detail: z.string() }).readonly(),
   z.object({ what: z.string(), uncounted: z.string(), detail: z.string() }).readonly(),
 ]));
 
