@@ -18,9 +18,9 @@ import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import type { RunMode } from './targets';
-import { runLimitsOf } from './run-limits';
+import { DEFAULT_PARALLELISM, runLimitsOf } from './run-limits';
 
-export const DEFAULT_PARALLELISM = 10;
+export { DEFAULT_PARALLELISM };
 /** The methods of a read-only run (EngineOptions.readOnly): reads and listings. */
 export const READ_ONLY_METHODS: readonly string[] = Object.freeze(['GET', 'LIST']);
 

@@ -5,8 +5,16 @@
  * the one deadline; a run started on its own (import, an operation) makes its own.
  */
 import { RequestBudgets, RunDeadline, DEFAULT_RUN_TIMEOUT_MS } from '../../client';
-import type { EngineOptions } from './engine-options';
-import { DEFAULT_PARALLELISM } from './run-context';
+
+/** Requests in flight at once to one service address, by default (`--parallelism`). */
+export const DEFAULT_PARALLELISM = 10;
+
+/** The settings of a run that bound its requests (the EngineOptions fields of the same names). */
+export interface RunLimitSettings {
+  runLimits?: RunLimits;
+  parallelism?: number;
+  timeoutMs?: number;
+}
 
 export interface RunLimits {
   budgets: RequestBudgets;
@@ -17,23 +25,23 @@ export interface RunLimits {
  * The run's limits: those `options` carry (made by the stack set for all its stacks), else new ones starting
  * now. Assumes `parallelism` and `timeoutMs` were checked (prepareRun) or are the defaults.
  */
-export function runLimitsOf(options: Pick<EngineOptions, 'runLimits' | 'parallelism' | 'timeoutMs'>): RunLimits {
+export function runLimitsOf(options: RunLimitSettings): RunLimits {
   return options.runLimits ?? newRunLimits(options);
 }
 
 /** Options with the run's limits made now, unless they carry some: what a command over a stack set hands every stack. */
-export function withRunLimits<T extends Pick<EngineOptions, 'runLimits' | 'parallelism' | 'timeoutMs'>>(options: T): T {
+export function withRunLimits<T extends RunLimitSettings>(options: T): T {
   if (options.runLimits !== undefined || !validLimits(options)) return options;
   return { ...options, runLimits: newRunLimits(options) };
 }
 
-function newRunLimits(options: Pick<EngineOptions, 'parallelism' | 'timeoutMs'>): RunLimits {
+function newRunLimits(options: RunLimitSettings): RunLimits {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   return { budgets: new RequestBudgets(options.parallelism ?? DEFAULT_PARALLELISM), deadline: new RunDeadline(timeoutMs, `--timeout ${durationText(timeoutMs)}`) };
 }
 
 /** Invalid values are left for prepareRun to report as the run's error, with the rest of the options' checks. */
-function validLimits(options: Pick<EngineOptions, 'parallelism' | 'timeoutMs'>): boolean {
+function validLimits(options: RunLimitSettings): boolean {
   const { parallelism, timeoutMs } = options;
   return (parallelism === undefined || (Number.isInteger(parallelism) && parallelism >= 1)) && (timeoutMs === undefined || (Number.isFinite(timeoutMs) && timeoutMs > 0));
 }
