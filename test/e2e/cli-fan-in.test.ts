@@ -148,7 +148,7 @@ describeWithPostgres('a fleet\'s plan jobs joined: show and apply of several pla
 
   test('show of both files is the report of one plan over both stacks, in every format; one markdown comment', async () => {
     // Times differ (the files were made apart), and the comment's apply line names the files given.
-    const masked = (text: string) => text.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?Z)?( UTC)?/g, 'TIME').replace(/secretform apply [\w. ]+\.plan/g, 'secretform apply FILES');
+    const masked = (text: string) => text.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?Z)?( UTC)?/g, 'TIME').replace(/secretform apply [\w. -]+\.plan/g, 'secretform apply FILES');
     for (const format of ['text', 'markdown', 'json']) {
       // The files in the order a shell's `*.plan` gives them: api first, though it depends on platform.
       const joined = await sf(['show', 'api.plan', 'platform.plan', '--format', format]);
@@ -157,6 +157,10 @@ describeWithPostgres('a fleet\'s plan jobs joined: show and apply of several pla
       expectOk(one);
       expect(masked(joined.stdout)).toBe(masked(one.stdout));
       expect(joined.stderr).toBe(one.stderr);
+      // And the report `plan --out` itself printed over both stacks (nothing was written since the files).
+      const planned = await sf(['plan', '--stack', '*', '--no-synth', '--out', `both-${format}.plan`, '--format', format]);
+      expectOk(planned);
+      expect(masked(joined.stdout)).toBe(masked(planned.stdout));
     }
     const markdown = (await sf(['show', 'api.plan', 'platform.plan', '--format', 'markdown'])).stdout;
     expect(markdown).toContain('over 2 stacks');
