@@ -111,7 +111,8 @@ async function main(): Promise<void> {
       graph.push((await runSecretform(['graph', '--no-synth'], project, changedEnv)).seconds);
     }
     lines.push(`       references (median of ${RUNS}): node -e 0 ${median(nodeStart).toFixed(2)} s; secretform graph --no-synth (reads every stack's synth output, no state) ${median(graph).toFixed(2)} s`);
-    check(stacksSeconds < 1, `stacks --changed after synth: ${stacksSeconds.toFixed(2)} s (median of ${RUNS}), target < 1 s; less node's start: ${(stacksSeconds - median(nodeStart)).toFixed(2)} s`);
+    const stacksCpu = median(listings.map((run) => run.cpuSeconds ?? Number.NaN));
+    check(stacksSeconds < 1, `stacks --changed after synth: ${stacksSeconds.toFixed(2)} s (median of ${RUNS}), target < 1 s; less node's start: ${(stacksSeconds - median(nodeStart)).toFixed(2)} s; its CPU time (user + system): ${stacksCpu.toFixed(2)} s`);
     check(stacksRequests === 0, `stacks --changed: ${stacksRequests} requests at the server over ${RUNS} runs, target 0`);
 
     const alone = [];
