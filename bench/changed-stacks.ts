@@ -16,6 +16,7 @@ const ROOT = resolve(__dirname, '..');
 const ROOT_TOKEN = 'bench-root-token';
 const RUNS = 3;
 const CHANGED_INDEX = 7;
+const APPLY_GROUP = 20;
 
 function argValue(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -79,9 +80,15 @@ async function main(): Promise<void> {
     const synth0 = await runSecretform(['synth', '--synth-env', 'BENCH_FLEET_CHANGED'], project, env);
     if (synth0.code !== 0) throw new Error(`synth failed: ${synth0.stderr}`);
     process.stdout.write(`synth of the fleet: ${synth0.seconds.toFixed(1)} s; applying it (setup, not measured)...\n`);
-    const setup = await runSecretform(['apply', '--no-synth', '--stack', '*', '--auto-approve'], project, env);
-    if (setup.code !== 0) throw new Error(`apply failed: ${setup.stderr.slice(-2000)}`);
-    process.stdout.write(`apply: ${setup.seconds.toFixed(1)} s\n`);
+    // In groups: each stack of an apply holds a database connection (its lock) until the apply ends, and the test
+    // cluster allows 50.
+    const setupStarted = performance.now();
+    for (let first = 0; first < stacks; first += APPLY_GROUP) {
+      const group = Array.from({ length: Math.min(APPLY_GROUP, stacks - first) }, (_, n) => ['--stack', `fleet-${first + n}`]).flat();
+      const setup = await runSecretform(['apply', '--no-synth', ...group, '--auto-approve'], project, env);
+      if (setup.code !== 0) throw new Error(`apply failed: ${setup.stderr.slice(-2000)}`);
+    }
+    process.stdout.write(`apply: ${((performance.now() - setupStarted) / 1000).toFixed(1)} s\n`);
 
     const changedEnv = { ...env, BENCH_FLEET_CHANGED: String(CHANGED_INDEX) };
     const synth = await runSecretform(['synth', '--synth-env', 'BENCH_FLEET_CHANGED'], project, changedEnv);
@@ -104,7 +111,8 @@ async function main(): Promise<void> {
       graph.push((await runSecretform(['graph', '--no-synth'], project, changedEnv)).seconds);
     }
     lines.push(`       references (median of ${RUNS}): node -e 0 ${median(nodeStart).toFixed(2)} s; secretform graph --no-synth (reads every stack's synth output, no state) ${median(graph).toFixed(2)} s`);
-    check(stacksSeconds < 1, `stacks --changed after synth: ${stacksSeconds.toFixed(2)} s (median of ${RUNS}), target < 1 s; less node's start: ${(stacksSeconds - median(nodeStart)).toFixed(2)} s`);
+    const stacksCpu = median(listings.map((run) => run.cpuSeconds ?? Number.NaN));
+    check(stacksSeconds < 1, `stacks --changed after synth: ${stacksSeconds.toFixed(2)} s (median of ${RUNS}), target < 1 s; less node's start: ${(stacksSeconds - median(nodeStart)).toFixed(2)} s; its CPU time (user + system): ${stacksCpu.toFixed(2)} s`);
     check(stacksRequests === 0, `stacks --changed: ${stacksRequests} requests at the server over ${RUNS} runs, target 0`);
 
     const alone = [];

@@ -314,7 +314,7 @@ describeWithPostgres('PostgreSQL backend', () => {
     const admin = await pg!.admin();
     try {
       const tables = await admin.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'team_a' ORDER BY 1");
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['fingerprint_keys', 'locks', 'resources', 'services', 'states', 'versions']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['applied_digests', 'fingerprint_keys', 'locks', 'resources', 'services', 'states', 'versions']);
       const before = await admin.query("SELECT address, xmin::text AS xmin FROM team_a.resources WHERE stack = 'prod'");
       expect(before.rows).toHaveLength(50);
       await backend.write({ lineage: base.value.lineage, serial: 1 }, [{ address: 'prod/u7', entry: entry(7, 'changed') }]);
