@@ -16,6 +16,7 @@ import { secretEnv, seedFor } from './mix';
 import { summariseProfile, summaryText } from './profile-summary';
 import type { Seed } from '../src/devserver';
 import { measureFleet } from './fleet';
+import { measureOneMs } from './one-ms';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'secretform.js');
@@ -188,7 +189,7 @@ export function benchProject(size: number): string {
 }
 
 /** The environment of a user who configured nothing but the service (and the stack's secrets). */
-export function defaultEnv(server: BenchServer, size: number): NodeJS.ProcessEnv {
+export function defaultEnv(server: Pick<BenchServer, 'url'>, size: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), BENCH_ROOT: ROOT, SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
@@ -590,9 +591,11 @@ async function main(): Promise<void> {
   const serverMemory: Record<number, number> = {};
   const notes: string[] = [];
   if (args.fleet) {
-    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes);
+    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir, 'fleet'));
+  } else if (args.oneMs) {
+    for (const size of args.sizes) await measureOneMs(size, args.serviceAddr, rows, notes);
   } else if (!args.huge) await measureVersion(rows);
-  for (const size of args.fleet ? [] : args.sizes) {
+  for (const size of args.fleet || args.oneMs ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : ''}...\n`);
     if (args.huge) await measureHuge(size, args, rows);
     else await measureSize(size, args, rows, serverMemory, notes);
