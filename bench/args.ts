@@ -1,6 +1,6 @@
 /**
  * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--synth] [--sizes 1000,3000]
- * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000]`.
+ * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000] [--one-ms] [--service-addr URL]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
@@ -22,6 +22,10 @@ export interface BenchArgs {
   cpuProfDir?: string;
   /** `--fleet [--fleet-size SxN]`: only the fleet rows (bench/fleet.ts), S stacks of N objects on 4 servers. */
   fleet?: FleetSize;
+  /** `--one-ms`: only the 1 ms row as the issue measured it (JSON report, state key set; bench/one-ms.ts). */
+  oneMs?: boolean;
+  /** `--service-addr URL`: the server of the 1 ms row (SERVICE_TOKEN from the environment), not the dev server thread. */
+  serviceAddr?: string;
 }
 
 export interface SynthShape {
@@ -72,7 +76,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
     else if (arg === '--fleet') args.fleet ??= FULL_FLEET;
     else if (arg === '--fleet-size') args.fleet = parseFleetSize(value());
-    else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --synth, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet or --fleet-size SxN`);
+    else if (arg === '--one-ms') args.oneMs = true;
+    else if (arg === '--service-addr') {
+      const address = value();
+      if (!/^https?:\/\//.test(address)) throw new Error(`--service-addr takes an http:// or https:// address, got "${address}"`);
+      args.serviceAddr = address;
+      args.oneMs = true;
+    } else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --synth, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet, --fleet-size SxN, --one-ms or --service-addr URL`);
   }
   // --synth --sizes N,N: one stack of each size instead of the two shapes.
   if (args.synth) args.synthShapes = sizesGiven ? args.sizes.map((size) => ({ size, stacks: 1 })) : args.sizes === QUICK_SIZES ? QUICK_SYNTH_SHAPES : SYNTH_SHAPES;

@@ -42,7 +42,8 @@ function fleetProject(): string {
   return dir;
 }
 
-export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows: Row[], notes: string[]): Promise<void> {
+/** `cpuProfDir`: a CPU profile of each fleet plan is written there (bench's --cpu-prof). */
+export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows: Row[], notes: string[], cpuProfDir?: string): Promise<void> {
   const label = `${size.stacks} stacks x ${size.objects.toLocaleString('en-US')} on ${SERVERS} servers`;
   const total = size.stacks * size.objects;
   process.stdout.write(`measuring a fleet: ${label}...\n`);
@@ -89,7 +90,7 @@ export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows:
     const plans: { run: CliRun; requests: number[]; maxInFlight: number[] }[] = [];
     const bares: { run: CliRun; maxInFlight: number[] }[] = [];
     for (let i = 0; i < PLAN_RUNS; i++) {
-      const planned = await perServer(servers, () => runSecretform(['plan', '--stack', '*', '--no-synth'], project, env));
+      const planned = await perServer(servers, () => runSecretform(['plan', '--stack', '*', '--no-synth'], project, env, cpuProfDir === undefined ? {} : { cpuProfDir }));
       progress('fleet plan', planned.result);
       plans.push({ run: planned.result, requests: planned.requests, maxInFlight: planned.maxInFlight });
       if (planned.result.code !== 0) break;

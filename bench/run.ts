@@ -17,6 +17,7 @@ import { measureDrift, type DriftBenchKit } from './drift';
 import { summariseProfile, summaryText } from './profile-summary';
 import type { Seed } from '../src/devserver';
 import { measureFleet } from './fleet';
+import { measureOneMs } from './one-ms';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'secretform.js');
@@ -191,7 +192,7 @@ export function benchProject(size: number): string {
 }
 
 /** The environment of a user who configured nothing but the service (and the stack's secrets). */
-export function defaultEnv(server: { url: string }, size: number): NodeJS.ProcessEnv {
+export function defaultEnv(server: Pick<BenchServer, 'url'>, size: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT']) if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, ...secretEnv(size), BENCH_SIZE: String(size), BENCH_ROOT: ROOT, SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, NO_COLOR: '1' };
@@ -613,9 +614,11 @@ async function main(): Promise<void> {
     }
   }
   if (args.fleet) {
-    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes);
+    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir, 'fleet'));
+  } else if (args.oneMs) {
+    for (const size of args.sizes) await measureOneMs(size, args.serviceAddr, rows, notes);
   } else if (!args.huge && !args.drift && !args.synth) await measureVersion(rows);
-  for (const size of args.fleet || args.synth ? [] : args.sizes) {
+  for (const size of args.fleet || args.oneMs || args.synth ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : args.drift ? ' (drift rows only)' : ''}...\n`);
     if (args.huge) await measureHuge(size, args, rows);
     else if (args.drift) await measureDrift(size, DRIFT_KIT, rows);

@@ -42,6 +42,12 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--fleet-size', '40'])).toThrow(/STACKSxOBJECTS/);
   });
 
+  it('takes --one-ms, and --service-addr URL for it', () => {
+    expect(parseBenchArgs(['--one-ms', '--sizes', '10000'])).toMatchObject({ oneMs: true, sizes: [10000] });
+    expect(parseBenchArgs(['--service-addr', 'http://10.0.0.5:8200'])).toMatchObject({ oneMs: true, serviceAddr: 'http://10.0.0.5:8200' });
+    expect(() => parseBenchArgs(['--service-addr', 'secrets:8200'])).toThrow(/http:\/\/ or https:\/\/ address, got "secrets:8200"/);
+  });
+
   it('scales the mixed stack to about the requested number of resources', () => {
     for (const size of FULL_SIZES) {
       const mix = mixFor(size);
