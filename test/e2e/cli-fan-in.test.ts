@@ -8,7 +8,7 @@
  * wait; a tampered file, the same stack in two files, a file of another app and a file planned against another
  * state are refused before any request, with nothing written on either server or in the database. Then the
  * commands of examples/ci/secretform-fleet.yml, job by job, each job in its own checkout, on one PostgreSQL state
- * (all but `secretform stacks`, whose matrix the test gives: that command is not part of this change).
+ * (`secretform stacks` included: its matrix is the one the plan jobs run).
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -276,13 +276,17 @@ describeWithPostgres('a fleet\'s plan jobs joined: show and apply of several pla
     const linesOf = (job: string) => lines.filter((line) => line.job === job);
     const checkout = () => projectOf(APP, 'secretform-fleet-job-');
 
-    // Job 1: synthesize once (the matrix of changed stacks is `secretform stacks`'s, given here), keep cdktf.out.
+    // Job 1: synthesize once, list the changed stacks as the matrix, keep cdktf.out.
     const stacksRun = workflow.jobs.stacks.steps.map((step) => step.run ?? '').join('\n');
     expect(stacksRun).toContain('npx secretform stacks --changed --format github-matrix');
     expect(linesOf('stacks').map((line) => line.line)).toEqual(['npx secretform synth']);
     const first = checkout();
     await run(linesOf('stacks')[0], first);
-    const matrix = STACKS.map((stack) => ({ stack }));
+    // The matrix as the job's step computes it, with the job's environment (state only, no service).
+    const listed = await run({ ...linesOf('stacks')[0], line: 'npx secretform stacks --changed --format github-matrix' }, first);
+    const { include } = JSON.parse(listed.stdout) as { include: { stack: string; wave: number }[] };
+    expect(include.map((entry) => entry.stack).sort()).toEqual([...STACKS].sort());
+    const matrix = include.map((entry) => ({ stack: entry.stack }));
 
     // Job 2: one job per stack, all at once, each on job 1's synth output; each uploads its plan file.
     const comment = checkout();
