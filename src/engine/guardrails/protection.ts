@@ -3,7 +3,8 @@
  * naming every such object, why the plan would remove it, and how to let it go (terraform's `prevent_destroy`
  * fails the plan the same way; Pulumi's `protect` fails the update). That holds too for a protected object the
  * plan does not touch itself but that lives in an object it deletes or replaces (a user in its auth mount: see
- * `protected-contents.ts`), even when the code names the container by path or the object is outside --target.
+ * `protected-contents.ts`), even when the code names the container by path or the object is outside --target,
+ * and for a retained object (`retainOnDelete`) there, which its container's delete would not leave on the service.
  */
 import { EngineError } from '../errors';
 import type { PlanComputation } from '../plan/compute-plan';
@@ -21,9 +22,12 @@ export function protectionViolation(computation: PlanComputation, mode: RunMode,
     .map((resource) => `${resource.address} (${resource.change.id}): ${whyRemoved(resource, mode)}`);
   for (const inside of protectedContents(computation, mode, stack.desired, stack.state)) {
     const { container } = inside;
+    const kept = inside.keptBy === 'protect'
+      ? 'it is protected (`protect: true`)'
+      : 'it is retained (`retainOnDelete: true`: it must stay on the service when secretform lets go of it)';
     lines.push(`${inside.address} (${inside.id}): lives in ${container.address} (${container.resourceType.id(container.deleteIdentity)}), which the plan would ` +
-      `${container.change.action === 'replace' ? 'replace' : 'delete'}, taking it with it; it is protected (\`protect: true\`). ` +
-      `Keep ${container.address} (put its construct back, or leave it out of the run), or remove \`protect\` from ${inside.address}, apply, then make the change`);
+      `${container.change.action === 'replace' ? 'replace' : 'delete'}, taking it with it; ${kept}. ` +
+      `Keep ${container.address} (put its construct back, or leave it out of the run), or remove \`${inside.keptBy}\` from ${inside.address}, apply, then make the change`);
   }
   if (lines.length === 0) return undefined;
   const noun = lines.length === 1 ? 'a protected object' : `${lines.length} protected objects`;
