@@ -18,6 +18,7 @@ import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import type { RunMode } from './targets';
+import { serviceIdentity, serviceMismatch } from './service-identity';
 
 export const DEFAULT_PARALLELISM = 10;
 /** The methods of a read-only run (EngineOptions.readOnly): reads and listings. */
@@ -105,6 +106,21 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
     ...(context.options.readOnly === true ? { allowedMethods: READ_ONLY_METHODS } : {}),
   }));
+}
+
+/**
+ * The service this run talks to (`serviceIdentity` of its connection's address; undefined when the connection
+ * cannot tell, which the client then reports), or the refusal of a run whose service is not the one `state`
+ * records (service-identity.ts), before any request. What plan and apply check, for import and action too.
+ */
+export function runService(context: RunContext, state: StateFile): Result<string | undefined> {
+  const connection = checkRunConnection(context, false);
+  if (!connection.ok) return ok(undefined);
+  const service = serviceIdentity(connection.value.config.address);
+  const mismatch = serviceMismatch({
+    stack: context.stack, state, stateLocation: context.statePath, service, source: connection.value.source, migrateState: context.options.migrateState === true,
+  });
+  return mismatch ? fail(mismatch) : ok(service);
 }
 
 /**
