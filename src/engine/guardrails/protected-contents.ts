@@ -23,14 +23,13 @@ export interface ProtectedContent {
   readonly container: ResourcePlan;
   /** What keeps it: `protect`, or `retainOnDelete` (protect wins when it has both). */
   readonly keptBy: 'protect' | 'retainOnDelete';
+  /** The other stack whose state records it, when it is not the plan's own. */
+  readonly stack?: string;
 }
 
 /** Protected objects that go with a container the plan deletes or replaces, each once (its first container). */
 export function protectedContents(computation: PlanComputation, mode: RunMode, desired: DesiredStack, state: StateFile): ProtectedContent[] {
-  const containers = new Map<string, ResourcePlan>();
-  for (const resource of computation.resources.values()) {
-    if (resource.change.action === 'delete' || resource.change.action === 'replace') containers.set(resource.resourceType.id(resource.deleteIdentity), resource);
-  }
+  const containers = removedContainers(computation);
   if (containers.size === 0) return [];
   const inCode = new Map(desired.resources.map((resource) => [resource.address, resource] as const));
   const addresses = new Set([...computation.resources.keys(), ...inCode.keys(), ...Object.keys(state.resources)]);
@@ -51,6 +50,38 @@ export function protectedContents(computation: PlanComputation, mode: RunMode, d
     }
   }
   return found;
+}
+
+/**
+ * Protected and retained objects of other stacks on the same service (run/other-stacks.ts) that live in a
+ * container this plan deletes or replaces: as their last apply recorded them (their construct's `protect` and
+ * `retainOnDelete` while it is in their code, else the state's), each once.
+ */
+export function protectedContentsElsewhere(computation: PlanComputation, others: readonly { desired: DesiredStack; state: StateFile }[]): ProtectedContent[] {
+  const containers = removedContainers(computation);
+  if (containers.size === 0) return [];
+  const found: ProtectedContent[] = [];
+  for (const other of others) {
+    const inCode = new Map(other.desired.resources.map((resource) => [resource.address, resource] as const));
+    for (const [address, stateEntry] of Object.entries(other.state.resources).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const object = existingObject(stateEntry, undefined);
+      if (!object) continue;
+      const guardrails = guardrailsOf(inCode.get(address), stateEntry, false);
+      if (!guardrails.protect && !guardrails.retainOnDelete) continue;
+      const container = object.resourceType.livesIn(object.spec).map((id) => containers.get(id)).find((resource) => resource !== undefined);
+      if (container) found.push({ address, id: object.resourceType.id(object.spec), container, keptBy: guardrails.protect ? 'protect' : 'retainOnDelete', stack: other.state.stack });
+    }
+  }
+  return found;
+}
+
+/** The objects the plan deletes or replaces, by the id of the object that goes. */
+function removedContainers(computation: PlanComputation): Map<string, ResourcePlan> {
+  const containers = new Map<string, ResourcePlan>();
+  for (const resource of computation.resources.values()) {
+    if (resource.change.action === 'delete' || resource.change.action === 'replace') containers.set(resource.resourceType.id(resource.deleteIdentity), resource);
+  }
+  return containers;
 }
 
 /**
