@@ -102,6 +102,14 @@ test.each(CASES)('%s type-checks the README main.ts, strict, skipLibCheck false,
   expect(result.code).toBe(0);
 });
 
+test('TypeScript 7 refuses esModuleInterop: false (TS5108): its users check with its default, which the cases above do', async () => {
+  // Should TypeScript 7 ever accept the option again, this fails and the esModuleInterop: false cases above
+  // must be run under TypeScript 7 too.
+  const result = await typeCheck('typescript 7', apps.get('without @types/node')!, { module: 'nodenext', esModuleInterop: false });
+  expect(result.code).not.toBe(0);
+  expect(result.output).toContain("error TS5108: Option 'esModuleInterop=false' has been removed");
+});
+
 test('a type error in the user\'s code is still reported (the check is real)', async () => {
   const app = apps.get('without @types/node')!;
   fs.writeFileSync(path.join(app, 'broken.ts'), readmeBlock('main.ts').replace("rotationPeriod: '24h'", 'rotationPeriod: true'));

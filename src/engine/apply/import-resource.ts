@@ -11,7 +11,7 @@ import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { refresh } from '../refresh/refresh';
 import { refreshRequestFor, type RefreshRequest } from '../refresh/refresh-request';
-import { clientFor, lockRunState, prepareRun, runFingerprintKey, type RunContext } from '../setup/run-context';
+import { clientFor, lockRunState, prepareRun, runFingerprintKey, runService, type RunContext } from '../setup/run-context';
 import { resolveSecrets } from '../setup/secret-resolution';
 import { recordedGuardrails } from '../plan/lifecycle';
 import type { FingerprintKey } from '../state/fingerprint';
@@ -83,11 +83,14 @@ async function withImportRun<T>(
   if (!secrets.ok) return secrets;
   const locked = await lockRunState(context, command);
   if (!locked.ok) return locked;
-  const client = clientFor(context, secrets.value);
+  // A state applied to another service than this run's is refused before any request, as plan and apply do;
+  // the import records the run's service in a state that records none yet.
+  const identity = runService(context, locked.value.state);
+  const client = identity.ok ? clientFor(context, secrets.value) : identity;
   try {
     if (!client.ok) return client;
     const service = client.value;
-    const writer = new StateWriter(locked.value.backend, locked.value.state, command);
+    const writer = new StateWriter(locked.value.backend, locked.value.state, command, identity.ok ? identity.value : undefined);
     // Read at the first adoption and never created: an import sends no write (without a key yet, fingerprints
     // are salted scrypt, which keep comparing once the first apply creates the key).
     let fingerprintKey: Promise<FingerprintKey> | undefined;

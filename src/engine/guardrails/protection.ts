@@ -3,7 +3,9 @@
  * naming every such object, why the plan would remove it, and how to let it go (terraform's `prevent_destroy`
  * fails the plan the same way; Pulumi's `protect` fails the update). That holds too for a protected object the
  * plan does not touch itself but that lives in an object it deletes or replaces (a user in its auth mount: see
- * `protected-contents.ts`), even when the code names the container by path or the object is outside --target.
+ * `protected-contents.ts`), even when the code names the container by path or the object is outside --target,
+ * and for a retained object (`retainOnDelete`) there, which its container's delete would not leave on the service,
+ * and for such objects of another stack on the same service (run/other-stacks.ts).
  */
 import { EngineError } from '../errors';
 import type { PlanComputation } from '../plan/compute-plan';
@@ -12,18 +14,26 @@ import type { ResourcePlan } from '../plan/resource-plan';
 import type { DesiredStack } from '../setup/desired';
 import type { RunMode } from '../setup/targets';
 import type { StateFile } from '../state/state-file';
-import { protectedContents } from './protected-contents';
+import { protectedContents, protectedContentsElsewhere } from './protected-contents';
 
 /** The refusal of a plan that deletes or replaces protected objects, or undefined when it does not. */
-export function protectionViolation(computation: PlanComputation, mode: RunMode, stack: { desired: DesiredStack; state: StateFile }): EngineError | undefined {
+export function protectionViolation(
+  computation: PlanComputation,
+  mode: RunMode,
+  stack: { desired: DesiredStack; state: StateFile; others?: readonly { desired: DesiredStack; state: StateFile }[] },
+): EngineError | undefined {
   const lines = [...computation.resources.values()]
     .filter((resource) => resource.guardrails?.protect === true && (resource.change.action === 'delete' || resource.change.action === 'replace'))
     .map((resource) => `${resource.address} (${resource.change.id}): ${whyRemoved(resource, mode)}`);
-  for (const inside of protectedContents(computation, mode, stack.desired, stack.state)) {
+  for (const inside of [...protectedContents(computation, mode, stack.desired, stack.state), ...protectedContentsElsewhere(computation, stack.others ?? [])]) {
     const { container } = inside;
+    const kept = (inside.keptBy === 'protect'
+      ? 'it is protected (`protect: true`)'
+      : 'it is retained (`retainOnDelete: true`: it must stay on the service when secretform lets go of it)') +
+      (inside.stack !== undefined ? ` in stack ${inside.stack}, on the same service` : '');
     lines.push(`${inside.address} (${inside.id}): lives in ${container.address} (${container.resourceType.id(container.deleteIdentity)}), which the plan would ` +
-      `${container.change.action === 'replace' ? 'replace' : 'delete'}, taking it with it; it is protected (\`protect: true\`). ` +
-      `Keep ${container.address} (put its construct back, or leave it out of the run), or remove \`protect\` from ${inside.address}, apply, then make the change`);
+      `${container.change.action === 'replace' ? 'replace' : 'delete'}, taking it with it; ${kept}. ` +
+      `Keep ${container.address} (put its construct back, or leave it out of the run), or remove \`${inside.keptBy}\` from ${inside.address}, apply, then make the change`);
   }
   if (lines.length === 0) return undefined;
   const noun = lines.length === 1 ? 'a protected object' : `${lines.length} protected objects`;

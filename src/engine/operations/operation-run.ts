@@ -12,7 +12,7 @@ import type { OperationName, OperationOption, OperationSpec, ResourceType } from
 import type { EngineOptions } from '../setup/engine-options';
 import { retryWhileSettling } from './eventual-consistency';
 import { EngineError, fail, ok, type Result } from '../errors';
-import { clientFor, lockRunState, prepareRun, readRunState, type RunContext } from '../setup/run-context';
+import { clientFor, lockRunState, prepareRun, readRunState, runService, type RunContext } from '../setup/run-context';
 import { resolveSecrets, type ResolvedSecrets } from '../setup/secret-resolution';
 import { addressStack } from '../setup/stack-name';
 import type { LockedState } from '../state/locked-state';
@@ -77,6 +77,10 @@ export async function runOperation(options: EngineOptions, request: OperationReq
   try {
     const state = lock?.ok ? lock.value.state : await readRunState(context).then((read) => (read.ok ? read.value : read.error));
     if (state instanceof EngineError) return fail(state);
+    // Sent to another service than the one the state was applied to, the operation would act on an object
+    // the state does not describe: refused before any request, as plan and apply are.
+    const service = runService(context, state);
+    if (!service.ok) return service;
     const entry = ownValue(state.resources, request.address);
     if (!entry) return fail(notInState(context, request.address, Object.keys(state.resources)));
     const resourceType = findResourceType(entry.type);
@@ -114,7 +118,7 @@ export async function runOperation(options: EngineOptions, request: OperationReq
     // Later messages of this client (none today, but a caller may reuse it) never show what was returned.
     client.addSecrets(answer.credentialValues);
     if (operation.rotatesRootCredential && lock?.ok) {
-      const recorded = await recordRotation(lock.value, request.address, entry, resourceType);
+      const recorded = await recordRotation(lock.value, request.address, entry, resourceType, service.value);
       if (!recorded.ok) return recorded;
       answer.rotatedAt = recorded.value;
     }
@@ -226,12 +230,12 @@ function credentialValues(fields: Record<string, unknown>): string[] {
  * After rotate-root: the root credentials of the type are the service's now. State keeps the fingerprint of the
  * superseded value from code (so a change of it in code is noticed) and records when the rotation happened.
  */
-async function recordRotation(locked: LockedState, address: string, entry: ResourceState, resourceType: ResourceType): Promise<Result<string>> {
+async function recordRotation(locked: LockedState, address: string, entry: ResourceState, resourceType: ResourceType, service: string | undefined): Promise<Result<string>> {
   const at = new Date().toISOString();
   const current = ownValue(locked.state.resources, address) ?? entry;
   const rotated = { ...(current.rotated_by_service ?? {}) };
   for (const field of resourceType.fields) if (field.rootCredential) rotated[field.api] = at;
-  const writer = new StateWriter(locked.backend, locked.state, 'secretform action rotate-root');
+  const writer = new StateWriter(locked.backend, locked.state, 'secretform action rotate-root', service);
   const failed = await writer.set(address, { ...current, rotated_by_service: rotated }).then(() => writer.finish(), (error: EngineError) => error);
   if (failed) {
     return fail(new EngineError('state_io', `${address}: the service rotated the root credential, but state could not record it (${failed.message}); run \`secretform action rotate-root ${address}\` again once state is writable, or a later apply may send the superseded value`));

@@ -10,6 +10,7 @@ import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import type { ReadAhead } from '../plan/read-ahead';
 import { withConsequences } from '../guardrails/consequences';
 import { protectionViolation } from '../guardrails/protection';
+import { otherStacksOnService } from './other-stacks';
 import { vanishedObjectsWarning } from '../guardrails/vanished-objects';
 import { planWithPolicies } from '../policy/policy-stage';
 import { checkRunConnection, clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
@@ -82,7 +83,10 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
     return computation;
   }
   // A protected object is never deleted nor replaced: the whole run stops here, before any write.
-  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state });
+  // Other stacks on the service are read only when the plan removes something that could hold their objects.
+  const removes = computation.value.plan.changes.some((change) => change.action === 'delete' || change.action === 'replace');
+  const others = removes ? await otherStacksOnService(context, service) : [];
+  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state, others });
   if (refused) {
     await client.value.close();
     return fail(refused);

@@ -19,6 +19,7 @@ import { resolveStateLocation, type StateLocation } from '../state/state-locatio
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
 import type { RunMode } from './targets';
 import { DEFAULT_PARALLELISM, runLimitsOf } from './run-limits';
+import { serviceIdentity, serviceMismatch } from './service-identity';
 
 export { DEFAULT_PARALLELISM };
 /** The methods of a read-only run (EngineOptions.readOnly): reads and listings. */
@@ -113,6 +114,21 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
     ...(context.options.readOnly === true ? { allowedMethods: READ_ONLY_METHODS } : {}),
   }));
+}
+
+/**
+ * The service this run talks to (`serviceIdentity` of its connection's address; undefined when the connection
+ * cannot tell, which the client then reports), or the refusal of a run whose service is not the one `state`
+ * records (service-identity.ts), before any request. What plan and apply check, for import and action too.
+ */
+export function runService(context: RunContext, state: StateFile): Result<string | undefined> {
+  const connection = checkRunConnection(context, false);
+  if (!connection.ok) return ok(undefined);
+  const service = serviceIdentity(connection.value.config.address);
+  const mismatch = serviceMismatch({
+    stack: context.stack, state, stateLocation: context.statePath, service, source: connection.value.source, migrateState: context.options.migrateState === true,
+  });
+  return mismatch ? fail(mismatch) : ok(service);
 }
 
 /**

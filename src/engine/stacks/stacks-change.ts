@@ -82,7 +82,10 @@ export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanS
   // A plan that recorded a failed mandatory policy when it was made is refused before anything, a request included.
   for (const plan of set.plans) {
     const failedPolicies = savedPlanPolicyRefusal(plan.plan, options.planFile ?? 'given');
-    if (failedPolicies) return fail(set.plans.length > 1 ? new EngineError(failedPolicies.code, `stack ${plan.stack}: ${failedPolicies.message}`) : failedPolicies);
+    if (failedPolicies) {
+      // Worded as a refusal of every stack after their runs (changeStacks): the closing full stop gives way to the note.
+      return fail(set.plans.length > 1 ? new EngineError(failedPolicies.code, `stack ${plan.stack}: ${failedPolicies.message.replace(/\.$/, '')}; no stack was changed`) : failedPolicies);
+    }
   }
   // Nothing in the file is trusted, and no request goes to an address it alone names, before every stack is verified.
   const verified = await verifySavedPlanSet(set, options);
