@@ -41,7 +41,8 @@ export { chooseSynthesizedStacks, isStackPattern, oneStackNameProblem, selectSta
 export type { SelectionUse } from './stacks/stack-selection';
 export { readSavedPlanSet, writeSavedPlanSet, SAVED_PLAN_SET_FORMAT } from './saved-plan/saved-plan-set';
 export type { SavedPlanSet } from './saved-plan/saved-plan-set';
-export { checkStackDrift, checkStacksDrift } from './drift/drift-check';
+export { checkStackDrift } from './drift/drift-check';
+export { driftCheck } from './stacks/stacks-drift';
 export type { StackDriftCheck, DriftedObject, DriftCheckOptions } from './drift/drift-check';
 export { acknowledgeDrift, unacknowledgeDrift, readDriftHistory } from './drift/acknowledge';
 export type { DriftStatus, ResolvedDrift } from './drift/statuses';

@@ -86,19 +86,3 @@ export async function checkStackDrift(options: EngineOptions, check: DriftCheckO
     recorded: check.record,
   });
 }
-
-/** Each stack's check (or why it failed), in the order given; up to `concurrency` stacks at once. */
-export async function checkStacksDrift(stacks: readonly EngineOptions[], check: DriftCheckOptions, concurrency = 4): Promise<Array<{ stack: string; result: Result<StackDriftCheck> }>> {
-  const now = check.now ?? new Date();
-  const results = new Array<{ stack: string; result: Result<StackDriftCheck> }>(stacks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < stacks.length) {
-      const index = next++;
-      results[index] = { stack: stacks[index].stack ?? '', result: await checkStackDrift(stacks[index], { ...check, now }) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, stacks.length) }, worker));
-  return results;
-}
-
