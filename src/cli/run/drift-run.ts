@@ -5,8 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EngineOptions } from '../../engine/setup/engine-options';
-import { checkStacksDrift } from '../../engine/drift/drift-check';
+import { driftCheck } from '../../engine/stacks/stacks-drift';
 import { alerts } from '../../engine/drift/statuses';
 import { renderDriftHtml } from '../../report/drift/html';
 import { renderDriftJson } from '../../report/drift/json';
@@ -61,12 +60,14 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
   if (!prepared.ok) return prepared.exitCode;
   const choice = chooseStacks(prepared.options, settings, 'read', 'drift', io);
   if (choice.kind === 'failed') return choice.exitCode;
-  // One engine run per stack: a drift check of several stacks is the check of each (the one path's stack set).
-  const runs: EngineOptions[] = choice.stacks.length === 1 ? [choice.options] : choice.stacks.map((stack) => ({ ...choice.options, stack }));
-
+  // The stack set every command runs over: a drift check of several stacks is the check of each.
   const now = new Date();
-  const results = await checkStacksDrift(runs, { record: flags.record, now });
-  const outcomes: StackDriftOutcome[] = results.map(({ stack, result }) => (result.ok ? { stack: result.value.stack, check: result.value } : { stack, error: result.error.message }));
+  const checked = await driftCheck(choice.stacks.length === 1 ? choice.options : { ...choice.options, stacks: choice.stacks }, { record: flags.record, now });
+  if (!checked.ok) return failWith(io, checked.error);
+  const outcomes: StackDriftOutcome[] = checked.value.map((outcome) => (
+    outcome.status === 'done' ? { stack: outcome.value.stack, check: outcome.value }
+      : { stack: outcome.stack, error: outcome.status === 'failed' ? outcome.error.message : `not checked: stack ${outcome.dependency} was not` }
+  ));
   const checkedAt = now.toISOString();
   const report = DRIFT_RENDERERS[format](outcomes, checkedAt);
   try {

@@ -4,7 +4,6 @@
  * that cannot be read (damaged, unreachable) costs the statuses, not the check: the drift is still reported,
  * with the problem, and nothing is written to that history. One written by a newer secretform fails the check.
  */
-import { withRunLimits } from '../setup/run-limits';
 import type { EngineOptions } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { DriftEntry } from '../plan/plan';
@@ -87,22 +86,3 @@ export async function checkStackDrift(options: EngineOptions, check: DriftCheckO
     recorded: check.record,
   });
 }
-
-/** Each stack's check (or why it failed), in the order given; up to `concurrency` stacks at once. */
-export async function checkStacksDrift(stacks: readonly EngineOptions[], check: DriftCheckOptions, concurrency = 4): Promise<Array<{ stack: string; result: Result<StackDriftCheck> }>> {
-  const now = check.now ?? new Date();
-  // The stacks' checks share one request budget per server and one deadline, as the stacks of a plan do.
-  const runLimits = stacks.length === 0 ? undefined : withRunLimits(stacks[0]).runLimits;
-  const shared = stacks.map((stack) => (runLimits === undefined || stack.runLimits !== undefined ? stack : { ...stack, runLimits }));
-  const results = new Array<{ stack: string; result: Result<StackDriftCheck> }>(stacks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < stacks.length) {
-      const index = next++;
-      results[index] = { stack: shared[index].stack ?? '', result: await checkStackDrift(shared[index], { ...check, now }) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, stacks.length) }, worker));
-  return results;
-}
-
