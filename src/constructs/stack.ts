@@ -73,7 +73,8 @@ export class StackSupport {
   private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
     onStackConfiguration(stack, (configuration) => this.complete(configuration));
-    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...analyseStack(this.stack, this.resources()).problems] });
+    // Validation needs the stack's problems only, not the digests and dependencies of the synth pass.
+    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...stackProblems(this.stack, this.resources())] });
   }
 
   register(resource: StackMember): void {
@@ -250,11 +251,21 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
   });
 }
 
-/**
- * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
- * own props are invalid are left out (their messages already explain why).
- */
-export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
+/** The stack-level problems (the rules that need the whole stack), for validation. */
+export function stackProblems(stack: IConstruct, all: readonly StackMember[]): string[] {
+  return stackFacts(stack, all).problems;
+}
+
+interface StackFacts {
+  readonly problems: string[];
+  /** The resources whose own props are valid. */
+  readonly valid: readonly StackMember[];
+  /** Valid resources by object id (the first of two with one id). */
+  readonly byId: ReadonlyMap<string, StackMember>;
+  readonly inStack: ReadonlySet<IConstruct>;
+}
+
+function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
   const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);
@@ -287,6 +298,15 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
     }
   }
   problems.push(...librarySetProblems(valid), ...associationMountProblems(valid, byId));
+  return { problems, valid, byId, inStack };
+}
+
+/**
+ * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
+ * own props are invalid are left out (their messages already explain why).
+ */
+export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
+  const { problems, valid, byId, inStack } = stackFacts(stack, all);
 
   // Position of each valid resource: dependencies are listed in stack order without rescanning the stack per
   // resource (that was quadratic: seconds at 10,000 constructs).
