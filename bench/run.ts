@@ -594,7 +594,9 @@ async function main(): Promise<void> {
   if (args.cpuProfDir) mkdirSync(args.cpuProfDir, { recursive: true });
   process.stdout.write(
     `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
-      `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; ${args.fleet ? `a fleet of ${args.fleet.stacks} stacks x ${args.fleet.objects} on 4 servers` : `sizes ${args.sizes.join(', ')}`}\n`,
+      (args.synthShapes
+        ? `synth only (no service), stacks x objects: ${args.synthShapes.map((shape) => `${shape.stacks} x ${shape.size}`).join(', ')}\n`
+        : `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; ${args.fleet ? `a fleet of ${args.fleet.stacks} stacks x ${args.fleet.objects} on 4 servers` : `sizes ${args.sizes.join(', ')}`}\n`),
   );
   process.stdout.write('building dist/ and its CLI bundle (the secretform binary runs from it)...\n');
   const built = await new Promise<number | null>((done) => spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', done));

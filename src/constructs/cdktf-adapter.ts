@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
+import type { TokenRules } from './inert-value';
 
 /** The framework packages secretform works with, preferred in this order when nothing is loaded yet. */
 export const FRAMEWORK_PACKAGES = ['cdktn', 'cdktf'] as const;
@@ -21,14 +22,19 @@ export interface TerraformElementLike extends IConstruct {
 
 /** What secretform uses of a framework module (the same in cdktf 0.21 and cdktn 0.24). */
 interface FrameworkModule {
-  App: { of(construct: IConstruct): { readonly outdir: string }; prototype: object };
+  App: { of(construct: IConstruct): { readonly outdir: string; readonly hclOutput?: boolean }; prototype: object };
   TerraformStack: { of(construct: IConstruct): IConstruct; isStack(x: unknown): boolean; prototype: object };
   Aspects: { of(construct: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
-  Token: { isUnresolved(value: unknown): boolean };
-  TerraformResource: {
-    new (scope: IConstruct, id: string, config: { terraformResourceType: string; terraformGeneratorMetadata?: { providerName: string } }): TerraformElementLike;
-  };
+  Token: { isUnresolved(value: unknown): boolean; readonly STRING_MAP_TOKEN_VALUE: string; readonly ANY_MAP_TOKEN_VALUE: string };
+  TerraformResource: TerraformResourceClass;
 }
+
+/** The framework's generic resource class. */
+export type TerraformResourceClass = new (
+  scope: IConstruct,
+  id: string,
+  config: { terraformResourceType: string; terraformGeneratorMetadata?: { providerName: string } },
+) => TerraformElementLike;
 
 export interface Framework {
   readonly name: FrameworkName;
@@ -147,9 +153,50 @@ export function onStackSynth(stack: IConstruct, finalise: () => void): void {
   });
 }
 
+/**
+ * Calls `complete` with the configuration the framework built for `stack` (what its `toTerraform()` returns:
+ * every element merged, tokens resolved) before the framework writes it to `cdk.tf.json`. `complete` may add
+ * plain JSON values to it: values that token resolution would return unchanged (inert-value.ts), so the file
+ * holds exactly what it would have held had they gone through the framework's merging and resolution, which
+ * cost far more (cdktf walks every value of every element several times).
+ */
+export function onStackConfiguration(stack: IConstruct, complete: (configuration: Record<string, unknown>) => void): void {
+  type ToTerraform = (this: unknown) => Record<string, unknown>;
+  // The stack's own method (its class's, or a subclass's), called with the stack as `this`.
+  const original = (stack as unknown as { toTerraform: ToTerraform }).toTerraform;
+  Object.defineProperty(stack, 'toTerraform', {
+    configurable: true,
+    writable: true,
+    value: function toTerraform(this: unknown): Record<string, unknown> {
+      const configuration = original.call(this);
+      complete(configuration);
+      return configuration;
+    },
+  });
+}
+
+/** Whether the app writes HCL (`new App({ hclOutput: true })`): then `toTerraform()` is not what is written. */
+export function writesHcl(construct: IConstruct): boolean {
+  return frameworkOf(construct).module.App.of(construct).hclOutput === true;
+}
+
+/** What the framework's token resolution treats specially (inert-value.ts), for the framework of `scope`. */
+export function tokenRules(scope: IConstruct): TokenRules {
+  const { Token } = frameworkOf(scope).module;
+  return {
+    isNumberToken: (value: number) => Token.isUnresolved(value),
+    refusedTexts: new Set([Token.STRING_MAP_TOKEN_VALUE, Token.ANY_MAP_TOKEN_VALUE]),
+  };
+}
+
 /** Adds a validation that the framework runs at synth, reporting all messages of all constructs together. */
 export function addValidation(construct: IConstruct, validate: () => string[]): void {
   construct.node.addValidation({ validate });
+}
+
+/** The framework's class itself (`classOf` below: a subclass of it, override-keys.ts). */
+function same(base: TerraformResourceClass): TerraformResourceClass {
+  return base;
 }
 
 /**
@@ -158,8 +205,8 @@ export function addValidation(construct: IConstruct, validate: () => string[]): 
  * `terraform version` at every synth, which would make synth need terraform (secretform's own commands don't)
  * and spawn it once per construct. Attributes are set with `addOverride`.
  */
-export function newTerraformData(scope: IConstruct, id: string): TerraformElementLike {
-  return new (frameworkOf(scope).module.TerraformResource)(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
+export function newTerraformData(scope: IConstruct, id: string, classOf: (base: TerraformResourceClass) => TerraformResourceClass = same): TerraformElementLike {
+  return new (classOf(frameworkOf(scope).module.TerraformResource))(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
 }
 
 /**
@@ -167,8 +214,13 @@ export function newTerraformData(scope: IConstruct, id: string): TerraformElemen
  * provider is implied by the type (terraform installs `hashicorp/null`), so no provider bindings are needed,
  * which also makes it work under cdktn (there is no `@cdktn/provider-null`).
  */
-export function newNullResource(scope: IConstruct, id: string, triggers: Record<string, string>): TerraformElementLike {
-  const resource = new (frameworkOf(scope).module.TerraformResource)(scope, id, { terraformResourceType: 'null_resource' });
+export function newNullResource(
+  scope: IConstruct,
+  id: string,
+  triggers: Record<string, string>,
+  classOf: (base: TerraformResourceClass) => TerraformResourceClass = same,
+): TerraformElementLike {
+  const resource = new (classOf(frameworkOf(scope).module.TerraformResource))(scope, id, { terraformResourceType: 'null_resource' });
   resource.addOverride('triggers', triggers);
   return resource;
 }

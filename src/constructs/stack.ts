@@ -8,10 +8,14 @@ import type { IConstruct } from 'constructs';
 import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
 import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
-import { appOutdir, newNullResource, newTerraformData, onStackSynth, type TerraformElementLike } from './cdktf-adapter';
+import {
+  appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, tokenRules, writesHcl, type TerraformElementLike,
+} from './cdktf-adapter';
 import {
   BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
+import { isInert } from './inert-value';
+import { quietResourceClass, restoreOverrideKeys } from './override-keys';
 import type { StackMember } from './stack-member';
 
 /** One resource of a stack after the stack-level pass. */
@@ -60,10 +64,17 @@ export class StackSupport {
   private options: DeployBridgeOptions = {};
   private readonly carriers = new Map<StackMember, TerraformElementLike>();
   private step: TerraformElementLike | undefined;
+  /**
+   * The synthesized specs of this synth that the stack's configuration gets once the framework has built it,
+   * by carrier (see `finalise`); each carrier holds an empty placeholder meanwhile.
+   */
+  private deferredSpecs = new Map<TerraformElementLike, Record<string, unknown>>();
 
   private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
-    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...analyseStack(this.stack, this.resources()).problems] });
+    onStackConfiguration(stack, (configuration) => this.complete(configuration));
+    // Validation needs the stack's problems only, not the digests and dependencies of the synth pass.
+    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...stackProblems(this.stack, this.resources())] });
   }
 
   register(resource: StackMember): void {
@@ -118,6 +129,12 @@ export class StackSupport {
     const resources = this.resources();
     const analysis = analyseStack(this.stack, resources);
     const analysed = new Map(analysis.resources.map((entry) => [entry.resource, entry]));
+    // The specs are most of the configuration's values, and the framework's merging and token resolution walk
+    // every value several times: an inert spec (one resolution returns unchanged) skips them and is added to the
+    // built configuration by `complete`, which gives the same file. HCL output is written from another method.
+    const deferred = new Map<TerraformElementLike, Record<string, unknown>>();
+    const deferrable = !writesHcl(this.stack);
+    const rules = tokenRules(this.stack);
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
@@ -125,7 +142,13 @@ export class StackSupport {
       const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
       carrier.addOverride(type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
-      carrier.addOverride(SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
+      const spec = synthesizedSpec(entry);
+      if (deferrable && isInert(spec, rules)) {
+        carrier.addOverride(SPEC_OVERRIDE_PATH, {});
+        deferred.set(carrier, spec);
+      } else {
+        carrier.addOverride(SPEC_OVERRIDE_PATH, spec);
+      }
       const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
       if (dependsOn.length > 0) carrier.addOverride('depends_on', dependsOn);
     }
@@ -135,9 +158,26 @@ export class StackSupport {
     for (const resource of resources) {
       const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
       if (problems.length === 0) continue;
-      this.carrier(resource, type).addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
+      const carrier = this.carrier(resource, type);
+      deferred.delete(carrier);
+      carrier.addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
+    this.deferredSpecs = deferred;
     this.addStep(type, resources);
+  }
+
+  /**
+   * Completes the configuration the framework built for the stack: the deferred specs in their carriers'
+   * placeholders, and the carriers' override keys in the stack's metadata (override-keys.ts).
+   */
+  private complete(configuration: Record<string, unknown>): void {
+    const resources = configuration.resource as Record<string, Record<string, { '//'?: Record<string, unknown> }> | undefined> | undefined;
+    for (const [carrier, spec] of this.deferredSpecs) {
+      const comment = resources?.[carrier.terraformResourceType]?.[carrier.friendlyUniqueId]?.['//'];
+      if (comment) comment.secretform = spec;
+    }
+    const types = new Set([...this.carriers.values()].map((carrier) => carrier.terraformResourceType));
+    restoreOverrideKeys(this.stack, configuration, types);
   }
 
   private carrier(resource: StackMember, type: BridgeResourceType): TerraformElementLike {
@@ -147,7 +187,10 @@ export class StackSupport {
       carrier = undefined;
     }
     if (!carrier) {
-      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource') : newNullResource(resource, 'resource', {});
+      // A carrier reports its override keys apart from the framework's quadratic merge, unless the app writes
+      // HCL (made from another method this pass does not complete).
+      const classOf = writesHcl(this.stack) ? undefined : quietResourceClass;
+      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource', classOf) : newNullResource(resource, 'resource', {}, classOf);
       this.carriers.set(resource, carrier);
     }
     return carrier;
@@ -208,11 +251,21 @@ export function synthesizedSpec(entry: AnalysedResource): Record<string, unknown
   });
 }
 
-/**
- * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
- * own props are invalid are left out (their messages already explain why).
- */
-export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
+/** The stack-level problems (the rules that need the whole stack), for validation. */
+export function stackProblems(stack: IConstruct, all: readonly StackMember[]): string[] {
+  return stackFacts(stack, all).problems;
+}
+
+interface StackFacts {
+  readonly problems: string[];
+  /** The resources whose own props are valid. */
+  readonly valid: readonly StackMember[];
+  /** Valid resources by object id (the first of two with one id). */
+  readonly byId: ReadonlyMap<string, StackMember>;
+  readonly inStack: ReadonlySet<IConstruct>;
+}
+
+function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
   const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);
@@ -245,6 +298,15 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
     }
   }
   problems.push(...librarySetProblems(valid), ...associationMountProblems(valid, byId));
+  return { problems, valid, byId, inStack };
+}
+
+/**
+ * The stack-level pass: ids, dependencies, digests and the rules that need the whole stack. Constructs whose
+ * own props are invalid are left out (their messages already explain why).
+ */
+export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
+  const { problems, valid, byId, inStack } = stackFacts(stack, all);
 
   // Position of each valid resource: dependencies are listed in stack order without rescanning the stack per
   // resource (that was quadratic: seconds at 10,000 constructs).

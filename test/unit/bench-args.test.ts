@@ -1,6 +1,6 @@
 // The bench is not part of the test suite; this checks that its command line is understood (and, through the
 // type-check of `npm test`, that bench/*.ts compiles).
-import { DEFAULT_APPLY_TIMEOUT_S, FULL_SIZES, parseBenchArgs, QUICK_SIZES } from '../../bench/args';
+import { DEFAULT_APPLY_TIMEOUT_S, FULL_SIZES, parseBenchArgs, QUICK_SIZES, QUICK_SYNTH_SHAPES, SYNTH_SHAPES } from '../../bench/args';
 import { mixFor } from '../../bench/mix';
 
 describe('bench arguments', () => {
@@ -21,6 +21,15 @@ describe('bench arguments', () => {
     expect(parseBenchArgs(['--drift'])).toMatchObject({ drift: true, sizes: [10000] });
     expect(parseBenchArgs(['--sizes', '1000', '--drift'])).toMatchObject({ drift: true, sizes: [1000] });
     expect(parseBenchArgs(['--drift', '--sizes', '1000'])).toMatchObject({ drift: true, sizes: [1000] });
+  });
+
+  it('compares synth with plain cdktf with --synth: 1 x 10,000 and 100 x 1,000, ten times smaller with --quick', () => {
+    expect(SYNTH_SHAPES).toEqual([{ size: 10000, stacks: 1 }, { size: 1000, stacks: 100 }]);
+    expect(parseBenchArgs(['--synth'])).toMatchObject({ synth: true, synthShapes: SYNTH_SHAPES });
+    expect(parseBenchArgs(['--synth', '--quick']).synthShapes).toEqual(QUICK_SYNTH_SHAPES);
+    expect(QUICK_SYNTH_SHAPES).toEqual([{ size: 1000, stacks: 1 }, { size: 100, stacks: 10 }]);
+    expect(parseBenchArgs(['--synth', '--sizes', '5000,2000']).synthShapes).toEqual([{ size: 2000, stacks: 1 }, { size: 5000, stacks: 1 }]);
+    expect(parseBenchArgs([]).synthShapes).toBeUndefined();
   });
 
   it('takes sizes, an apply time limit and a profile directory', () => {

@@ -1,0 +1,107 @@
+// Synth adds each construct's synthesized spec to the stack's configuration after cdktf has merged and resolved it
+// (stack.ts), and gathers the carriers' override keys apart from cdktf's quadratic merge (override-keys.ts). Both
+// must leave the file exactly as cdktf would have written it: the spec only when resolution would return it
+// unchanged (inert-value.ts, checked here against cdktf's own resolution), the keys in cdktf's order.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Token, Tokenization } from 'cdktf';
+import fc from 'fast-check';
+import { AuthMount, SecretsMount, SecretValue, UserpassUser } from '../../src';
+import { tokenRules } from '../../src/constructs/cdktf-adapter';
+import { isInert } from '../../src/constructs/inert-value';
+
+// cdktf's own JSON writer (sorted keys), as its synthesizer writes cdk.tf.json.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stableStringify = require(require.resolve('json-stable-stringify', { paths: [path.dirname(require.resolve('cdktf'))] })) as (value: unknown, options?: { space?: number }) => string | undefined;
+
+const tempDirs: string[] = [];
+afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function newApp(): { app: App; outdir: string } {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-deferred-'));
+  tempDirs.push(outdir);
+  return { app: new App({ outdir }), outdir };
+}
+
+describe('an inert value is what cdktf resolution returns unchanged', () => {
+  const { app } = newApp();
+  const stack = new TerraformStack(app, 'scope');
+  const rules = tokenRules(stack);
+  const resolve = (value: unknown) => Tokenization.resolve(value, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }) as unknown;
+
+  const tokens = [Token.asString({ resolve: () => 'resolved' }), Token.asList({ resolve: () => ['a'] })[0], Token.STRING_MAP_TOKEN_VALUE, Token.ANY_MAP_TOKEN_VALUE];
+  const numberToken = Token.asNumber({ resolve: () => 7 });
+  const fragment = fc.constantFrom('${', '#{', '&{', '%{', '}', '$${x}', '${var.x}', 'e+289', '1e5', '2e8a', String(numberToken), 'sha256:18232e86bb', '\u0000', '\u{1F600}', ...tokens);
+  const text = fc.array(fc.oneof(fc.string(), fragment), { maxLength: 4 }).map((parts) => parts.join(''));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.double(),
+      fc.integer(),
+      fc.constant(numberToken),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    ),
+  }));
+
+  test('whatever an inert value holds, resolution gives the same JSON', () => {
+    fc.assert(
+      fc.property(value, (candidate) => {
+        if (!isInert(candidate, rules)) return;
+        expect(stableStringify(resolve(candidate), { space: 2 })).toBe(stableStringify(candidate, { space: 2 }));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('tokens, their markers, holes and objects with methods are not inert', () => {
+    for (const token of [...tokens, numberToken, { nested: [tokens[0]] }, { [tokens[0]]: 'key' }, [1, undefined, 2], new Array<number>(2), new Date(0), { resolve: () => 1 }, 'cost ${var.x}']) {
+      expect({ token, inert: isInert(token, rules) }).toEqual({ token, inert: false });
+    }
+    expect(isInert({ spec: { name: 'a', ttl: 3600, list: ['x', 'y'], on: true, none: null, skipped: undefined }, digest: 'sha256:18232e86bb' }, rules)).toBe(true);
+  });
+});
+
+describe('a stack with deferred specs and the user\'s own resources', () => {
+  const { app, outdir } = newApp();
+  const stack = new TerraformStack(app, 'mixed');
+  const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+  // The user's own terraform_data between secretform constructs, with overrides of its own.
+  const own = new TerraformResource(stack, 'own', { terraformResourceType: 'terraform_data' });
+  own.addOverride('input', { note: 'mine' });
+  own.addOverride('lifecycle.ignore_changes', ['input']);
+  // A description terraform would interpolate: this spec is not inert and goes through cdktf as before.
+  const apps = new SecretsMount(stack, 'apps', { path: 'apps', type: 'kv', options: { version: '2' }, description: 'cost ${var.team}' });
+  const user = new UserpassUser(stack, 'ci', { mount: userpass, username: 'ci', password: SecretValue.fromEnv('CI_PASSWORD'), tokenPolicies: ['deploy'] });
+  const after = new TerraformResource(stack, 'after', { terraformResourceType: 'terraform_data' });
+  after.addOverride('triggers_replace', ['x']);
+  app.synth();
+  const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'mixed', 'cdk.tf.json'), 'utf8')) as {
+    '//': { metadata: { overrides: Record<string, string[]> } };
+    resource: { terraform_data: Record<string, { '//': { secretform?: { address: string; spec: Record<string, unknown> } } }> };
+  };
+  const blocks = Object.values(config.resource.terraform_data);
+  const specOf = (address: string) => blocks.find((block) => block['//'].secretform?.address === address)?.['//'].secretform;
+
+  test('the metadata lists every element\'s override keys in element order, the carriers\' included', () => {
+    // What cdktf lists: each terraform_data element's top-level override keys, depth first through the stack.
+    const expected = stack.node.findAll()
+      .filter((node) => node instanceof TerraformResource && node.terraformResourceType === 'terraform_data')
+      .flatMap((node) => Object.keys((node as unknown as { rawOverrides: Record<string, unknown> }).rawOverrides));
+    expect(config['//'].metadata.overrides.terraform_data).toEqual(expected);
+    expect(expected).toEqual(expect.arrayContaining(['input', '//', 'depends_on', 'lifecycle', 'triggers_replace']));
+  });
+
+  test('every construct carries its full spec, inert or not', () => {
+    expect(specOf(userpass.address)?.spec).toEqual({ path: 'userpass', type: 'userpass' });
+    expect(specOf(apps.address)?.spec).toMatchObject({ path: 'apps', description: 'cost ${var.team}', options: { version: '2' } });
+    expect(specOf(user.address)?.spec).toMatchObject({ username: 'ci', mount: 'userpass', token_policies: ['deploy'] });
+    expect(specOf(`${apps.address}`)).toBeDefined();
+    expect(blocks.filter((block) => block['//'].secretform !== undefined)).toHaveLength(3);
+  });
+});
