@@ -113,7 +113,12 @@ describe('README "A new project", to the letter', () => {
     expect(output).toContain('synthesized 1 stack');
     expect((await read('auth/userpass/users/ci-bot')).data).toMatchObject({ token_policies: ['deployer'], token_ttl: 3600 });
     expect((await read('ldap/static-role/svc-app')).data).toMatchObject({ username: 'svc-app-1' });
-    expect((await read('ldap/config')).data).toMatchObject({ userdn: 'ou=service-accounts,dc=example,dc=org' });
+    expect((await read('ldap/config')).data).toMatchObject({ userdn: 'ou=service-accounts,dc=example,dc=org', starttls: true });
+    // The README's own stack passes the `recommended` pack: its directory connection uses StartTLS (ldap-tls).
+    const checked = await ok('npx', ['--no-install', 'secretform', 'plan', '--no-synth', '--policy', 'recommended'], project, {
+      ...env, SERVICE_ADDR: serverUrl, SERVICE_TOKEN: 'root', LDAP_BINDPASS: 'admin-password', CI_BOT_PASSWORD: 'choose-a-password',
+    });
+    expect(checked).not.toContain('ldap-tls');
   });
 
   test('two environments: environments-main.ts on the two dev servers of environments-servers.sh, applied and then in sync', async () => {
