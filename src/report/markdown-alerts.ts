@@ -12,10 +12,37 @@ import { actionableChanges, actionHeadline, changeHeadline, driftHeadline } from
 import { ACTION_ICON } from './status';
 
 export function alertSections(plan: Plan): MarkdownSection[] {
-  return [...cautionSection(plan), ...driftWarningSection(plan.drift)];
+  return [...cautionSection([plan]), ...driftWarningSection(plan.drift)];
 }
 
-function cautionSection(plan: Plan): MarkdownSection[] {
+/**
+ * A stack's alerts in a comment over several stacks: its drift only, since what loses an object is listed for
+ * every stack at the top (`cautionSection` of all the plans), above the fold, where a reviewer looks first.
+ */
+export function stackAlertSections(plan: Plan): MarkdownSection[] {
+  return driftWarningSection(plan.drift);
+}
+
+/** Everything the plans lose (each address names its stack), in one CAUTION block; none when nothing is lost. */
+export function cautionSection(plans: readonly Plan[]): MarkdownSection[] {
+  const parts = plans.map(cautionParts);
+  const destructive = parts.reduce((sum, part) => sum + part.destructive, 0);
+  const deletedCount = parts.reduce((sum, part) => sum + part.deleted, 0);
+  if (destructive === 0 && deletedCount === 0) return [];
+  const title = [
+    destructive > 0 ? `${count(destructive, 'resource', 'resources')} will be destroyed or replaced` : undefined,
+    deletedCount > 0 ? `${count(deletedCount, 'object was', 'objects were')} deleted outside secretform` : undefined,
+  ].filter((part) => part !== undefined).join('; ');
+  return [{
+    head: `> [!CAUTION]\n> **${title}:**`,
+    continuedHead: `> [!CAUTION]\n> **${title} (continued):**`,
+    lines: parts.flatMap((part) => part.lines),
+    tail: '',
+  }];
+}
+
+/** One plan's lines of the CAUTION block, and what they count. */
+function cautionParts(plan: Plan): { destructive: number; deleted: number; lines: string[] } {
   const changes = plan.refreshOnly ? [] : actionableChanges(plan);
   const destructive = changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   const deletedDrift = plan.drift.filter((entry) => entry.kind === 'deleted');
@@ -24,25 +51,13 @@ function cautionSection(plan: Plan): MarkdownSection[] {
   const deletedChanges = changes.filter(
     (c) => !driftAddresses.has(c.address) && c.reasons.some((reason) => reason.kind === 'deleted_outside') && !destructive.includes(c),
   );
-  const deletedCount = deletedDrift.length + deletedChanges.length;
-  if (destructive.length === 0 && deletedCount === 0) return [];
-
   const byAddress = new Map(changes.map((c) => [c.address, c]));
   const lines = [
     ...destructive.flatMap((c) => warningWithConsequences(`> - ${ACTION_ICON[c.action]} ${subject(c.address, c.type)} ${escapeInline(changeHeadline(c))}`, c)),
     ...deletedDrift.map((entry) => `> - ${subject(entry.address, entry.type)} ${escapeInline(deletedOutsideText(entry, byAddress.get(entry.address)))}`),
     ...deletedChanges.map((c) => `> - ${subject(c.address, c.type)} was deleted outside secretform; it ${escapeInline(actionHeadline(c.action))}`),
   ];
-  const title = [
-    destructive.length > 0 ? `${count(destructive.length, 'resource', 'resources')} will be destroyed or replaced` : undefined,
-    deletedCount > 0 ? `${count(deletedCount, 'object was', 'objects were')} deleted outside secretform` : undefined,
-  ].filter((part) => part !== undefined).join('; ');
-  return [{
-    head: `> [!CAUTION]\n> **${title}:**`,
-    continuedHead: `> [!CAUTION]\n> **${title} (continued):**`,
-    lines,
-    tail: '',
-  }];
+  return { destructive: destructive.length, deleted: deletedDrift.length + deletedChanges.length, lines };
 }
 
 function driftWarningSection(drift: readonly DriftEntry[]): MarkdownSection[] {

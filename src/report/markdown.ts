@@ -1,6 +1,6 @@
 import { graphEdges, renderMermaid, type GraphNode } from './graph';
 import type { DriftEntry, Plan, PlannedChange, PlanAction } from '../engine/plan/plan';
-import { alertSections } from './markdown-alerts';
+import { alertSections, cautionSection, stackAlertSections } from './markdown-alerts';
 import { warningsBesideConsequences } from './consequences';
 import { contextLine, type CommentContext } from './markdown-context';
 import { diffLines } from './markdown-diff';
@@ -28,7 +28,7 @@ import {
 } from './plan-view';
 import { policyCell } from './policy-view';
 import { ACTION_ICON, MOVE_ICON, OUTCOME_LOOK, planOutcome, type PlanOutcome } from './status';
-import { onlyPlan, problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, stacksTotalsPhrase, UNCHANGED_WORDS, unchangedPhrase, type StackReport } from './stacks-view';
+import { onlyPlan, problemsPhrase, runOutcome, stackCount, stackOutcome, stackProblem, stacksTotals, UNCHANGED_WORDS, unchangedPhrase, type StackReport } from './stacks-view';
 import { appendAll } from '../append-all';
 
 export type { CommentContext } from './markdown-context';
@@ -65,16 +65,28 @@ export function renderMarkdown(reports: readonly StackReport[], options: Markdow
   return splitComment(header, sections, maxLength);
 }
 
-/** `❌ **Error: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** over 4 stacks, 1 stack failed`. */
+/**
+ * One label, then the counts, as one stack's status line says them:
+ * `❌ **Error** over 4 stacks: 4 to add, 1 to change, 2 to destroy, 3 drifted, 1 stack failed`.
+ */
 function runStatusLine(reports: readonly StackReport[]): string {
   const look = OUTCOME_LOOK[runOutcome(reports)];
   const totals = stacksTotals(reports);
-  return `${look.icon} **${look.word}: ${stacksTotalsPhrase(reports, totals)}** over ${stackCount(reports.length)}${problemsPhrase(totals)}${unchangedPhrase(totals)}`;
+  const refreshOnly = reports.some((report) => report.status === 'done' && report.value.refreshOnly);
+  const forget = totals.forget > 0 ? `, ${totals.forget} to forget` : '';
+  const counts = refreshOnly
+    ? `${totals.drifted} drifted (refresh-only plan)`
+    : `${totals.add} to add, ${totals.change} to change, ${totals.destroy} to destroy${forget}, ${totals.drifted} drifted`;
+  return `${look.icon} **${look.word}** over ${stackCount(reports.length)}: ${counts}${problemsPhrase(totals)}${unchangedPhrase(totals)}`;
 }
 
-/** The comment over several stacks after its status and context lines: the table of stacks, then each stack. */
+/**
+ * The comment over several stacks after its status and context lines: what every stack loses (one CAUTION
+ * block, at the top), the table of stacks, then each stack, its blocks a heading level below its own.
+ */
 function stacksSections(reports: readonly StackReport[]): MarkdownSection[] {
-  const sections: MarkdownSection[] = [stacksTable(reports)];
+  const plans = reports.flatMap((report) => (report.status === 'done' && !report.value.refreshOnly ? [report.value] : []));
+  const sections: MarkdownSection[] = [...cautionSection(plans), stacksTable(reports)];
   for (const report of reports) appendAll(sections, stackSections(report));
   return sections;
 }
@@ -106,19 +118,23 @@ function stackSections(report: StackReport): MarkdownSection[] {
     const word = report.status === 'failed' ? 'Error' : 'Skipped';
     return [{ head: `${heading}\n\n> [!CAUTION]`, lines: [`> ${OUTCOME_LOOK.error.icon} **${word}:** ${escapeInline(stackProblem(report)!)}`], tail: '' }];
   }
-  return [{ head: `${heading}\n\n${statusLine(report.value)}`, lines: [], tail: '', keepWithNext: true }, ...planSections(report.value)];
+  return [{ head: `${heading}\n\n${statusLine(report.value)}`, lines: [], tail: '', keepWithNext: true }, ...planSections(report.value, true)];
 }
 
-/** A plan's blocks after its status line: the whole comment's body in the one-section form. */
-function planSections(plan: Plan): MarkdownSection[] {
-  const sections: MarkdownSection[] = [...alertSections(plan)];
+/**
+ * A plan's blocks after its status line: the whole comment's body in the one-section form; under a stack's
+ * heading (`nested`), its headings one level down and without the CAUTION block, which the comment's top lists.
+ */
+function planSections(plan: Plan, nested = false): MarkdownSection[] {
+  const heading = nested ? '####' : '###';
+  const sections: MarkdownSection[] = [...(nested ? stackAlertSections(plan) : alertSections(plan))];
   if (!plan.refreshOnly) {
     const changes = actionableChanges(plan);
-    for (const part of [summaryTable(changes), dependencyPicture(changes), changeSections(changes)]) appendAll(sections, part);
+    for (const part of [summaryTable(changes), dependencyPicture(changes), changeSections(changes, heading)]) appendAll(sections, part);
   }
-  appendAll(sections, driftSections(plan.drift));
+  appendAll(sections, driftSections(plan.drift, heading));
   if (!plan.refreshOnly) for (const part of [unverifiableSection(plan.changes), serviceManagedSection(plan.changes)]) appendAll(sections, part);
-  appendAll(sections, policyMarkdownSections(plan));
+  appendAll(sections, policyMarkdownSections(plan, heading));
   appendAll(sections, planWarnings(warningsBesideConsequences(plan)));
   return sections;
 }
@@ -201,9 +217,9 @@ function dependencyPicture(changes: readonly PlannedChange[]): MarkdownSection[]
   }];
 }
 
-function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
+function changeSections(changes: readonly PlannedChange[], heading: string): MarkdownSection[] {
   if (changes.length === 0) return [];
-  const sections: MarkdownSection[] = [{ head: '### Changes', lines: [], tail: '', keepWithNext: true }];
+  const sections: MarkdownSection[] = [{ head: `${heading} Changes`, lines: [], tail: '', keepWithNext: true }];
   for (const change of changes) {
     const attributeLines = changeAttributeLines(change);
     const moved = change.previousAddress === undefined ? [] : [`# ${change.previousAddress} has moved to ${change.address}`];
@@ -213,15 +229,17 @@ function changeSections(changes: readonly PlannedChange[]): MarkdownSection[] {
     const headline = change.action === 'no-op' && change.previousAddress !== undefined
       ? `has moved here from ${change.previousAddress}`
       : [changeHeadline(change), movedFromNote(change)].filter((part) => part !== undefined).join(' ');
-    sections.push(detailsWithDiff(change.address, change.type, headline, lines));
+    // Nothing to show but the id (a forget): a line, not a block to open onto an empty diff.
+    const empty = attributeLines.length === 0 && moved.length === 0 && unchanged === 0;
+    sections.push(empty ? lineWithoutDiff(change.address, change.type, headline, change.id) : detailsWithDiff(change.address, change.type, headline, lines));
   }
   return sections;
 }
 
-function driftSections(drift: readonly DriftEntry[]): MarkdownSection[] {
+function driftSections(drift: readonly DriftEntry[], heading: string): MarkdownSection[] {
   if (drift.length === 0) return [];
   const sections: MarkdownSection[] = [
-    { head: `### Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
+    { head: `${heading} Changed outside of secretform (${drift.length})`, lines: [], tail: '', keepWithNext: true },
   ];
   for (const entry of drift) {
     const lines = [`# id: ${entry.id}`, ...driftAttributeLines(entry).flatMap(diffLines)];
@@ -271,6 +289,11 @@ function planWarnings(warnings: readonly string[]): MarkdownSection[] {
       tail: '',
     },
   ];
+}
+
+/** A change with nothing to show but its id, as one line: `<code>prod/users</code> (auth_mount) will no longer ... (id <code>sys/auth/users</code>)`. */
+function lineWithoutDiff(address: string, type: string, headline: string, id: string): MarkdownSection {
+  return { head: `<code>${escapeHtml(address)}</code> (${escapeHtml(type)}) ${escapeHtml(headline)} (id <code>${escapeHtml(id)}</code>)`, lines: [], tail: '' };
 }
 
 /** A collapsed block whose summary names the resource and whose body is a `diff` code block. */

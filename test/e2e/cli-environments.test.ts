@@ -128,7 +128,7 @@ test('plan covers every stack by default: a section per stack and a total line, 
 
   const markdown = await sf(['plan', '--format', 'markdown']);
   expect(markdown.code).toBe(0);
-  expect(markdown.stdout).toContain('**Changes: Plan: 9 to add, 0 to change, 0 to destroy, 0 drifted** over 3 stacks');
+  expect(markdown.stdout).toContain('**Changes** over 3 stacks: 9 to add, 0 to change, 0 to destroy, 0 drifted');
   expect(markdown.stdout).toContain('| Stack | Add | Change | Destroy | Drifted | Policy | Status |');
   expect(markdown.stdout).toContain('| `base` | 3 | 0 | 0 | 0 | — | 📝 Changes |');
   expect(markdown.stdout.match(/^### Stack `(\w+)`$/gm)).toEqual(['### Stack `base`', '### Stack `prod`', '### Stack `staging`']);
@@ -321,7 +321,7 @@ test('a refresh-only plan over several stacks totals what drifted in the words e
   expect(text.stdout).toMatch(/\nTotal over 3 stacks: Refresh-only plan: 3 drifted\.\n$/);
   const markdown = await sf(['plan', '--refresh-only', '--format', 'markdown']);
   expect(markdown.code).toBe(0);
-  expect(markdown.stdout.split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 3 drifted** over 3 stacks');
+  expect(markdown.stdout.split('\n')[0]).toBe('⚠️ **Drift** over 3 stacks: 3 drifted (refresh-only plan)');
 });
 
 /** The `npx secretform <command> ...` line of an example CI workflow, its variables filled in, as arguments. */

@@ -185,7 +185,7 @@ test("plan over two stacks: each stack's results in its text section, markdown r
   expect(markdown.stdout).toContain('| `prod` | 3 | 0 | 0 | 0 | ⚠️ Advisory failures | 📝 Changes |');
   expect(markdown.stdout).toContain('| `staging` | 3 | 0 | 0 | 0 | ⚠️ Advisory failures | 📝 Changes |');
   const prodSection = markdown.stdout.slice(markdown.stdout.indexOf('### Stack `prod`'), markdown.stdout.indexOf('### Stack `staging`'));
-  expect(prodSection).toContain('### Policies: ⚠️ Advisory failures');
+  expect(prodSection).toContain('\n#### Policies: ⚠️ Advisory failures');
   expect(prodSection).toContain(WAIVER);
 
   const json = await sf('reports', ['plan', ...TEAM, '--format', 'json']);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT, runCli } from './cli-harness';
 import { markdownFileBlocks } from '../support/readme-blocks';
+import { startDevServerProcess, stopDevServerProcess } from '../support/dev-server-process';
 
 jest.setTimeout(120_000);
 
@@ -16,23 +17,15 @@ const PAGE = join(ROOT, 'docs', 'http-api.md');
 const PASSWORD = 'choose-a-password';
 const servers: ChildProcess[] = [];
 
+/** A fresh dev server, as the page starts one (`secretform dev-server`), on a free port. */
 function startDevServer(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'dev-server', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    servers.push(child);
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => reject(new Error(`the dev server exited (${code}):\n${output}`)));
-  });
+  const server = startDevServerProcess(process.execPath, [BIN, 'dev-server']);
+  servers.push(server.child);
+  return server.url;
 }
 
 afterAll(() => {
-  for (const server of servers) server.kill('SIGTERM');
+  for (const server of servers) stopDevServerProcess(server);
 });
 
 /** Runs the page's blocks by name, after its `http-env.sh` pointed at `url`, as one shell session would. */

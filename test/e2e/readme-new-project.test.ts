@@ -7,12 +7,13 @@
  * `npm install -D cdktf-cli` links this repository's cdktf-cli (the same version, a devDependency) rather than
  * downloading it again. terraform runs offline as the README says.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ok, packRepository, ROOT } from '../support/package-tarball';
 import { readmeBlock } from '../support/readme-blocks';
+import { startDevServerProcess, stopDevServerProcess } from '../support/dev-server-process';
 
 jest.setTimeout(600_000);
 
@@ -51,20 +52,10 @@ function startReadmeDevServer(cwd = project, line = 'npx secretform dev-server')
   expect(args.slice(0, 3)).toEqual(['npx', 'secretform', 'dev-server']);
   const port = args.indexOf('--port');
   if (port >= 0) args.splice(port, 2);
-  return new Promise((resolve, reject) => {
-    // Its own process group: npx runs the server as a child of its own, and both must stop at the end.
-    const child = spawn('npx', ['--no-install', ...args.slice(1), '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    devServers.push(child);
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => reject(new Error(`the dev server exited (${code}):\n${output}`)));
-  });
+  // Its own process group: npx runs the server as a child of its own, and both must stop at the end.
+  const server = startDevServerProcess('npx', ['--no-install', ...args.slice(1)], { cwd, env, detached: true });
+  devServers.push(server.child);
+  return server.url;
 }
 
 async function read(apiPath: string): Promise<{ status: number; data?: Record<string, unknown> }> {
@@ -88,7 +79,7 @@ afterAll(async () => {
   for (const server of devServers) {
     if (server.pid === undefined || server.exitCode !== null) continue;
     const closed = new Promise((resolve) => server.once('close', resolve));
-    process.kill(-server.pid, 'SIGTERM');
+    stopDevServerProcess(server, true);
     await closed;
   }
   if (workdir) fs.rmSync(workdir, { recursive: true, force: true });
@@ -113,7 +104,12 @@ describe('README "A new project", to the letter', () => {
     expect(output).toContain('synthesized 1 stack');
     expect((await read('auth/userpass/users/ci-bot')).data).toMatchObject({ token_policies: ['deployer'], token_ttl: 3600 });
     expect((await read('ldap/static-role/svc-app')).data).toMatchObject({ username: 'svc-app-1' });
-    expect((await read('ldap/config')).data).toMatchObject({ userdn: 'ou=service-accounts,dc=example,dc=org' });
+    expect((await read('ldap/config')).data).toMatchObject({ userdn: 'ou=service-accounts,dc=example,dc=org', starttls: true });
+    // The README's own stack passes the `recommended` pack: its directory connection uses StartTLS (ldap-tls).
+    const checked = await ok('npx', ['--no-install', 'secretform', 'plan', '--no-synth', '--policy', 'recommended'], project, {
+      ...env, SERVICE_ADDR: serverUrl, SERVICE_TOKEN: 'root', LDAP_BINDPASS: 'admin-password', CI_BOT_PASSWORD: 'choose-a-password',
+    });
+    expect(checked).not.toContain('ldap-tls');
   });
 
   test('two environments: environments-main.ts on the two dev servers of environments-servers.sh, applied and then in sync', async () => {

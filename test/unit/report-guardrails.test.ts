@@ -88,3 +88,10 @@ describe('a consequence that could not be counted shows where its count would be
     expect(json.resource_changes[0].consequences).toEqual([{ what: 'secrets', count: null, uncounted: WHY, detail: 'the secrets stored in kv mount "apps" are deleted with it' }]);
   });
 });
+
+test('markdown: a forget, with nothing to show but its id, is a line, not a block opening onto an empty diff', () => {
+  const [markdown] = renderMarkdown([stackReport(emptyPlan({ changes: [forgotten] }))]);
+  expect(markdown).toContain('\n<code>prod/userpass</code> (auth_mount) will no longer be managed by secretform (retainOnDelete: the object stays on the service) (id <code>sys/auth/userpass</code>)');
+  expect(markdown).not.toContain('<details><summary><code>prod/userpass</code>');
+  expect(markdown).not.toMatch(/```diff\n(# id: [^\n]*\n)?```/);
+});

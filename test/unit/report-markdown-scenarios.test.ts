@@ -10,7 +10,9 @@ describe.each(COMMENT_SCENARIOS.map((scenario) => [scenario.name, scenario] as c
   it('is one part starting with the outcome, then the CI context', () => {
     expect(parts).toHaveLength(1);
     const [status, blank, context] = parts[0].split('\n');
-    expect(status).toMatch(new RegExp(`^\\S+ \\*\\*${scenario.status}(\\*\\* for stack \`prod\`|: Plan: )`));
+    // One label, then the counts: `for stack` one stack, `over N stacks` several.
+    expect(status).toMatch(new RegExp(`^\\S+ \\*\\*${scenario.status}\\*\\* (for stack \`prod\`|over \\d+ stacks)[:.] `));
+    expect(status).not.toContain('Plan:');
     expect(blank).toBe('');
     const saved = scenario.stacks === undefined ? ' · applies on merge with `secretform apply plan.out`' : '';
     expect(context).toBe(`<sub>Commit \`3f9c2d1\` · [run 4242](https://github.com/acme/infra/actions/runs/4242) · 2026-11-25 20:55 UTC${saved}</sub>`);

@@ -7,7 +7,7 @@
 import { EngineError } from '../../src/engine/errors';
 import type { Plan } from '../../src/engine/plan/plan';
 import { renderJson, renderMarkdown, renderText, reportWarnings, stackReport, type StackReport } from '../../src/report';
-import { emptyPlan, fullPlan, largePlan, ldapDynamicRoleDeleted, userpassUserDrift } from './report-plan-fixture';
+import { change, emptyPlan, fullPlan, largePlan, ldapDynamicRoleDeleted, userpassUserDrift } from './report-plan-fixture';
 
 const reports: StackReport[] = [
   { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base' }) },
@@ -27,15 +27,37 @@ test('text: a section per stack, the failure and the skip said, then one total l
 test('markdown: the run status, a table of stacks with a status each, then each stack under its heading', () => {
   const [comment, ...more] = renderMarkdown(reports);
   expect(more).toEqual([]);
-  expect(comment.split('\n')[0]).toBe('❌ **Error: Plan: 4 to add, 1 to change, 2 to destroy, 3 drifted** over 4 stacks, 1 stack failed, 1 skipped');
+  // One label, then the counts (not "Error: Plan: ...").
+  expect(comment.split('\n')[0]).toBe('❌ **Error** over 4 stacks: 4 to add, 1 to change, 2 to destroy, 3 drifted, 1 stack failed, 1 skipped');
   expect(comment).toContain('| `base` | 0 | 0 | 0 | 0 | — | ✅ No changes |');
   expect(comment).toContain('| `prod` | 4 | 1 | 2 | 3 | — | 🗑️ Destroys |');
   expect(comment).toContain('| `staging` | — | — | — | — | — | ❌ Error: error |');
   expect(comment).toContain('| `tools` | — | — | — | — | — | ❌ Error: skipped (`staging` failed) |');
   expect(comment).toContain('### Stack `staging`\n\n> [!CAUTION]\n> ❌ **Error:** cannot reach https:\u2060//staging.example:8200 (ECONNREFUSED)');
-  // The stack's own comment body, after its heading.
+  // The stack's own comment body, after its heading: its headings a level below the stack's, and its CAUTION
+  // block at the top of the comment instead, where the table of stacks follows it.
   const prodBody = renderMarkdown([stackReport(fullPlan({ stack: 'prod' }))])[0];
-  expect(comment).toContain(prodBody.slice(prodBody.indexOf('\n\n') + 2, prodBody.indexOf('\n\n') + 200));
+  const caution = /> \[!CAUTION\][^]*?\n\n/.exec(prodBody)![0];
+  expect(comment.indexOf(caution)).toBeLessThan(comment.indexOf('| Stack | Add |'));
+  const nested = prodBody.replace(caution, '').replaceAll('\n### ', '\n#### ');
+  expect(comment).toContain(nested.slice(nested.indexOf('\n\n') + 2));
+  expect(comment).toContain('### Stack `prod`');
+  expect(comment).toContain('#### Changes');
+  expect(comment).not.toMatch(/^### (Changes|Changed outside)/m);
+});
+
+test('markdown over several stacks: the CAUTION block at the top lists what every stack destroys', () => {
+  const destroys = (stack: string) => stackReport(emptyPlan({ stack, changes: [change({ address: `${stack}/apps`, action: 'delete', type: 'secrets_mount', id: 'sys/mounts/apps', before: { path: 'apps', type: 'kv' } })] }));
+  const [comment] = renderMarkdown([destroys('blue'), stackReport(emptyPlan({ stack: 'base' })), destroys('green')]);
+  const top = comment.slice(0, comment.indexOf('| Stack | Add |'));
+  expect(top).toContain('> [!CAUTION]\n> **2 resources will be destroyed or replaced:**');
+  expect(top).toContain('`blue/apps`');
+  expect(top).toContain('`green/apps`');
+  expect(comment.match(/\[!CAUTION\]/g)).toHaveLength(1);
+  // One stack's comment keeps its own CAUTION block and its headings.
+  const [one] = renderMarkdown([destroys('blue')]);
+  expect(one).toContain('> [!CAUTION]\n> **1 resource will be destroyed or replaced:**');
+  expect(one).toContain('\n### Changes\n');
 });
 
 test('markdown: a long comment over several stacks is split into parts within the limit, each with the run status', () => {
@@ -79,8 +101,8 @@ describe('a refresh-only plan over several stacks', () => {
   });
 
   test('markdown: the status line over the stacks says refresh-only plan and what drifted', () => {
-    expect(renderMarkdown(refreshOnly)[0].split('\n')[0]).toBe('⚠️ **Drift: Refresh-only plan: 2 drifted** over 2 stacks');
-    expect(renderMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error: Refresh-only plan: 2 drifted** over 3 stacks, 1 stack failed');
+    expect(renderMarkdown(refreshOnly)[0].split('\n')[0]).toBe('⚠️ **Drift** over 2 stacks: 2 drifted (refresh-only plan)');
+    expect(renderMarkdown([...refreshOnly, failed])[0].split('\n')[0]).toBe('❌ **Error** over 3 stacks: 2 drifted (refresh-only plan), 1 stack failed');
   });
 });
 
@@ -103,7 +125,7 @@ describe('one section', () => {
     const text = renderText(failed, { color: false });
     expect(text).toContain('=== Stack prod ===\n\nError: cannot reach https://prod.example:8200 (ECONNREFUSED)\n');
     expect(text.trimEnd().split('\n').at(-1)).toBe('Total over 1 stack: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted, 1 stack failed.');
-    expect(renderMarkdown(failed)[0].split('\n')[0]).toBe('❌ **Error: Plan: 0 to add, 0 to change, 0 to destroy, 0 drifted** over 1 stack, 1 stack failed');
+    expect(renderMarkdown(failed)[0].split('\n')[0]).toBe('❌ **Error** over 1 stack: 0 to add, 0 to change, 0 to destroy, 0 drifted, 1 stack failed');
     expect(JSON.parse(renderJson(failed))).toMatchObject({ stacks: [], errors: [{ stack: 'prod', status: 'failed' }] });
   });
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, type StackOutcome, type StackSetOptions } from '../../engine';
 import { hasChangesOrDrift } from '../../engine/plan/plan';
 import { failWith, writeError, type CliIo } from './io';
-import { writePlanReport, type PlanFormat } from '../views/plan-report';
+import { reportShowsErrorsOnScreen, stacksProblemsAboveLine, writePlanReport, type PlanFormat } from '../views/plan-report';
 import { unchangedStackReport, type StackReport } from '../../report';
 import { mandatoryPolicyFailure } from '../views/policy-outcome';
 import { writeSarifFile } from '../views/sarif-output';
@@ -56,7 +56,8 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
   // Said whether or not another stack failed: the reports show the failed policy, and so does the closing message.
   const policyFailure = mandatoryPolicyFailure(plannedStacks(outcomes));
   if (problems.length > 0) {
-    for (const problem of problems) {
+    if (reportShowsErrorsOnScreen(io, request.format, request.outFile)) writeError(io, stacksProblemsAboveLine(problems.map((problem) => problem.stack)));
+    else for (const problem of problems) {
       writeError(io, problem.status === 'failed' ? `stack ${problem.stack}: ${problem.error.message}` : `stack ${problem.stack} was not planned: stack ${problem.dependency}, which it depends on, failed or was skipped`);
     }
     if (planFile !== undefined) writeError(io, `the plan was not saved to ${planFile}: it would not cover every stack asked for`);

@@ -113,3 +113,19 @@ function removeStaleParts(outFile: string, partCount: number): void {
     fs.rmSync(stale, { force: true });
   }
 }
+
+/**
+ * Whether the text report goes to the same terminal as stderr: then it already shows each failed stack's error
+ * in the stack's section, and stderr says only where to look (one message per failure on a screen), instead of
+ * repeating each error. Piped, stderr carries every error in full (a CI log keeps them apart from the report).
+ */
+export function reportShowsErrorsOnScreen(io: CliIo, format: PlanFormat, outFile: string | undefined): boolean {
+  return format === 'text' && outFile === undefined && io.stdout.isTTY === true && io.stderr.isTTY === true;
+}
+
+/** `stack prod did not plan: its error is in its section above` (stacks that failed or were skipped). */
+export function stacksProblemsAboveLine(stacks: readonly string[]): string {
+  return stacks.length === 1
+    ? `stack ${stacks[0]} did not plan: its error is in its section above`
+    : `stacks ${stacks.join(', ')} did not plan: their errors are in their sections above`;
+}
