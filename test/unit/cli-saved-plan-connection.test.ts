@@ -32,16 +32,16 @@ test('another address, token variable or TLS setting is refused, naming both and
     { caCertFile: 'evil-ca.pem' },
   ];
   for (const change of changes) {
-    const problem = savedPlanConnectionMismatch({ stack: 'ops', connection: connection(change) }, io());
+    const problem = savedPlanConnectionMismatch({ stack: 'ops', connection: connection(change) }, io())?.message;
     expect(problem).toMatch(/^the saved plan names the service .* for stack ops, but the environment \(SERVICE_ADDR, SERVICE_TOKEN; no synth output in .*\) names https:\/\/secrets\.example\.com:8200 with the token from SERVICE_TOKEN, so nothing was sent/);
     expect(problem).not.toContain('tok-unit-secret');
   }
 });
 
 test('a connection when the environment names no address is refused', () => {
-  expect(savedPlanConnectionMismatch({ stack: 'ops', connection: connection() }, io({}))).toContain('names (no address) with the token from SERVICE_TOKEN');
+  expect(savedPlanConnectionMismatch({ stack: 'ops', connection: connection() }, io({}))?.message).toContain('names (no address) with the token from SERVICE_TOKEN');
 });
 
 test('a connection the file cannot hold is refused as such', () => {
-  expect(savedPlanConnectionMismatch({ stack: 'ops', connection: { address: ADDRESS } }, io())).toMatch(/saved plan/);
+  expect(savedPlanConnectionMismatch({ stack: 'ops', connection: { address: ADDRESS } }, io())?.message).toMatch(/saved plan/);
 });

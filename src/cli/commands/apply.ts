@@ -18,7 +18,7 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
     .option('--auto-approve', 'apply without asking (required when stdin is not interactive, e.g. in CI)')
     .option('--refresh-only', 'record the live state of managed objects as applied (accept drift); change nothing on the service')
     .action(async (planFile: string | undefined, flags: ChangeFlags) => {
-      outcome.exitCode = planFile === undefined
+      outcome.end = planFile === undefined
         ? await runChangeCommand('apply', flags, processIo())
         : await runSavedPlanApply(planFile, flags, processIo());
     });

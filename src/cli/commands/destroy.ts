@@ -12,6 +12,6 @@ export function registerDestroyCommand(program: Command, outcome: CommandOutcome
   addEngineOptions(program.command('destroy').description('delete the resources recorded in state from the service'))
     .option('--auto-approve', 'destroy without asking (required when stdin is not interactive, e.g. in CI)')
     .action(async (flags: ChangeFlags) => {
-      outcome.exitCode = await runChangeCommand('destroy', flags, processIo());
+      outcome.end = await runChangeCommand('destroy', flags, processIo());
     });
 }

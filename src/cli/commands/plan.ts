@@ -6,7 +6,8 @@
  */
 import type { Command } from 'commander';
 import { addEngineOptions, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
 import { runPlanOfStacks } from '../run/plan-run';
@@ -34,11 +35,11 @@ export function registerPlanCommand(program: Command, outcome: CommandOutcome): 
     .option('--detailed-exitcode', 'exit 2 when there are changes or drift, 0 when there are none, 1 on error')
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
     .action(async (flags: PlanFlags) => {
-      outcome.exitCode = await runPlan(flags, processIo());
+      outcome.end = await runPlan(flags, processIo());
     });
 }
 
-export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
+export async function runPlan(flags: PlanFlags, io: CliIo): Promise<CommandEnd> {
   let settings;
   let report;
   let planFile;
@@ -51,16 +52,16 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
     sarifFile = nonEmptyFlag('--sarif', flags.sarif);
     policies = await loadRunPolicies(flags, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok) return prepared.exitCode;
-  const choice = chooseStacks(prepared.options, settings, 'read', 'plan', io);
-  if (choice.kind === 'failed') return choice.exitCode;
+  if (prepared instanceof CommandFailure) return prepared;
+  const choice = chooseStacks(prepared, settings, 'read', 'plan', io);
+  if (choice instanceof CommandFailure) return choice;
 
   const progress = createProgressReporter(io, { showOperations: false });
   const options = { ...choice.options, stacks: choice.stacks, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
   const outcome = await runPlanOfStacks({ options, ...report, planFile, sarifFile, planned: () => progress.finish() }, io);
-  if ('exitCode' in outcome) return outcome.exitCode;
-  return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
+  if (outcome !== 'changes' && outcome !== 'no changes') return outcome;
+  return flags.detailedExitcode === true && outcome === 'changes' ? CHANGES_EXIT_CODE : 0;
 }

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { checkSavedPlanWithoutService, readSavedPlanSet, selectStacks } from '../../engine';
 import { collectNames, nonEmptyFlag } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
 import { stackReport } from '../../report';
@@ -30,11 +31,11 @@ export function registerShowCommand(program: Command, outcome: CommandOutcome): 
       .option('--sarif <path>', SARIF_OPTION_HELP),
   )
     .action(async (planFile: string, flags: ShowFlags) => {
-      outcome.exitCode = await runShow(planFile, flags, processIo());
+      outcome.end = await runShow(planFile, flags, processIo());
     });
 }
 
-export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Promise<number> {
+export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Promise<CommandEnd> {
   let report;
   let patterns;
   let sarifFile;
@@ -43,23 +44,23 @@ export async function runShow(planFile: string, flags: ShowFlags, io: CliIo): Pr
     sarifFile = nonEmptyFlag('--sarif', flags.sarif);
     patterns = (flags.stack ?? []).map((pattern) => nonEmptyFlag('--stack', pattern)!);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
-  if (!read.ok) return failWith(io, read.error);
+  if (!read.ok) return commandFailure(read.error);
   const plans = read.value.plans;
   for (const saved of plans) {
     const bound = checkSavedPlanWithoutService(saved, io.env, planFile);
-    if (!bound.ok) return failWith(io, bound.error);
+    if (!bound.ok) return commandFailure(bound.error);
   }
   const selected = selectStacks(plans.map((saved) => saved.stack), patterns, 'read', 'show');
-  if (!selected.ok) return failWith(io, selected.error);
+  if (!selected.ok) return commandFailure(selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
     writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, planFile);
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   return 0;
 }

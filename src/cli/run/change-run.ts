@@ -12,7 +12,8 @@ import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from '.
 import { showChangePreview } from '../views/change-preview';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, type ProgressReporter } from './progress';
@@ -34,7 +35,7 @@ export interface ProcessHooks {
 
 export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code), output: processOutputGuard() });
 
-export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<CommandEnd> {
   let settings: EngineSettings;
   let policies;
   try {
@@ -42,17 +43,17 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     // destroy takes no --policy: what it deletes is decided by the state, not by the code policies judge.
     policies = command === 'apply' ? await loadRunPolicies(flags, io) : undefined;
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const autoApprove = flags.autoApprove === true;
   const refreshOnly = flags.refreshOnly === true;
   // Before synthesis, so the --stack values go back as given: which stacks they select is not known yet.
-  if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command, { stacks: settings.stacks, targets: settings.targets }));
+  if (!autoApprove && !isInteractive(io.stdin)) return usageFailure(approvalRefusal(command, { stacks: settings.stacks, targets: settings.targets }));
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok) return prepared.exitCode;
+  if (prepared instanceof CommandFailure) return prepared;
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
-  const choice = chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
-  if (choice.kind === 'failed') return choice.exitCode;
+  const choice = chooseStacks({ ...prepared, policies }, settings, 'change', command, io);
+  if (choice instanceof CommandFailure) return choice;
   // What the advice of an error repeats, so that the command it gives covers this run's stacks and targets.
   const selection = { stacks: choice.chosenBy, targets: settings.targets };
   const options: StacksChangeOptions = { ...choice.options, stacks: choice.stacks, refreshOnly };
@@ -82,7 +83,7 @@ export interface ChangeRun {
  * Runs `run`: the engine plans every stack under its lock and hands the plans to `confirm` before changing
  * anything: shown and approved here, so the plans carried out are the plans the user saw, refreshed once.
  */
-export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<number> {
+export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<CommandEnd> {
   const { command, several, approval } = run;
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
   const end = { cancelled: false, nothingToDo: false };
@@ -104,7 +105,7 @@ export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks):
     return true;
   });
   const result = await withInterrupts(io, hooks, progress, (signal) => run.start({ confirm, signal, onProgress: progress.onProgress }));
-  if (!result.ok) return failWith(io, result.error);
+  if (!result.ok) return commandFailure(result.error);
   return writeChangeOutcome(command, result.value, end, several, io, progress, run.writeStack);
 }
 

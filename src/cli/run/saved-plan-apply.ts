@@ -9,44 +9,46 @@ import { applySavedPlan, readSavedPlanSet, type SavedPlan, type SavedPlanSet, ty
 import { writeResult } from '../views/apply-report';
 import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
 import { parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
-import { failWith, type CliIo } from './io';
+import { commandFailure, failureInStack, usageFailure, type CommandFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { loadRunPolicies } from './policy-flags';
 import { savedPlanConnectionMismatch } from './saved-plan-connection';
 import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 
-export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<CommandEnd> {
   let settings: EngineSettings;
   try {
     settings = parseEngineFlags(flags);
     refuseFlagsThatChangeThePlan(flags, settings);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const read = await readSavedPlanSet(path.resolve(io.cwd, planFile));
-  if (!read.ok) return failWith(io, read.error);
+  if (!read.ok) return commandFailure(read.error);
   // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
   // stack's service must be the one the code or the environment names, checked for every stack before anything.
   for (const plan of read.value.plans) {
     const mismatch = savedPlanConnectionMismatch(plan, io, settings.output);
-    if (mismatch !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
+    // In a plan of several stacks the failure names its stack.
+    if (mismatch !== undefined) return read.value.plans.length > 1 ? failureInStack(mismatch, plan.stack) : mismatch;
   }
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
     policies = await loadRunPolicies(flags, io, read.value.plans.flatMap((plan) => plan.policy_packs ?? []));
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   // Each stack goes to the service it was planned against: its connection, else the environment. Every
   // stack's is checked before the first request to any.
   for (const plan of read.value.plans) {
     const connectionProblem = checkSavedPlanConnection(plan, io);
-    if (connectionProblem !== undefined) return failWith(io, read.value.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+    if (connectionProblem !== undefined) return read.value.plans.length > 1 ? failureInStack(connectionProblem, plan.stack) : connectionProblem;
   }
   const problem = savedPlanStackProblem(planFile, read.value, settings);
-  if (problem !== undefined) return failWith(io, problem);
+  if (problem !== undefined) return problem;
   io.stdout.write(`Applying the saved plan ${planFile} (${describePlan(read.value)}).\n`);
   const set = read.value;
   // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
@@ -66,18 +68,18 @@ export async function runSavedPlanApply(planFile: string, flags: ChangeFlags, io
  * Why `--stack` does not go with this plan, or undefined: the plan fixes its stacks. A plan of one stack takes
  * that stack's name (or none), a plan of several takes none.
  */
-function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): UsageError | undefined {
+function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): CommandFailure | undefined {
   const stacks = set.plans.map((plan) => plan.stack);
   if (stacks.length > 1) {
     if (settings.stacks.length === 0) return undefined;
-    return new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
+    return usageFailure(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
   }
   const [stack] = stacks;
   if (settings.stacks.length > 1) {
-    return new UsageError(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
+    return usageFailure(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
   }
   if (settings.stack !== undefined && settings.stack !== stack) {
-    return new UsageError(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
+    return usageFailure(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
   }
   return undefined;
 }

@@ -13,6 +13,7 @@ import type { SavedPlan } from '../../engine';
 import { connectionOfObject, listSynthesizedStacks, loadDesired, type DesiredConnection } from '../../engine/setup/desired';
 import { ENVIRONMENT_TOKEN_VARIABLE } from '../../engine/setup/stack-connection';
 import { configuredOutputDir } from './engine-flags';
+import { CommandFailure } from './command-failure';
 import type { CliIo } from './io';
 
 /** The settings two connections must share: everything that says where the token goes, and how. */
@@ -26,7 +27,12 @@ interface ConnectionSettings {
 }
 
 /** Why this stack's saved plan may not use the connection it names, or undefined when it matches. */
-export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo, output?: string): string | undefined {
+export function savedPlanConnectionMismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo, output?: string): CommandFailure | undefined {
+  const why = mismatch(saved, io, output);
+  return why === undefined ? undefined : new CommandFailure('service_mismatch', why);
+}
+
+function mismatch(saved: Pick<SavedPlan, 'stack' | 'connection'>, io: CliIo, output?: string): string | undefined {
   let named: DesiredConnection | undefined;
   try {
     named = saved.connection === undefined ? undefined : connectionOfObject(saved.connection, 'saved plan');
