@@ -52,7 +52,7 @@ export { checkPlanFilesOrigin } from './saved-plan/plan-file-origin';
 export type { PlanFileRun } from './saved-plan/plan-file-origin';
 export { orderSavedPlanSet } from './stacks/stack-order';
 export { checkStackDrift } from './drift/drift-check';
-export { driftCheck } from './stacks/stacks-drift';
+export { driftCheck } from './drift/stacks-drift';
 export type { StackDriftCheck, DriftedObject, DriftCheckOptions } from './drift/drift-check';
 export { acknowledgeDrift, unacknowledgeDrift, readDriftHistory } from './drift/acknowledge';
 export type { DriftStatus, ResolvedDrift } from './drift/statuses';

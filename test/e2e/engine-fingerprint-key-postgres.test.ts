@@ -160,7 +160,7 @@ describeWithPostgres('a plan over PostgreSQL state', () => {
 
     await asAdmin(`CREATE ROLE sf_reader LOGIN PASSWORD 'reader-pw'`);
     await asAdmin(`GRANT USAGE ON SCHEMA no_key_access TO sf_reader`);
-    await asAdmin(`GRANT SELECT ON no_key_access.states, no_key_access.resources, no_key_access.versions, no_key_access.locks, no_key_access.services TO sf_reader`);
+    await asAdmin(`GRANT SELECT ON no_key_access.states, no_key_access.resources, no_key_access.versions, no_key_access.locks, no_key_access.services, no_key_access.applied_digests TO sf_reader`);
     const readerUrl = pg!.url('no_key_access').replace(/^postgres:\/\/[^@]+@/, 'postgres://sf_reader:reader-pw@');
     const planned = await plan(options(['pw-a'], readerUrl));
     // The state was read (the user is known: an update, not a create); without the key its password cannot be

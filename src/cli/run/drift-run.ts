@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { driftCheck } from '../../engine/stacks/stacks-drift';
+import { driftCheck } from '../../engine/drift/stacks-drift';
 import { alerts } from '../../engine/drift/statuses';
 import { renderDriftHtml } from '../../report/drift/html';
 import { renderDriftJson } from '../../report/drift/json';

@@ -5,11 +5,11 @@
  * here) and a failed check skips none: every stack is checked and reported on its own, in the set's order, the
  * stacks at the same time. A run of one stack is a set of one.
  */
-import { checkStackDrift, type DriftCheckOptions, type StackDriftCheck } from '../drift/drift-check';
+import { checkStackDrift, type DriftCheckOptions, type StackDriftCheck } from './drift-check';
 import { ok, type Result } from '../errors';
 import { withRunLimits } from '../setup/run-limits';
-import { stackSetOf, type StackSetOptions } from './stack-set';
-import { runStacksInOrder, type StackOutcome } from './stack-scheduler';
+import { stackSetOf, type StackSetOptions } from '../stacks/stack-set';
+import { runStacksInOrder, type StackOutcome } from '../stacks/stack-scheduler';
 
 /** Each stack's check (or why it failed), in the set's order. Fails before any request on a bad selection. */
 export async function driftCheck(givenOptions: StackSetOptions, check: DriftCheckOptions): Promise<Result<StackOutcome<StackDriftCheck>[]>> {
