@@ -75,7 +75,7 @@ export function emptyHistory(stack: string): DriftHistory {
 }
 
 const digests = lazy((z) => z.record(z.string(), z.string()));
-/** The schema of a history (parseHistory tries isWellFormedHistory first). */
+/** The schema of a history (parseHistory tries isWellFormedHistory first). @internal (zod's types stay out of the public declarations) */
 export const historySchema = lazy((z) => z.object({
   format: z.literal(HISTORY_FORMAT),
   format_version: z.literal(HISTORY_VERSION),
