@@ -18,7 +18,12 @@ if (file) {
   const record = (name) => {
     if (typeof name !== 'string') return;
     if (enumerated.has(name)) enumerated.delete(name);
-    else reads.add(name);
+    else if (!reads.has(name)) {
+      reads.add(name);
+      // Written as it is read, not at exit: a process that ends on a signal it re-raises (the dev server on
+      // SIGTERM) runs no 'exit' handler.
+      fs.appendFileSync(file, `${name}\n`);
+    }
   };
   process.env = new Proxy(real, {
     get(target, name) {
@@ -46,5 +51,5 @@ if (file) {
       return Reflect.ownKeys(target);
     },
   });
-  process.on('exit', () => fs.writeFileSync(file, [...reads].sort().join('\n') + '\n'));
+  fs.writeFileSync(file, '');
 }
