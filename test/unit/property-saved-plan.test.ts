@@ -197,4 +197,21 @@ describe('saved plans: every plan the engine can write is readable', () => {
       { seed: SEED, numRuns: RUNS },
     );
   });
+  // The envelope's fields this format version added: the stacks a plan depends on (for files of separate runs)
+  // and why a plan carries no MAC. Both must survive the file as written.
+  test('a saved plan with depends_on and unverified reads back with both', async () => {
+    await fc.assert(
+      fc.asyncProperty(plan, fc.option(names, { nil: undefined }), fc.option(text.filter((value) => value.length > 0), { nil: undefined }), async (value, dependsOn, unverified) => {
+        const file = join(dir, `envelope-${(files += 1)}.json`);
+        const saved: SavedPlan = { ...savedPlanOf(value), ...(dependsOn === undefined ? {} : { depends_on: dependsOn }), ...(unverified === undefined ? {} : { unverified }) };
+        const written = await writeSavedPlan(file, saved);
+        if (!written.ok) throw written.error;
+        const read = await readSavedPlan(file);
+        if (!read.ok) throw new Error(`a plan the engine can write was not readable: ${read.error.message}`);
+        expect(read.value.depends_on).toEqual(dependsOn);
+        expect(read.value.unverified).toEqual(unverified);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
 });
