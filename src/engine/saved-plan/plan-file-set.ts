@@ -26,6 +26,7 @@ export interface PlanFile {
  */
 export function joinPlanFiles(files: readonly PlanFile[]): Result<SavedPlanSet> {
   const fileOf = new Map<string, string>();
+  const setOf = new Map<string, SavedPlanSet>();
   const plans: SavedPlan[] = [];
   for (const { file, set } of files) {
     for (const plan of set.plans) {
@@ -35,6 +36,7 @@ export function joinPlanFiles(files: readonly PlanFile[]): Result<SavedPlanSet> 
         return fail(new EngineError('plan_file', `stack ${plan.stack} is ${where}, so nothing was read or changed: a stack's plan is applied once, from one file. Give each stack's plan once (plan each stack in one job only, \`secretform plan --stack ${plan.stack} --out PLANFILE\`)`));
       }
       fileOf.set(plan.stack, file);
+      setOf.set(plan.stack, set);
       plans.push(plan);
     }
   }
@@ -42,11 +44,13 @@ export function joinPlanFiles(files: readonly PlanFile[]): Result<SavedPlanSet> 
   const stacks = new Set(plans.map((plan) => plan.stack));
   const dependencies: Record<string, string[]> = {};
   for (const plan of plans) {
-    const { set } = files.find(({ file }) => file === fileOf.get(plan.stack))!;
+    const set = setOf.get(plan.stack)!;
     // A dependency on a stack no file holds was (or will be) applied by another run: it orders nothing here.
     const listed = [...(ownValue(set.dependencies, plan.stack) ?? []), ...(plan.depends_on ?? [])].filter((name) => stacks.has(name) && name !== plan.stack);
     setOwn(dependencies, plan.stack, [...new Set(listed)].sort());
   }
-  const signedIn = new Map(plans.map((plan) => [plan.stack, savedPlanSetContext(files.find(({ file }) => file === fileOf.get(plan.stack))!.set)]));
+  // One context per file, shared by its stacks: each stack's MAC covers the set of the file it came from.
+  const contexts = new Map(files.map(({ set }) => [set, savedPlanSetContext(set)]));
+  const signedIn = new Map(plans.map((plan) => [plan.stack, contexts.get(setOf.get(plan.stack)!)!]));
   return ok({ plans, dependencies, signedIn });
 }
