@@ -10,7 +10,8 @@ import { resolveStateLocation } from '../../engine/state/state-location';
 import type { StateLocation } from '../../engine/state/state-location';
 import { configuredOutputDir, nonEmptyFlag, parseStackFlag, stateFlagValue } from './engine-flags';
 import { parseDuration, parseUntil } from './drift-times';
-import { failWith, type CliIo } from './io';
+import { commandFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import { UsageError } from './usage-error';
 import { countOf } from '../../resources/nouns';
 import * as path from 'node:path';
@@ -22,7 +23,7 @@ export interface AckFlags {
   stack?: string | string[];
 }
 
-export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliIo): Promise<number> {
+export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliIo): Promise<CommandEnd> {
   const now = new Date();
   let byStack;
   let reason: string;
@@ -32,27 +33,27 @@ export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliI
     until = flags.until === undefined ? undefined : parseUntil(flags.until, now);
     byStack = addressesByStack(addresses, flags, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const by = actorOf(io.env);
   for (const [stack, { location, addresses: ofStack }] of byStack) {
     const made = await acknowledgeDrift({ stack, stateLocation: location, addresses: ofStack, by, reason, until, now });
-    if (!made.ok) return failWith(io, made.error);
+    if (!made.ok) return commandFailure(made.error);
     for (const address of ofStack) io.stdout.write(`Acknowledged the drift of ${address} (by ${by}${until ? `, until ${until}` : ', until it changes'}): ${reason}\n`);
   }
   return 0;
 }
 
-export async function runDriftUnack(addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>, io: CliIo): Promise<number> {
+export async function runDriftUnack(addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>, io: CliIo): Promise<CommandEnd> {
   let byStack;
   try {
     byStack = addressesByStack(addresses, flags, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   for (const [stack, { location, addresses: ofStack }] of byStack) {
     const removed = await unacknowledgeDrift({ stack, stateLocation: location, addresses: ofStack });
-    if (!removed.ok) return failWith(io, removed.error);
+    if (!removed.ok) return commandFailure(removed.error);
     for (const address of removed.value) io.stdout.write(`Removed the acknowledgement of ${address}: its drift alerts again\n`);
   }
   return 0;
@@ -66,7 +67,7 @@ export interface HistoryFlags {
   format: string;
 }
 
-export async function runDriftHistory(address: string | undefined, flags: HistoryFlags, io: CliIo): Promise<number> {
+export async function runDriftHistory(address: string | undefined, flags: HistoryFlags, io: CliIo): Promise<CommandEnd> {
   let stacks: string[];
   let sinceMs: number | undefined;
   try {
@@ -74,14 +75,14 @@ export async function runDriftHistory(address: string | undefined, flags: Histor
     sinceMs = flags.since === undefined ? undefined : parseDuration('--since', flags.since);
     stacks = historyStacks(address, flags, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const after = sinceMs === undefined ? undefined : new Date(Date.now() - sinceMs).toISOString();
   const listed: Array<{ stack: string; history: DriftHistory; episodes: Episode[] }> = [];
   for (const stack of stacks) {
     const location = stateLocationOf(stack, flags.state, io);
     const read = await readDriftHistory(location, stack);
-    if (!read.ok) return failWith(io, read.error);
+    if (!read.ok) return commandFailure(read.error);
     const episodes = read.value.history.episodes
       .filter((episode) => (address === undefined || episode.address === address) && (after === undefined || episode.last_seen >= after))
       .sort((a, b) => (a.first_seen < b.first_seen ? -1 : a.first_seen > b.first_seen ? 1 : a.address < b.address ? -1 : 1));

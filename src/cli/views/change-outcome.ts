@@ -7,7 +7,10 @@ import type { StacksChangeResult } from '../../engine';
 import type { ApplyResult } from '../../engine/run/apply-options';
 import type { StackOutcome } from '../../engine/stacks/stack-scheduler';
 import { whyUnfinished, writeResult, writeStateOnlyChanges, writeTotalTime, type ChangeCommand, type WrittenResult } from './apply-report';
-import { failWith, writeError, type CliIo } from '../run/io';
+import { inStack } from '../../engine/errors';
+import { describeEngineError } from '../../report/engine-error';
+import { commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { writeError, type CliIo } from '../run/io';
 import { hasNothingToDo, nothingToDoLine } from './nothing-to-do';
 import type { ProgressReporter } from '../run/progress';
 import { WHOLE_RUN, type RunSelection } from './rerun-command';
@@ -32,26 +35,22 @@ export function writeChangeOutcome(
   io: CliIo,
   clock: Pick<ProgressReporter, 'totalLine'>,
   writeStack: StackResultWriter,
-): number {
+): CommandEnd {
   if (several) {
-    if (end.cancelled) {
-      writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
-      return 1;
-    }
+    if (end.cancelled) return new CommandFailure('cancelled', `${command} cancelled: only 'yes' approves; nothing was changed on any stack`);
     if (end.nothingToDo) return writeNothingToDoResult(command, result, io);
     return writeStacksResult(command, result, io, clock, writeStack);
   }
   // The only stack: its failure is the command's error, unprefixed (a set of one skips nothing).
   const [outcome] = result.stacks;
-  if (outcome.status === 'failed') return failWith(io, outcome.error);
+  if (outcome.status === 'failed') return commandFailure(outcome.error);
   if (outcome.status === 'skipped') {
     writeStackProblem(command, outcome, result, io);
     return 1;
   }
   if (!outcome.value.confirmed) {
     if (!end.cancelled) return 0;
-    writeError(io, `${command} cancelled: only 'yes' approves; nothing was changed`);
-    return 1;
+    return new CommandFailure('cancelled', `${command} cancelled: only 'yes' approves; nothing was changed`);
   }
   if (end.nothingToDo && outcome.value.succeeded) {
     writeStateOnlyChanges(outcome.value, io);
@@ -128,7 +127,8 @@ export function writeNothingToDoResult(command: ChangeCommand, result: StacksCha
 
 /** Why a stack has no result: its failure, or the stack it waited for. */
 function writeStackProblem(command: ChangeCommand, outcome: Exclude<StackOutcome<ApplyResult>, { status: 'done' }>, result: StacksChangeResult, io: CliIo): void {
-  if (outcome.status === 'failed') writeError(io, `stack ${outcome.stack}: ${outcome.error.message}`);
+  // Said among the other stacks' results: the failure names its stack.
+  if (outcome.status === 'failed') writeError(io, describeEngineError(inStack(outcome.error, outcome.stack)));
   else writeError(io, `stack ${outcome.stack} was not ${command === 'apply' ? 'applied' : 'destroyed'}: stack ${outcome.dependency}, which it waits for, ${dependencyProblem(result, outcome.dependency)}`);
 }
 
