@@ -5,6 +5,7 @@
 import { EngineError } from '../../src/engine/errors';
 import { attempt, commandFailure, CommandFailure, endCommand, failureInStack, usageFailure } from '../../src/cli/run/command-failure';
 import { UsageError } from '../../src/cli/run/usage-error';
+import { writeStacksResult } from '../../src/cli/views/change-outcome';
 import { fakeIo } from './cli-fake-io';
 
 describe('endCommand', () => {
@@ -56,5 +57,17 @@ describe('commandFailure: anything a command meets, as its failure', () => {
     expect(await attempt(() => {
       throw new UsageError('--parallelism must be a positive integer');
     })).toEqual(usageFailure('--parallelism must be a positive integer'));
+  });
+});
+
+describe("a stack's failure said among the others' results names its stack once", () => {
+  const clock = { totalLine: () => 'Total time: 1s' };
+  const failed = (error: EngineError) => ({ stacks: [{ stack: 'blue', status: 'failed' as const, error }], confirmed: false });
+
+  test('a failure that does not name its stack gets it; one that does keeps it, not doubled', () => {
+    const io = fakeIo();
+    expect(writeStacksResult('apply', failed(new EngineError('state_corrupt', 'state is damaged')), io, clock)).toBe(1);
+    expect(writeStacksResult('apply', failed(new EngineError('service_mismatch', 'its state was applied elsewhere', { stack: 'blue' })), io, clock)).toBe(1);
+    expect(io.stderr.text).toBe('Error: stack blue: state is damaged\nError: stack blue: its state was applied elsewhere\n');
   });
 });
