@@ -288,7 +288,26 @@ function mask(run: Omit<Outcome, 'name' | 'args'>, world: World, base: string): 
       .replace(/\bpid \d+/g, 'pid <PID>')
       .replace(new RegExp(`\\b${process.pid}\\b`, 'g'), '<PID>');
   };
-  return { code: run.code, stdout: clean(run.stdout), stderr: clean(run.stderr) };
+  return { code: run.code, stdout: inOneOrder(clean(run.stdout)), stderr: clean(run.stderr) };
+}
+
+/**
+ * Stacks that do not wait for each other apply at the same time, so their progress lines (`[2/6] blue/kv:
+ * created`) come in any order: each run of such lines is compared without its counters, sorted.
+ */
+function inOneOrder(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    if (!/^\[\d+\/\d+\] /.test(lines[i])) {
+      out.push(lines[i++]);
+      continue;
+    }
+    const run: string[] = [];
+    while (i < lines.length && /^\[\d+\/\d+\] /.test(lines[i])) run.push(lines[i++].replace(/^\[\d+\//, '[n/'));
+    out.push(...run.sort());
+  }
+  return out.join('\n');
 }
 
 function render(outcome: Outcome): string {
