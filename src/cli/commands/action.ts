@@ -8,7 +8,7 @@ import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { ADDRESS_STACK, addLockTimeoutOption, addStateLocationOptions, addSynthOptions, collectNames, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../run/engine-flags';
-import { commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { attempt, commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
 import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
@@ -69,7 +69,10 @@ export async function runAction(operationName: string, address: string, flags: A
   if (prepared instanceof CommandFailure) return prepared;
   const answered = await runOperation(prepared, { address, operation, ttl: flags.ttl, force: flags.force, accounts: flags.account });
   if (!answered.ok) return commandFailure(answered.error);
-  io.stdout.write(renderAnswer(answered.value, format));
+  // A resource type whose operation returns no credentials has nothing for --format env (known only now).
+  const text = await attempt(() => renderAnswer(answered.value, format));
+  if (text instanceof CommandFailure) return text;
+  io.stdout.write(text);
   for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
   return 0;
 }
