@@ -84,7 +84,9 @@ export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanS
     const failedPolicies = savedPlanPolicyRefusal(plan.plan, options.planFile ?? 'given');
     if (failedPolicies) {
       // Worded as a refusal of every stack after their runs (changeStacks): the closing full stop gives way to the note.
-      return fail(set.plans.length > 1 ? new EngineError(failedPolicies.code, `stack ${plan.stack}: ${failedPolicies.message.replace(/\.$/, '')}; no stack was changed`) : failedPolicies);
+      if (set.plans.length === 1) return fail(failedPolicies);
+      const { code, message, subject } = inStack(failedPolicies, plan.stack);
+      return fail(new EngineError(code, `${message.replace(/\.$/, '')}; no stack was changed`, subject));
     }
   }
   // Nothing in the file is trusted, and no request goes to an address it alone names, before every stack is verified.
