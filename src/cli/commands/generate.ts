@@ -28,7 +28,7 @@ export function registerGenerateCommand(program: Command, outcome: CommandOutcom
     .description('write the objects on the service as a cdktf app (TypeScript) to adopt them')
     .option('--out-file <path>', 'file to write the app to (default: stdout); a cdktf.json is written beside it when there is none')
     .option('--stack <name>', 'name of the generated stack', DEFAULT_GENERATED_STACK)
-    .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+    .option('--parallelism <n>', 'requests in flight at once to the service, shared by the whole run', String(DEFAULT_PARALLELISM))
     .action(async (flags: GenerateFlags) => {
       outcome.end = await runGenerate(flags, processIo());
     });

@@ -33,7 +33,7 @@ export function registerImportCommand(program: Command, outcome: CommandOutcome)
       IMPORT_STACK,
     ))
       .option('--all', 'import every resource of the stack that exists on the service and is not in state')
-      .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM)),
+      .option('--parallelism <n>', 'with --all: requests in flight at once to the service, shared by the whole run', String(DEFAULT_PARALLELISM)),
   )
     .action(async (address: string | undefined, id: string | undefined, flags: ImportFlags) => {
       if (flags.all) {
