@@ -8,8 +8,9 @@ import { apply, destroy, type StacksChangeOptions, type StacksChangeResult } fro
 import type { Result } from '../../engine/errors';
 import type { ChangeCommand } from '../views/apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from '../views/change-outcome';
+import { writeChangeOutcome, writeChangeResult, type ChangeRunEnd, type StackResultWriter } from '../views/change-outcome';
 import { showChangePreview } from '../views/change-preview';
+import { reportShowsErrorsOnScreen } from '../views/plan-report';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
 import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from './command-failure';
@@ -113,11 +114,13 @@ export interface ChangeRun {
 export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<CommandEnd> {
   const { command, several, approval } = run;
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
-  const end = { cancelled: false, nothingToDo: false };
+  const end: ChangeRunEnd = { cancelled: false, nothingToDo: false };
   if (run.operations !== undefined) progress.expectOperations(run.operations);
   const confirm: StacksChangeOptions['confirm'] = approval && (async (previews) => {
     progress.finish();
     const decision = showChangePreview(command, previews, several, approval.refreshOnly, io);
+    // The preview showed each stack that could not plan in its section: on the terminal stderr shares, that once.
+    if (several && reportShowsErrorsOnScreen(io, 'text', undefined)) end.shownAbove = previews.filter((preview) => preview.status !== 'done').map((preview) => preview.stack);
     progress.expectOperations(plannedOperations(previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []))));
     if (decision.kind === 'nothing to do') {
       end.nothingToDo = true;
