@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { endCommand } from './run/command-failure';
 import type { CommandOutcome, CommandRegistration } from './run/command-outcome';
 import { guardTerminalOutput } from './run/terminal-output';
 import { OUTPUT_CLOSED_EXIT_CODE, processOutputGuard } from './run/output-guard';
@@ -58,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
   process.once('exit', () => {
     if (output.closed) process.exitCode = OUTPUT_CLOSED_EXIT_CODE;
   });
-  const outcome: CommandOutcome = { exitCode: 0 };
+  const outcome: CommandOutcome = { end: 0 };
   const named = argv[2];
   const only = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : COMMAND_NAMES;
   const skipCommands = named === 'version' || named === '--version' || named === '-V';
@@ -74,5 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
     throw error;
   }
-  return output.closed ? OUTPUT_CLOSED_EXIT_CODE : outcome.exitCode;
+  // The one place a command's failure is printed.
+  const exitCode = endCommand(process, outcome.end);
+  return output.closed ? OUTPUT_CLOSED_EXIT_CODE : exitCode;
 }

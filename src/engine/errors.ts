@@ -1,12 +1,35 @@
-/** An error the engine reports to its caller: a stable code, and a message that says what and how to fix it. */
+/**
+ * An error the engine reports to its caller: a stable code, a message that says what and how to fix it, and
+ * what it is about (`subject`) when that is known: the stack, the address. The message never names the subject
+ * itself: `describeEngineError` (src/report/engine-error.ts) puts the two together, in one place.
+ */
 export class EngineError extends Error {
   constructor(
     readonly code: EngineErrorCode,
     message: string,
+    readonly subject: ErrorSubject = {},
   ) {
     super(message);
     this.name = 'EngineError';
   }
+}
+
+/**
+ * What an error is about. Set once, where it is known: by the code that fails for that stack or address, or
+ * where a stack's failure becomes the run's (`inStack`). (Not `stack`: an Error's `stack` is its trace.)
+ */
+export interface ErrorSubject {
+  readonly stack?: string;
+  readonly address?: string;
+}
+
+/**
+ * The error as the failure of stack `stack`: an error that names its stack already keeps it, so that a stack is
+ * named once however many places hand the failure on.
+ */
+export function inStack(error: EngineError, stack: string): EngineError {
+  if (error.subject.stack !== undefined) return error;
+  return new EngineError(error.code, error.message, { ...error.subject, stack });
 }
 
 export type EngineErrorCode =

@@ -9,4 +9,5 @@ export { renderText, type TextOptions } from './text';
 export { renderMarkdown, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';
 export { reportWarnings, stackReport, unchangedStackReport, UNCHANGED_WORDS, type StackReport, type UnchangedStackReport } from './stacks-view';
+export { describeEngineError, type SubjectError } from './engine-error';
 export { renderSarif, sarifLog, SARIF_SCHEMA_URI, type SarifOptions } from './sarif';

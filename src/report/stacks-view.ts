@@ -4,6 +4,7 @@
  * which form a report takes for them, and what the form over several stacks adds: the totals over the stacks
  * and each stack's outcome word.
  */
+import { describeEngineError } from './engine-error';
 import type { Plan, PlanSummary } from '../engine/plan/plan';
 import { summarize } from '../engine/plan/plan';
 import type { StackOutcome } from '../engine/stacks/stack-scheduler';
@@ -57,7 +58,7 @@ export function reportWarnings(reports: readonly StackReport[]): string[] {
 
 /** Why a stack has no plan, in one sentence (no secret: engine messages never hold one); undefined when it has one or is unchanged. */
 export function stackProblem(report: StackReport): string | undefined {
-  if (report.status === 'failed') return report.error.message;
+  if (report.status === 'failed') return describeEngineError(report.error);
   if (report.status === 'skipped') return `not planned: stack ${report.dependency}, which it depends on, failed or was skipped`;
   return undefined;
 }

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { runChangeCommand, type ChangeFlags, type ProcessHooks } from '../../src/cli/run/change-run';
 import { APPROVAL_QUESTION } from '../../src/cli/run/approval';
+import { endCommand } from '../../src/cli/run/command-failure';
 import { synthesize } from '../../src/synthesize';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
@@ -55,7 +56,7 @@ describe('approval on an interactive stdin', () => {
     const io = fakeIo({ tty: true, env, cwd: project });
     const run = runChangeCommand('apply', flags(), io, hooks());
     await answerWhenAsked(io, 'y');
-    expect(await run).toBe(1);
+    expect(endCommand(io, await run)).toBe(1);
     expect(io.stdout.text).toContain('Plan: 3 to add, 0 to change, 0 to destroy.');
     // stderr is a terminal too: the refresh progress line was drawn there, then cleared.
     expect(io.stderr.text).toMatch(/Refreshing \d+\/3/);

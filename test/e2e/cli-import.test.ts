@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runImport } from '../../src/cli/commands/import';
+import { endCommand } from '../../src/cli/run/command-failure';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { fakeIo } from '../unit/cli-fake-io';
 import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
@@ -133,7 +134,7 @@ describe('the one stack an import adopts into', () => {
 
   test('several --stack reaching the command itself are refused, not replaced by the address\'s stack', async () => {
     const io = fakeIo({ cwd: project, env: env() });
-    const code = await runImport('blue/deployer', 'auth/blue-users/users/deployer', { stack: ['green', 'blue'], synth: false }, io);
+    const code = endCommand(io, await runImport('blue/deployer', 'auth/blue-users/users/deployer', { stack: ['green', 'blue'], synth: false }, io));
     expect(io.stderr.text).toBe('Error: --stack was given 2 times ("green", "blue"); import works on one stack: give --stack once, with that stack\'s name\n');
     expect(code).toBe(1);
     expect(recorded('blue')).toEqual([]);

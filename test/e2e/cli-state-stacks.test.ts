@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runForceUnlock } from '../../src/cli/commands/force-unlock';
+import { endCommand, type CommandEnd } from '../../src/cli/run/command-failure';
+
 import { runStateList, runStateMv, runStateRm, runStateShow } from '../../src/cli/commands/state';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { fakeIo } from '../unit/cli-fake-io';
@@ -100,7 +102,7 @@ test('several --stack reaching the commands themselves are refused, not replaced
   const before = states();
   const stack = ['green', 'blue'];
   const refusal = (command: string) => `Error: --stack was given 2 times ("green", "blue"); ${command} works on one stack: give --stack once, with that stack's name\n`;
-  const runs: [string, (io: ReturnType<typeof fakeIo>) => Promise<number>][] = [
+  const runs: [string, (io: ReturnType<typeof fakeIo>) => Promise<CommandEnd>][] = [
     ['state show', (io) => runStateShow('blue/kv', { stack }, io)],
     ['state rm', (io) => runStateRm('blue/alice', { stack }, io)],
     ['state mv', (io) => runStateMv('blue/kv', 'blue/apps', { stack }, io)],
@@ -109,7 +111,7 @@ test('several --stack reaching the commands themselves are refused, not replaced
   ];
   for (const [command, run] of runs) {
     const io = fakeIo({ cwd: project, env });
-    expect(await run(io)).toBe(1);
+    expect(endCommand(io, await run(io))).toBe(1);
     expect(io.stderr.text).toBe(refusal(command));
     expect(io.stdout.text).toBe('');
   }

@@ -140,7 +140,7 @@ describe('the stack options of action, exec, import and graph', () => {
   /** The settings `secretform NAME ARGS` would run with (options only: the command's action does not run). */
   function settingsOf(name: string, args: string[]): EngineSettings {
     const program = new Command().exitOverride();
-    registrations[name](program, { exitCode: 0 });
+    registrations[name](program, { end: 0 });
     const command = program.commands.find((candidate) => candidate.name() === name)!;
     command.exitOverride().configureOutput({ writeErr: () => undefined });
     const parsed = command.parseOptions(args);

@@ -16,7 +16,7 @@ jest.mock('prettier', () => ({ format: () => Promise.reject(new Error('--help fo
 
 /** Every command and subcommand, with its full name (`state rm`), as a user types it. */
 function everyCommand(): { name: string; command: Command }[] {
-  const program = createProgram('0.0.0', { exitCode: 0 }, COMMAND_NAMES);
+  const program = createProgram('0.0.0', { end: 0 }, COMMAND_NAMES);
   const walk = (command: Command, prefix: string): { name: string; command: Command }[] =>
     command.commands.flatMap((sub) => [{ name: `${prefix}${sub.name()}`, command: sub }, ...walk(sub, `${prefix}${sub.name()} `)]);
   return walk(program, '');

@@ -10,14 +10,14 @@ describe('checkServiceEnvironment', () => {
 
   test('asks for SERVICE_TOKEN when it is unset or empty', () => {
     for (const env of [{}, { SERVICE_TOKEN: '  ' }]) {
-      expect(checkServiceEnvironment(fakeIo({ env }))).toBe(
+      expect(checkServiceEnvironment(fakeIo({ env }))?.message).toBe(
         'SERVICE_TOKEN is not set: export the service token as SERVICE_TOKEN (secretform never takes it on the command line)',
       );
     }
   });
 
   test('names a bad variable without quoting the token', () => {
-    const problem = checkServiceEnvironment(fakeIo({ env: { SERVICE_ADDR: 'ftp://nowhere', SERVICE_TOKEN: 'tok-secret-123' } }));
+    const problem = checkServiceEnvironment(fakeIo({ env: { SERVICE_ADDR: 'ftp://nowhere', SERVICE_TOKEN: 'tok-secret-123' } }))?.message;
     expect(problem).toContain('SERVICE_ADDR');
     expect(problem).not.toContain('tok-secret-123');
   });

@@ -3,6 +3,7 @@
  * read back by the engine into the stack's desired state, and checked without any request (token variable set,
  * files readable, address valid) before a stack's run talks to its service.
  */
+import { describeEngineError } from '../../src/report/engine-error';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -136,7 +137,7 @@ describe('checkStackConnection: before any request', () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.error.code).toBe('service_config');
-    expect(checked.error.message).toContain('stack prod: PROD_SERVICE_TOKEN is not set');
+    expect(describeEngineError(checked.error)).toContain('stack prod: PROD_SERVICE_TOKEN is not set');
     expect(checked.error.message).toContain('prod/conn');
   });
 
@@ -159,7 +160,7 @@ describe('checkStackConnection: before any request', () => {
     });
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
-    expect(checked.error.message).toContain(`stack prod: prod/conn: caCertFile names ${path.join(project, 'certs', 'ca.pem')}, which cannot be read (ENOENT)`);
+    expect(describeEngineError(checked.error)).toContain(`stack prod: prod/conn: caCertFile names ${path.join(project, 'certs', 'ca.pem')}, which cannot be read (ENOENT)`);
     expect(checked.error.message).not.toContain(TOKEN);
   });
 

@@ -1,3 +1,4 @@
+import { describeEngineError } from '../../src/report/engine-error';
 import { serviceIdentity, serviceMismatch } from '../../src/engine/setup/service-identity';
 import { emptyState } from '../../src/engine/state/state-file';
 
@@ -24,7 +25,7 @@ describe('service identity', () => {
   test('a state of another service is refused naming both and how to move; the same, none recorded, or --migrate-state pass', () => {
     const refused = serviceMismatch(input('http://a.example:8200'));
     expect(refused?.code).toBe('service_mismatch');
-    expect(refused?.message).toContain('stack prod: its state (.secretform/prod.state.json) was applied to the service at http://a.example:8200, but this run\'s connection (prod/service) names http://b.example:8200');
+    expect(describeEngineError(refused!)).toContain('stack prod: its state (.secretform/prod.state.json) was applied to the service at http://a.example:8200, but this run\'s connection (prod/service) names http://b.example:8200');
     expect(refused?.message).toContain('`secretform apply --migrate-state`');
     expect(serviceMismatch(input('http://b.example:8200'))).toBeUndefined();
     expect(serviceMismatch(input(undefined))).toBeUndefined();

@@ -8,7 +8,8 @@ import { runOperation } from '../../engine';
 import { allResourceTypes } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { ADDRESS_STACK, addLockTimeoutOption, addStateLocationOptions, addSynthOptions, collectNames, nonEmptyFlag, parseEngineFlags, type EngineFlags, type StateFlags } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { attempt, commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { parseOperationFormat, renderAnswer } from '../views/operation-output';
@@ -43,11 +44,11 @@ export function registerActionCommand(program: Command, outcome: CommandOutcome)
       .option('--force', 'check-in: use the manage path (accounts checked out by anyone)'),
   )
     .action(async (operation: string, address: string, flags: ActionFlags) => {
-      outcome.exitCode = await runAction(operation, address, flags, processIo());
+      outcome.end = await runAction(operation, address, flags, processIo());
     });
 }
 
-export async function runAction(operationName: string, address: string, flags: ActionFlags, io: CliIo): Promise<number> {
+export async function runAction(operationName: string, address: string, flags: ActionFlags, io: CliIo): Promise<CommandEnd> {
   let operation: OperationName;
   let format;
   let settings;
@@ -62,13 +63,16 @@ export async function runAction(operationName: string, address: string, flags: A
     const parsed = parseEngineFlags(flags);
     settings = { ...parsed, stack: oneStackOf(parsed, 'action', address) };
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareOneStackRun(settings, 'action', io);
-  if (!prepared.ok) return prepared.exitCode;
-  const answered = await runOperation(prepared.options, { address, operation, ttl: flags.ttl, force: flags.force, accounts: flags.account });
-  if (!answered.ok) return failWith(io, answered.error);
-  io.stdout.write(renderAnswer(answered.value, format));
+  if (prepared instanceof CommandFailure) return prepared;
+  const answered = await runOperation(prepared, { address, operation, ttl: flags.ttl, force: flags.force, accounts: flags.account });
+  if (!answered.ok) return commandFailure(answered.error);
+  // A resource type whose operation returns no credentials has nothing for --format env (known only now).
+  const text = await attempt(() => renderAnswer(answered.value, format));
+  if (text instanceof CommandFailure) return text;
+  io.stdout.write(text);
   for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
   return 0;
 }

@@ -9,8 +9,8 @@ import { runChangeCommand, type ChangeFlags } from '../run/change-run';
 import { addEngineOptions, ONLY_STACK_OR_NAMED } from '../run/engine-flags';
 import { addEnvironmentHelp, COLOR_VARIABLES, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 import { addPolicyOption } from '../run/policy-flags';
-import { failWith, processIo } from '../run/io';
-import { UsageError } from '../run/usage-error';
+import { processIo } from '../run/io';
+import { usageFailure } from '../run/command-failure';
 import type { CommandOutcome } from '../run/command-outcome';
 import { runSavedPlanApply } from '../run/saved-plan-apply';
 
@@ -23,10 +23,10 @@ export function registerApplyCommand(program: Command, outcome: CommandOutcome):
     .option('--changed', 'apply only the stacks changed since their last apply (code, state, service, or a stack they depend on); names the stacks, so no --stack is needed')
     .action(async (planFiles: string[], flags: ChangeFlags) => {
       if (planFiles.length === 0 && flags.allowUnverifiedPlan === true) {
-        outcome.exitCode = failWith(processIo(), new UsageError('--allow-unverified-plan goes with a saved plan (`secretform apply PLANFILE`): a plan made now is not read from a file'));
+        outcome.end = usageFailure('--allow-unverified-plan goes with a saved plan (`secretform apply PLANFILE`): a plan made now is not read from a file');
         return;
       }
-      outcome.exitCode = planFiles.length === 0
+      outcome.end = planFiles.length === 0
         ? await runChangeCommand('apply', flags, processIo())
         : await runSavedPlanApply(planFiles, flags, processIo());
     });

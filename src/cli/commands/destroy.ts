@@ -15,6 +15,6 @@ export function registerDestroyCommand(program: Command, outcome: CommandOutcome
   ])
     .option('--auto-approve', 'destroy without asking (required when stdin is not interactive, e.g. in CI)')
     .action(async (flags: ChangeFlags) => {
-      outcome.exitCode = await runChangeCommand('destroy', flags, processIo());
+      outcome.end = await runChangeCommand('destroy', flags, processIo());
     });
 }

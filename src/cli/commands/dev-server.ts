@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_PORT, startDevServer, type DevServerOptions } from '../../devserver/server';
 import { loadSeedFile } from '../../devserver/seed';
+import { CommandFailure, type CommandEnd } from '../run/command-failure';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addEnvironmentHelp } from '../run/environment-variables';
 
@@ -29,11 +30,16 @@ export function registerDevServerCommand(program: Command, outcome: CommandOutco
     .option('--failure-rate <rate>', 'share of requests (0..1) answered with an injected failure')
     .option('--failure-status <status>', 'HTTP status of injected failures (default 503)')
     .action(async (flags: DevServerFlags) => {
-      outcome.exitCode = await runDevServer(flags);
+      outcome.end = await runDevServer(flags);
     });
 }
 
-async function runDevServer(flags: DevServerFlags): Promise<number> {
+/** dev-server has always led its failures with its own name. */
+function devServerFailure(message: string): CommandFailure {
+  return new CommandFailure('failed', message, {}, 1, 'secretform dev-server');
+}
+
+async function runDevServer(flags: DevServerFlags): Promise<CommandEnd> {
   let settings: Parameters<typeof startDevServer>[0];
   try {
     settings = {
@@ -46,16 +52,14 @@ async function runDevServer(flags: DevServerFlags): Promise<number> {
       failureStatus: integerFlag('--failure-status', flags.failureStatus, 400, 599),
     };
   } catch (error) {
-    process.stderr.write(`secretform dev-server: ${(error as Error).message}\n`);
-    return 1;
+    return devServerFailure((error as Error).message);
   }
 
   let server: Awaited<ReturnType<typeof startDevServer>>;
   try {
     server = await startDevServer(settings);
   } catch (error) {
-    process.stderr.write(`secretform dev-server: cannot start: ${(error as Error).message}\n`);
-    return 1;
+    return devServerFailure(`cannot start: ${(error as Error).message}`);
   }
   process.stdout.write(`dev server listening on ${server.url} (root token: ${server.rootToken})\n`);
 

@@ -42,18 +42,18 @@ export function registerDriftCommand(program: Command, outcome: CommandOutcome):
     // The subcommands' own --stack and --state are theirs: this command's options count only before a subcommand.
     .enablePositionalOptions()
     .action(async (flags: DriftFlags) => {
-      outcome.exitCode = await runDrift(flags, processIo());
+      outcome.end = await runDrift(flags, processIo());
     });
   addEnvironmentHelp(drift, [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES]);
   addStateLocationOptions(addEnvironmentHelp(drift.command('ack').description('acknowledge the current drift of these objects: it stops alerting until it changes or --until').argument('<address...>', 'addresses of drifted objects (STACK/NAME)'), ACK_VARIABLES), ADDRESSES_STACKS)
     .requiredOption('--reason <text>', 'why the drift is accepted for now (recorded with who and when)')
     .option('--until <date|duration>', 'when the acknowledgement lapses: a date (2026-12-31) or a duration from now (30d, 12h, 2w)')
     .action(async (addresses: string[], flags: AckFlags) => {
-      outcome.exitCode = await runDriftAck(addresses, flags, processIo());
+      outcome.end = await runDriftAck(addresses, flags, processIo());
     });
   addStateLocationOptions(addEnvironmentHelp(drift.command('unack').description('remove the acknowledgements of these objects').argument('<address...>', 'acknowledged addresses (STACK/NAME)'), STATE_VARIABLES), ADDRESSES_STACKS)
     .action(async (addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>) => {
-      outcome.exitCode = await runDriftUnack(addresses, flags, processIo());
+      outcome.end = await runDriftUnack(addresses, flags, processIo());
     });
   addEnvironmentHelp(drift.command('history'), STATE_VARIABLES).description('list the drift episodes of the stacks, or of one object')
     .argument('[address]', 'only this object (STACK/NAME)')
@@ -63,6 +63,6 @@ export function registerDriftCommand(program: Command, outcome: CommandOutcome):
     .option('--since <duration>', 'only episodes seen in this time (e.g. 7d, 12h)')
     .option('--format <format>', 'text or json', 'text')
     .action(async (address: string | undefined, flags: HistoryFlags) => {
-      outcome.exitCode = await runDriftHistory(address, flags, processIo());
+      outcome.end = await runDriftHistory(address, flags, processIo());
     });
 }

@@ -14,10 +14,12 @@ import { isDenied, secretVariablesOfOutput } from '../../synth-environment';
 import { findResourceType } from '../../resources/registry';
 import type { OperationName } from '../../resources/types';
 import { ADDRESS_STACK, addStateLocationOptions, addSynthOptions, nonEmptyFlag, parseEngineFlags, type StateFlags } from '../run/engine-flags';
-import { failWith, processIo, writeError, type CliIo } from '../run/io';
+import { commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, writeError, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { credentialEnvironment } from '../views/operation-output';
+import { describeEngineError } from '../../report/engine-error';
 import { UsageError } from '../run/usage-error';
 import { addEnvironmentHelp, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 
@@ -45,11 +47,11 @@ export function registerExecCommand(program: Command, outcome: CommandOutcome): 
     ).option('--ttl <duration>', 'library set: how long the check-out lasts (capped by the set\'s ttl)'),
   )
     .action(async (address: string, command: string[], flags: ExecFlags) => {
-      outcome.exitCode = await runExec(address, command, flags, processIo());
+      outcome.end = await runExec(address, command, flags, processIo());
     });
 }
 
-export async function runExec(address: string, command: string[], flags: ExecFlags, io: CliIo): Promise<number> {
+export async function runExec(address: string, command: string[], flags: ExecFlags, io: CliIo): Promise<CommandEnd> {
   let settings;
   try {
     nonEmptyFlag('ADDRESS', address);
@@ -58,36 +60,36 @@ export async function runExec(address: string, command: string[], flags: ExecFla
     const parsed = parseEngineFlags(flags);
     settings = { ...parsed, stack: oneStackOf(parsed, 'exec', address) };
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareOneStackRun(settings, 'exec', io);
-  if (!prepared.ok) return prepared.exitCode;
-  const operation = await execOperation(prepared.options, address);
-  if (!operation.ok) return failWith(io, operation.error);
-  const answered = await runOperation(prepared.options, { address, operation: operation.value, ttl: flags.ttl });
-  if (!answered.ok) return failWith(io, answered.error);
+  if (prepared instanceof CommandFailure) return prepared;
+  const operation = await execOperation(prepared, address);
+  if (operation instanceof CommandFailure) return operation;
+  const answered = await runOperation(prepared, { address, operation, ttl: flags.ttl });
+  if (!answered.ok) return commandFailure(answered.error);
   for (const note of answered.value.notes) io.stderr.write(`Note: ${note}\n`);
 
-  const secretVariables = prepared.options.desired.kind === 'synth-output' ? secretVariablesOfOutput(prepared.options.desired.outdir) : new Set<string>();
+  const secretVariables = prepared.desired.kind === 'synth-output' ? secretVariablesOfOutput(prepared.desired.outdir) : new Set<string>();
   const exitCode = await runChild(command, childEnvironment(io.env, secretVariables, answered.value), io);
-  if (operation.value !== 'check-out') return exitCode;
-  return checkBackIn(prepared.options, address, answered.value, exitCode, io);
+  if (operation !== 'check-out') return exitCode;
+  return checkBackIn(prepared, address, answered.value, exitCode, io);
 }
 
 /** The operation exec runs for the object at `address`, from its type in state. */
-async function execOperation(options: EngineOptions, address: string): Promise<{ ok: true; value: OperationName } | { ok: false; error: Error }> {
+async function execOperation(options: EngineOptions, address: string): Promise<OperationName | CommandFailure> {
   const entry = await stateShow(options, address);
-  if (!entry.ok) return { ok: false, error: new Error(`${entry.error.message}; nothing was sent`) };
+  if (!entry.ok) return new CommandFailure(entry.error.code, `${entry.error.message}; nothing was sent`, entry.error.subject);
   const resourceType = findResourceType(entry.value.type);
   const offered = resourceType?.operations.map((candidate) => candidate.name) ?? [];
   const operation = EXEC_OPERATIONS.find((name) => offered.includes(name));
   if (!operation) {
-    return {
-      ok: false,
-      error: new Error(`${address} is a ${resourceType?.construct ?? entry.value.type}, which returns no credentials (it offers: ${offered.join(', ') || 'none'}); exec needs a type that offers ${EXEC_OPERATIONS.join(', ')}; nothing was sent`),
-    };
+    return new CommandFailure(
+      'operation_unsupported',
+      `${address} is a ${resourceType?.construct ?? entry.value.type}, which returns no credentials (it offers: ${offered.join(', ') || 'none'}); exec needs a type that offers ${EXEC_OPERATIONS.join(', ')}; nothing was sent`,
+    );
   }
-  return { ok: true, value: operation };
+  return operation;
 }
 
 /** The child needs the credentials exec gives it, never secretform's own settings or the stack's secrets. */
@@ -123,12 +125,17 @@ function runChild(command: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise
 }
 
 /** Checks the account back in; COMMAND's exit code stands unless that fails (then 1 if COMMAND succeeded). */
-async function checkBackIn(options: EngineOptions, address: string, answer: OperationAnswer, exitCode: number, io: CliIo): Promise<number> {
+async function checkBackIn(options: EngineOptions, address: string, answer: OperationAnswer, exitCode: number, io: CliIo): Promise<CommandEnd> {
   const account = typeof answer.fields.service_account_name === 'string' ? answer.fields.service_account_name : undefined;
   const checkedIn = await runOperation(options, { address, operation: 'check-in', accounts: account ? [account] : undefined });
   if (!checkedIn.ok) {
-    writeError(io, `the command ended, but checking ${account ?? 'the account'} back in failed: ${checkedIn.error.message}. Check it in with \`secretform action check-in ${address}${account ? ` --account ${account}` : ''}\`; otherwise it returns when its check-out expires.`);
-    return exitCode === 0 ? 1 : exitCode;
+    return new CommandFailure(
+      checkedIn.error.code,
+      `the command ended, but checking ${account ?? 'the account'} back in failed: ${describeEngineError(checkedIn.error)}. Check it in with \`secretform action check-in ${address}${account ? ` --account ${account}` : ''}\`; otherwise it returns when its check-out expires.`,
+      {},
+      // COMMAND's own exit code stands; a command that succeeded fails.
+      exitCode === 0 ? 1 : exitCode,
+    );
   }
   io.stderr.write(`Checked ${account ?? 'the account'} back in to ${address}.\n`);
   return exitCode;

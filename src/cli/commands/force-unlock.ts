@@ -10,7 +10,8 @@ import { describeHolder } from '../../engine/state/lock-messages';
 import { askApproval, isInteractive } from '../run/approval';
 import { addStateLocationOptions, ONLY_STACK } from '../run/engine-flags';
 import { addEnvironmentHelp, STATE_VARIABLES } from '../run/environment-variables';
-import { failWith, processIo, writeError, type CliIo } from '../run/io';
+import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { stateOptions, type StateFlags } from '../run/state-options';
 
@@ -18,19 +19,19 @@ export function registerForceUnlockCommand(program: Command, outcome: CommandOut
   addStateLocationOptions(addEnvironmentHelp(program.command('force-unlock').description('remove the state lock left by a command that is no longer running'), STATE_VARIABLES), ONLY_STACK)
     .option('--force', 'do not ask for confirmation')
     .action(async (flags: StateFlags) => {
-      outcome.exitCode = await runForceUnlock(flags, processIo());
+      outcome.end = await runForceUnlock(flags, processIo());
     });
 }
 
-export async function runForceUnlock(flags: StateFlags, io: CliIo): Promise<number> {
+export async function runForceUnlock(flags: StateFlags, io: CliIo): Promise<CommandEnd> {
   let options;
   try {
     options = stateOptions(flags, io, 'force-unlock');
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const holder = await stateLockHolder(options);
-  if (!holder.ok) return failWith(io, holder.error);
+  if (!holder.ok) return commandFailure(holder.error);
   if (!holder.value) {
     io.stdout.write('The state is not locked. Nothing to do.\n');
     return 0;
@@ -38,16 +39,13 @@ export async function runForceUnlock(flags: StateFlags, io: CliIo): Promise<numb
   io.stdout.write(`The state is locked by ${describeHolder(holder.value)}.\n`);
   if (flags.force !== true) {
     if (!isInteractive(io.stdin)) {
-      return failWith(io, 'force-unlock needs confirmation, but stdin is not interactive; pass --force if that command is no longer running');
+      return usageFailure('force-unlock needs confirmation, but stdin is not interactive; pass --force if that command is no longer running');
     }
     io.stdout.write('Removing the lock while that command still runs lets two commands change the state at once.');
-    if (!(await askApproval(io))) {
-      writeError(io, "force-unlock cancelled: only 'yes' approves; the lock is still held");
-      return 1;
-    }
+    if (!(await askApproval(io))) return new CommandFailure('cancelled', "force-unlock cancelled: only 'yes' approves; the lock is still held");
   }
   const removed = await forceUnlock(options);
-  if (!removed.ok) return failWith(io, removed.error);
+  if (!removed.ok) return commandFailure(removed.error);
   io.stdout.write(removed.value ? `Removed the lock of ${describeHolder(removed.value)}.\n` : 'The lock was released meanwhile. Nothing to do.\n');
   return 0;
 }

@@ -11,7 +11,8 @@ import { DEFAULT_GENERATED_STACK, generateApp } from '../../generate';
 import { PROJECT_FILE, projectFileFor } from '../../generate/project-file';
 import { writeFileAtomically } from '../../lazy-packages';
 import { DEFAULT_PARALLELISM, parseParallelism } from '../run/engine-flags';
-import { failWith, processIo, writeWarning, type CliIo } from '../run/io';
+import { commandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, writeWarning, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { checkServiceEnvironment } from '../run/service-environment';
 import { addEnvironmentHelp, SERVICE_VARIABLES } from '../run/environment-variables';
@@ -27,28 +28,28 @@ export function registerGenerateCommand(program: Command, outcome: CommandOutcom
     .description('write the objects on the service as a cdktf app (TypeScript) to adopt them')
     .option('--out-file <path>', 'file to write the app to (default: stdout); a cdktf.json is written beside it when there is none')
     .option('--stack <name>', 'name of the generated stack', DEFAULT_GENERATED_STACK)
-    .option('--parallelism <n>', 'concurrent requests to the service', String(DEFAULT_PARALLELISM))
+    .option('--parallelism <n>', 'requests in flight at once to the service, shared by the whole run', String(DEFAULT_PARALLELISM))
     .action(async (flags: GenerateFlags) => {
-      outcome.exitCode = await runGenerate(flags, processIo());
+      outcome.end = await runGenerate(flags, processIo());
     });
 }
 
-export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<number> {
+export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<CommandEnd> {
   let parallelism: number;
   try {
     parallelism = parseParallelism(flags.parallelism);
     if (!/^[A-Za-z0-9_-]+$/.test(flags.stack)) throw new Error(`--stack must be letters, digits, "-" or "_", got ${JSON.stringify(flags.stack)}`);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const problem = checkServiceEnvironment(io);
-  if (problem !== undefined) return failWith(io, problem);
+  if (problem !== undefined) return commandFailure(problem);
   const created = ServiceClient.fromEnv(io.env, { maxConnections: parallelism, stopAfterRunFailure: true });
-  if (!created.ok) return failWith(io, `${created.error.variable}: ${created.error.message}`);
+  if (!created.ok) return commandFailure(`${created.error.variable}: ${created.error.message}`);
   const client = created.client;
   try {
     const generated = await generateApp(client, { stack: flags.stack, parallelism });
-    if (!generated.ok) return failWith(io, generated.error);
+    if (!generated.ok) return commandFailure(generated.error);
     const app = generated.value;
     for (const warning of app.warnings) writeWarning(io, warning);
     const report = flags.outFile === undefined ? io.stderr : io.stdout;
@@ -66,7 +67,7 @@ export async function runGenerate(flags: GenerateFlags, io: CliIo): Promise<numb
     }
     return 0;
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   } finally {
     await client.close();
   }

@@ -7,7 +7,8 @@ import { selectSynthesizedStacks } from '../../engine';
 import { loadDesired } from '../../engine/setup/desired';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../../report/graph';
 import { addStackOptions, addSynthOptions, EVERY_STACK, parseEngineFlags, prepareSynthOutput, type StackFlags } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { UsageError } from '../run/usage-error';
 import { addEnvironmentHelp, SYNTH_VARIABLES } from '../run/environment-variables';
@@ -25,11 +26,11 @@ export function registerGraphCommand(program: Command, outcome: CommandOutcome):
     EVERY_STACK,
   )), SYNTH_VARIABLES)
     .action(async (flags: GraphFlags) => {
-      outcome.exitCode = await runGraph(flags, processIo());
+      outcome.end = await runGraph(flags, processIo());
     });
 }
 
-export async function runGraph(flags: GraphFlags, io: CliIo): Promise<number> {
+export async function runGraph(flags: GraphFlags, io: CliIo): Promise<CommandEnd> {
   try {
     if (!GRAPH_FORMATS.includes(flags.format as GraphFormat)) {
       throw new UsageError(`--format must be one of ${GRAPH_FORMATS.join(', ')}; got "${flags.format}"`);
@@ -37,13 +38,13 @@ export async function runGraph(flags: GraphFlags, io: CliIo): Promise<number> {
     const settings = parseEngineFlags(flags);
     const outdir = await prepareSynthOutput(settings, io);
     const selected = selectSynthesizedStacks(outdir, settings.stacks, 'read', 'graph');
-    if (!selected.ok) return failWith(io, selected.error);
+    if (!selected.ok) return commandFailure(selected.error);
     // Addresses start with their stack's name, so the stacks' graphs join into one without a clash.
     const resources = selected.value.flatMap((stack) => loadDesired(outdir, stack).resources);
     const title = selected.value.length === 1 ? selected.value[0] : 'secretform';
     io.stdout.write(renderGraph(resources, flags.format as GraphFormat, title));
     return 0;
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
 }

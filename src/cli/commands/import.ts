@@ -9,7 +9,8 @@ import {
   addLockTimeoutOption, addStateLocationOptions, addSynthOptions, DEFAULT_PARALLELISM, nonEmptyFlag, parseEngineFlags,
   type EngineFlags, type EngineSettings, type StackChoiceHelp,
 } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { oneStackOf, prepareOneStackRun } from '../run/stack-choice';
 import { addEnvironmentHelp, FINGERPRINT_VARIABLES, SERVICE_VARIABLES, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
@@ -32,24 +33,24 @@ export function registerImportCommand(program: Command, outcome: CommandOutcome)
       IMPORT_STACK,
     ))
       .option('--all', 'import every resource of the stack that exists on the service and is not in state')
-      .option('--parallelism <n>', 'concurrent requests to the service (with --all)', String(DEFAULT_PARALLELISM)),
+      .option('--parallelism <n>', 'with --all: requests in flight at once to the service, shared by the whole run', String(DEFAULT_PARALLELISM)),
   )
     .action(async (address: string | undefined, id: string | undefined, flags: ImportFlags) => {
       if (flags.all) {
-        outcome.exitCode = address === undefined && id === undefined
+        outcome.end = address === undefined && id === undefined
           ? await runImportAll(flags, processIo())
-          : failWith(processIo(), 'import --all takes no ADDRESS or ID (it imports every resource of the stack)');
+          : usageFailure('import --all takes no ADDRESS or ID (it imports every resource of the stack)');
         return;
       }
       if (address === undefined || id === undefined) {
-        outcome.exitCode = failWith(processIo(), 'import needs ADDRESS and ID (or --all)');
+        outcome.end = usageFailure('import needs ADDRESS and ID (or --all)');
         return;
       }
-      outcome.exitCode = await runImport(address, id, flags, processIo());
+      outcome.end = await runImport(address, id, flags, processIo());
     });
 }
 
-export async function runImport(address: string, id: string, flags: ImportFlags, io: CliIo): Promise<number> {
+export async function runImport(address: string, id: string, flags: ImportFlags, io: CliIo): Promise<CommandEnd> {
   let settings: EngineSettings;
   try {
     nonEmptyFlag('ADDRESS', address);
@@ -59,29 +60,29 @@ export async function runImport(address: string, id: string, flags: ImportFlags,
     const parsed = parseEngineFlags({ ...flags, parallelism: undefined });
     settings = { ...parsed, stack: oneStackOf(parsed, 'import', address) };
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareOneStackRun(settings, 'import', io);
-  if (!prepared.ok) return prepared.exitCode;
-  const imported = await importResource(prepared.options, address, id);
-  if (!imported.ok) return failWith(io, imported.error);
+  if (prepared instanceof CommandFailure) return prepared;
+  const imported = await importResource(prepared, address, id);
+  if (!imported.ok) return commandFailure(imported.error);
   const { value } = imported;
   io.stdout.write(`Imported ${value.id} as ${value.address} (${value.type}). It is now managed by secretform; run \`secretform plan\` to compare it with the code.\n`);
   return 0;
 }
 
-export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<number> {
+export async function runImportAll(flags: ImportFlags, io: CliIo): Promise<CommandEnd> {
   let settings: EngineSettings;
   try {
     const parsed = parseEngineFlags(flags);
     settings = { ...parsed, stack: oneStackOf(parsed, 'import --all') };
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareOneStackRun(settings, 'import --all', io);
-  if (!prepared.ok) return prepared.exitCode;
-  const result = await importAll(prepared.options);
-  if (!result.ok) return failWith(io, result.error);
+  if (prepared instanceof CommandFailure) return prepared;
+  const result = await importAll(prepared);
+  if (!result.ok) return commandFailure(result.error);
   const { imported, notFound, alreadyManaged } = result.value;
   for (const resource of imported) io.stdout.write(`Imported ${resource.id} as ${resource.address} (${resource.type}).\n`);
   for (const resource of notFound) io.stdout.write(`Not found on the service: ${resource.id} (${resource.address}); apply would create it.\n`);

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { addEngineOptions, EVERY_STACK, nonEmptyFlag, parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from '../run/engine-flags';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { chooseChangedStacks } from '../run/changed-selection';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, CommandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, type ReportFlags } from '../views/plan-report';
 import { runPlanOfStacks } from '../run/plan-run';
@@ -40,27 +41,29 @@ export function registerPlanCommand(program: Command, outcome: CommandOutcome): 
     .option('--refresh-only', 'only report changes made outside the code; plan no change')
     .option('--changed', 'plan only the stacks changed since their last apply (code, state, service, or a stack they depend on); the others are listed as unchanged and not read')
     .action(async (flags: PlanFlags) => {
-      outcome.exitCode = await runPlan(flags, processIo());
+      outcome.end = await runPlan(flags, processIo());
     });
   addEnvironmentHelp(plan, [...SERVICE_VARIABLES, ...STATE_VARIABLES, ...FINGERPRINT_VARIABLES, ...SYNTH_VARIABLES, 'SECRETFORM_POLICY_TIMEOUT', ...COLOR_VARIABLES, ...COMMENT_VARIABLES]);
 }
 
 /** The stacks to plan: those `--stack` chooses, or with `--changed` the changed ones among them (and the others). */
-async function chooseForPlan(options: EngineOptions, settings: EngineSettings, changed: boolean, io: CliIo): Promise<PlanChoice> {
+async function chooseForPlan(options: EngineOptions, settings: EngineSettings, changed: boolean, io: CliIo): Promise<PlanChoice | CommandFailure> {
   if (!changed) {
     const choice = chooseStacks(options, settings, 'read', 'plan', io);
-    return choice.kind === 'failed' ? choice : { kind: 'chosen', choice };
+    return choice instanceof CommandFailure ? choice : { choice };
   }
   const split = await chooseChangedStacks(options, settings, 'plan', io);
-  if (split.kind === 'failed') return split;
-  return { kind: 'chosen', choice: split.choice ?? { options, stacks: [] }, unchanged: split.unchanged, order: split.order };
+  if (split instanceof CommandFailure) return split;
+  return { choice: split.choice ?? { options, stacks: [] }, unchanged: split.unchanged, order: split.order };
 }
 
-type PlanChoice =
-  | { kind: 'chosen'; choice: { options: EngineOptions; stacks: string[] }; unchanged?: string[]; order?: string[] }
-  | { kind: 'failed'; exitCode: number };
+interface PlanChoice {
+  choice: { options: EngineOptions; stacks: string[] };
+  unchanged?: string[];
+  order?: string[];
+}
 
-export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
+export async function runPlan(flags: PlanFlags, io: CliIo): Promise<CommandEnd> {
   let settings;
   let report;
   let planFile;
@@ -73,17 +76,17 @@ export async function runPlan(flags: PlanFlags, io: CliIo): Promise<number> {
     sarifFile = nonEmptyFlag('--sarif', flags.sarif);
     policies = await loadRunPolicies(flags, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok) return prepared.exitCode;
-  const selection = await chooseForPlan(prepared.options, settings, flags.changed === true, io);
-  if (selection.kind === 'failed') return selection.exitCode;
+  if (prepared instanceof CommandFailure) return prepared;
+  const selection = await chooseForPlan(prepared, settings, flags.changed === true, io);
+  if (selection instanceof CommandFailure) return selection;
   const { choice, unchanged, order } = selection;
 
   const progress = createProgressReporter(io, { showOperations: false });
   const options = { ...choice.options, stacks: choice.stacks, refreshOnly: flags.refreshOnly === true, onProgress: progress.onProgress, policies };
   const outcome = await runPlanOfStacks({ options, unchanged, order, ...report, planFile, sarifFile, planned: () => progress.finish() }, io);
-  if ('exitCode' in outcome) return outcome.exitCode;
-  return flags.detailedExitcode === true && outcome.changes ? CHANGES_EXIT_CODE : 0;
+  if (outcome !== 'changes' && outcome !== 'no changes') return outcome;
+  return flags.detailedExitcode === true && outcome === 'changes' ? CHANGES_EXIT_CODE : 0;
 }

@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import { checkSavedPlanSetWithoutService, selectStacks } from '../../engine';
 import { collectNames, nonEmptyFlag } from '../run/engine-flags';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import { readPlanFiles } from '../run/plan-files';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addReportOptions, parseReportFlags, writePlanReport, type ReportFlags } from '../views/plan-report';
@@ -31,11 +32,11 @@ export function registerShowCommand(program: Command, outcome: CommandOutcome): 
       .option('--sarif <path>', SARIF_OPTION_HELP),
   )
     .action(async (planFiles: string[], flags: ShowFlags) => {
-      outcome.exitCode = await runShow(planFiles, flags, processIo());
+      outcome.end = await runShow(planFiles, flags, processIo());
     });
 }
 
-export async function runShow(files: readonly string[], flags: ShowFlags, io: CliIo): Promise<number> {
+export async function runShow(files: readonly string[], flags: ShowFlags, io: CliIo): Promise<CommandEnd> {
   let report;
   let patterns;
   let sarifFile;
@@ -44,22 +45,22 @@ export async function runShow(files: readonly string[], flags: ShowFlags, io: Cl
     sarifFile = nonEmptyFlag('--sarif', flags.sarif);
     patterns = (flags.stack ?? []).map((pattern) => nonEmptyFlag('--stack', pattern)!);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const read = await readPlanFiles(files, io.cwd);
-  if (!read.ok) return failWith(io, read.error);
+  if (!read.ok) return commandFailure(read.error);
   const plans = read.value.set.plans;
   const bound = checkSavedPlanSetWithoutService(read.value.set, io.env, read.value.fileOf);
-  if (!bound.ok) return failWith(io, bound.error);
+  if (!bound.ok) return commandFailure(bound.error);
   const selected = selectStacks(plans.map((saved) => saved.stack), patterns, 'read', 'show');
-  if (!selected.ok) return failWith(io, selected.error);
+  if (!selected.ok) return commandFailure(selected.error);
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
     // The comment's "apply with" line names every file: they are applied together, as one set.
     writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, files.join(' '));
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   return 0;
 }

@@ -10,7 +10,8 @@ import type { Command } from 'commander';
 import { detectChangedStacks, selectSynthesizedStacks, stackWaves } from '../../engine';
 import { addStateLocationOptions, addSynthOptions, EVERY_STACK, parseEngineFlags, prepareSynthOutput, stateFlagValue, type StateFlags } from '../run/engine-flags';
 import { addEnvironmentHelp, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
-import { failWith, processIo, type CliIo } from '../run/io';
+import { commandFailure, type CommandEnd } from '../run/command-failure';
+import { processIo, type CliIo } from '../run/io';
 import type { CommandOutcome } from '../run/command-outcome';
 import { UsageError } from '../run/usage-error';
 import { renderStacksListing, STACKS_FORMATS, type StacksFormat } from '../views/stacks-listing';
@@ -30,13 +31,13 @@ export function registerStacksCommand(program: Command, outcome: CommandOutcome)
     EVERY_STACK,
   ))
     .action(async (flags: StacksFlags) => {
-      outcome.exitCode = await runStacks(flags, processIo());
+      outcome.end = await runStacks(flags, processIo());
     });
   // SERVICE_ADDR only as the address of a stack with no connection of its own: no token, no request.
   addEnvironmentHelp(stacks, ['SERVICE_ADDR', ...STATE_VARIABLES, ...SYNTH_VARIABLES]);
 }
 
-export async function runStacks(flags: StacksFlags, io: CliIo): Promise<number> {
+export async function runStacks(flags: StacksFlags, io: CliIo): Promise<CommandEnd> {
   try {
     if (!STACKS_FORMATS.includes(flags.format as StacksFormat)) {
       throw new UsageError(`--format must be one of ${STACKS_FORMATS.join(', ')}; got "${flags.format}"`);
@@ -44,17 +45,17 @@ export async function runStacks(flags: StacksFlags, io: CliIo): Promise<number> 
     const settings = parseEngineFlags(flags);
     const outdir = await prepareSynthOutput(settings, io);
     const selected = selectSynthesizedStacks(outdir, settings.stacks, 'read', 'stacks');
-    if (!selected.ok) return failWith(io, selected.error);
+    if (!selected.ok) return commandFailure(selected.error);
     // Every stack of the app is looked at, selected or not: a change in a stack that is not listed still changes
     // the stacks that depend on it.
     const detected = await detectChangedStacks({ outdir, statePath: stateFlagValue(settings.statePath, io.cwd), env: io.env, cwd: io.cwd });
-    if (!detected.ok) return failWith(io, detected.error);
+    if (!detected.ok) return commandFailure(detected.error);
     const chosen = new Set(selected.value);
     const listed = detected.value.filter((stack) => chosen.has(stack.stack) && (flags.changed !== true || stack.changed));
     const dependencies = new Map(detected.value.map((stack) => [stack.stack, stack.dependsOn]));
     io.stdout.write(renderStacksListing(listed, stackWaves(listed.map((stack) => stack.stack), dependencies), flags.format as StacksFormat));
     return 0;
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
 }

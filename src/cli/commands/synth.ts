@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { synthesize } from '../../synthesize';
+import { attempt, CommandFailure } from '../run/command-failure';
 import type { CommandOutcome } from '../run/command-outcome';
 import { collectNames, SYNTH_ENV_HELP, SYNTH_ENV_OPTION } from '../run/engine-flags';
 import { addEnvironmentHelp, SYNTH_VARIABLES } from '../run/environment-variables';
@@ -20,14 +21,14 @@ export function registerSynthCommand(program: Command, outcome: CommandOutcome):
     .option('--output <dir>', 'output directory (default: "output" of cdktf.json, else cdktf.out)')
     .option(SYNTH_ENV_OPTION, SYNTH_ENV_HELP, collectNames)
     .action(async (flags: SynthFlags) => {
-      try {
-        const result = await synthesize({ app: flags.app, output: flags.output, passEnv: flags.synthEnv });
-        const where = path.relative(process.cwd(), result.outdir) || '.';
-        process.stdout.write(`synthesized ${result.stacks.length} stack${result.stacks.length === 1 ? '' : 's'} to ${where}: ${result.stacks.join(', ')}\n`);
-        outcome.exitCode = 0;
-      } catch (error) {
-        process.stderr.write(`secretform synth: ${(error as Error).message}\n`);
-        outcome.exitCode = 1;
+      const result = await attempt(() => synthesize({ app: flags.app, output: flags.output, passEnv: flags.synthEnv }));
+      if (result instanceof CommandFailure) {
+        // synth has always led its failure with its own name.
+        outcome.end = new CommandFailure(result.code, result.message, result.subject, 1, 'secretform synth');
+        return;
       }
+      const where = path.relative(process.cwd(), result.outdir) || '.';
+      process.stdout.write(`synthesized ${result.stacks.length} stack${result.stacks.length === 1 ? '' : 's'} to ${where}: ${result.stacks.join(', ')}\n`);
+      outcome.end = 0;
     });
 }

@@ -8,11 +8,13 @@ import { apply, destroy, type StacksChangeOptions, type StacksChangeResult } fro
 import type { Result } from '../../engine/errors';
 import type { ChangeCommand } from '../views/apply-report';
 import { approvalRefusal, askApproval, isInteractive } from './approval';
-import { writeChangeOutcome, writeChangeResult, type StackResultWriter } from '../views/change-outcome';
+import { writeChangeOutcome, writeChangeResult, type ChangeRunEnd, type StackResultWriter } from '../views/change-outcome';
 import { showChangePreview } from '../views/change-preview';
+import { reportShowsErrorsOnScreen } from '../views/plan-report';
 import { parseEngineFlags, prepareServiceRun, type EngineFlags, type EngineSettings } from './engine-flags';
 import { watchInterrupts, type SignalSource } from './interrupt';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import { processOutputGuard, type OutputGuard } from './output-guard';
 import { loadRunPolicies, type PolicyFlags } from './policy-flags';
 import { createProgressReporter, plannedOperations, type ProgressReporter } from './progress';
@@ -40,7 +42,7 @@ export interface ProcessHooks {
 
 export const defaultProcessHooks = (): ProcessHooks => ({ signals: process, exit: (code) => process.exit(code), output: processOutputGuard() });
 
-export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<CommandEnd> {
   let settings: EngineSettings;
   let policies;
   try {
@@ -48,19 +50,20 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
     // destroy takes no --policy: what it deletes is decided by the state, not by the code policies judge.
     policies = command === 'apply' ? await loadRunPolicies(flags, io) : undefined;
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const autoApprove = flags.autoApprove === true;
   const refreshOnly = flags.refreshOnly === true;
   // Before synthesis, so the --stack values go back as given: which stacks they select is not known yet.
-  if (!autoApprove && !isInteractive(io.stdin)) return failWith(io, approvalRefusal(command, { stacks: settings.stacks, targets: settings.targets }));
+  if (!autoApprove && !isInteractive(io.stdin)) return usageFailure(approvalRefusal(command, { stacks: settings.stacks, targets: settings.targets }));
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok) return prepared.exitCode;
+  if (prepared instanceof CommandFailure) return prepared;
   // The packs go with the run's options, so a run over several stacks evaluates them in every stack too.
   const choice = flags.changed === true && command === 'apply'
-    ? await chooseChangedForApply({ ...prepared.options, policies }, settings, io)
-    : chooseStacks({ ...prepared.options, policies }, settings, 'change', command, io);
-  if (choice.kind === 'failed') return choice.exitCode;
+    ? await chooseChangedForApply({ ...prepared, policies }, settings, io)
+    : chooseStacks({ ...prepared, policies }, settings, 'change', command, io);
+  // A failure, or (nothing changed) the exit code of a run that said so.
+  if (typeof choice === 'number' || choice instanceof CommandFailure) return choice;
   // What the advice of an error repeats, so that the command it gives covers this run's stacks and targets.
   const selection = { stacks: choice.chosenBy, targets: settings.targets };
   const options: StacksChangeOptions = { ...choice.options, stacks: choice.stacks, refreshOnly };
@@ -78,13 +81,13 @@ export async function runChangeCommand(command: ChangeCommand, flags: ChangeFlag
  * which), the others listed on stdout as unchanged and not read. None changed: said, and exit code 0 without a
  * request.
  */
-async function chooseChangedForApply(options: EngineOptions, settings: EngineSettings, io: CliIo): Promise<StackChoice> {
+async function chooseChangedForApply(options: EngineOptions, settings: EngineSettings, io: CliIo): Promise<StackChoice | CommandEnd> {
   const split = await chooseChangedStacks(options, settings, 'apply', io);
-  if (split.kind === 'failed') return split;
+  if (split instanceof CommandFailure) return split;
   if (split.unchanged.length > 0) io.stdout.write(`Unchanged since their last apply, not read (--changed): ${split.unchanged.join(', ')}\n\n`);
   if (split.choice === undefined) {
     io.stdout.write('No changes. No stack changed since its last apply: nothing to apply.\n');
-    return { kind: 'failed', exitCode: 0 };
+    return 0;
   }
   return split.choice;
 }
@@ -108,14 +111,16 @@ export interface ChangeRun {
  * Runs `run`: the engine plans every stack under its lock and hands the plans to `confirm` before changing
  * anything: shown and approved here, so the plans carried out are the plans the user saw, refreshed once.
  */
-export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<number> {
+export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks): Promise<CommandEnd> {
   const { command, several, approval } = run;
   const progress = createProgressReporter(io, { showOperations: true, verb: command === 'apply' ? 'Applying' : 'Destroying' });
-  const end = { cancelled: false, nothingToDo: false };
+  const end: ChangeRunEnd = { cancelled: false, nothingToDo: false };
   if (run.operations !== undefined) progress.expectOperations(run.operations);
   const confirm: StacksChangeOptions['confirm'] = approval && (async (previews) => {
     progress.finish();
     const decision = showChangePreview(command, previews, several, approval.refreshOnly, io);
+    // The preview showed each stack that could not plan in its section: on the terminal stderr shares, that once.
+    if (several && reportShowsErrorsOnScreen(io, 'text', undefined)) end.shownAbove = previews.filter((preview) => preview.status !== 'done').map((preview) => preview.stack);
     progress.expectOperations(plannedOperations(previews.flatMap((preview) => (preview.status === 'done' ? [preview.value] : []))));
     if (decision.kind === 'nothing to do') {
       end.nothingToDo = true;
@@ -132,7 +137,7 @@ export async function runChange(run: ChangeRun, io: CliIo, hooks: ProcessHooks):
     return true;
   });
   const result = await withInterrupts(io, hooks, progress, (signal) => run.start({ confirm, signal, onProgress: progress.onProgress }));
-  if (!result.ok) return failWith(io, result.error);
+  if (!result.ok) return commandFailure(result.error);
   return writeChangeOutcome(command, result.value, end, several, io, progress, run.writeStack);
 }
 

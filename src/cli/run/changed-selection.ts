@@ -8,38 +8,41 @@
 import { chooseSynthesizedStacks, detectChangedStacks } from '../../engine';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import type { EngineSettings } from './engine-flags';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure } from './command-failure';
+import type { CliIo } from './io';
 import { chooseStacks, type StackChoice } from './stack-choice';
 
-export type ChangedChoice =
-  /**
-   * `choice`: the changed stacks (undefined when none is); `unchanged`: the others chosen; `order`: every stack
-   * chosen, in dependency order (the order of a report's sections).
-   */
-  | { kind: 'chosen'; choice: Extract<StackChoice, { kind: 'chosen' }> | undefined; unchanged: string[]; order: string[] }
-  | { kind: 'failed'; exitCode: number };
+/**
+ * `choice`: the changed stacks (undefined when none is); `unchanged`: the others chosen; `order`: every stack
+ * chosen, in dependency order (the order of a report's sections).
+ */
+export interface ChangedChoice {
+  choice: StackChoice | undefined;
+  unchanged: string[];
+  order: string[];
+}
 
 /**
  * The stacks `settings.stacks` select (every stack when none is given: `--changed` itself names which, so apply
  * needs no `--stack` with it), split into the changed ones, chosen and checked as `chooseStacks` does, and the
- * others. A failure is reported on stderr.
+ * others; or why they cannot be chosen.
  */
-export async function chooseChangedStacks(options: EngineOptions, settings: EngineSettings, command: string, io: CliIo): Promise<ChangedChoice> {
-  if (options.desired.kind !== 'synth-output') return { kind: 'failed', exitCode: failWith(io, '--changed compares a synth output with the state, and this run has none') };
+export async function chooseChangedStacks(options: EngineOptions, settings: EngineSettings, command: string, io: CliIo): Promise<ChangedChoice | CommandFailure> {
+  if (options.desired.kind !== 'synth-output') return new CommandFailure('failed', '--changed compares a synth output with the state, and this run has none');
   const outdir = options.desired.outdir;
   const selected = chooseSynthesizedStacks(outdir, settings.stacks, 'read', command);
-  if (!selected.ok) return { kind: 'failed', exitCode: failWith(io, selected.error) };
+  if (!selected.ok) return commandFailure(selected.error);
   const detected = await detectChangedStacks({ outdir, statePath: options.statePath, env: options.env, cwd: options.cwd });
-  if (!detected.ok) return { kind: 'failed', exitCode: failWith(io, detected.error) };
+  if (!detected.ok) return commandFailure(detected.error);
   const chosen = new Set(selected.value.stacks);
   // In dependency order, as `secretform stacks` lists them.
   const inOrder = detected.value.filter((stack) => chosen.has(stack.stack));
   const changed = inOrder.filter((stack) => stack.changed).map((stack) => stack.stack);
   const unchanged = inOrder.filter((stack) => !stack.changed).map((stack) => stack.stack);
   const order = inOrder.map((stack) => stack.stack);
-  if (changed.length === 0) return { kind: 'chosen', choice: undefined, unchanged, order };
+  if (changed.length === 0) return { choice: undefined, unchanged, order };
   // The changed stacks by name: their connections are checked (and only theirs), as for any run over them.
   const choice = chooseStacks({ ...options, stack: changed.length === 1 ? changed[0] : undefined }, { ...settings, stacks: changed }, 'read', command, io);
-  if (choice.kind === 'failed') return choice;
-  return { kind: 'chosen', choice, unchanged, order };
+  if (choice instanceof CommandFailure) return choice;
+  return { choice, unchanged, order };
 }

@@ -10,7 +10,8 @@ import { resolveStateLocation } from '../../engine/state/state-location';
 import type { StateLocation } from '../../engine/state/state-location';
 import { configuredOutputDir, nonEmptyFlag, parseStackFlag, stateFlagValue } from './engine-flags';
 import { parseDuration, parseUntil } from './drift-times';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure, usageFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import { UsageError } from './usage-error';
 import { countOf } from '../../resources/nouns';
 import * as path from 'node:path';
@@ -22,37 +23,45 @@ export interface AckFlags {
   stack?: string | string[];
 }
 
-export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliIo): Promise<number> {
+export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliIo): Promise<CommandEnd> {
   const now = new Date();
-  let byStack;
+  let state: string | undefined;
+  let given: string[];
   let reason: string;
   let until: string | undefined;
   try {
     reason = nonEmptyFlag('--reason', flags.reason)!;
     until = flags.until === undefined ? undefined : parseUntil(flags.until, now);
-    byStack = addressesByStack(addresses, flags, io);
+    given = parseStackFlag(flags.stack).stacks;
+    state = nonEmptyFlag('--state', flags.state);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
+  const byStack = addressesByStack(addresses, given, state, io);
+  if (byStack instanceof CommandFailure) return byStack;
   const by = actorOf(io.env);
   for (const [stack, { location, addresses: ofStack }] of byStack) {
     const made = await acknowledgeDrift({ stack, stateLocation: location, addresses: ofStack, by, reason, until, now });
-    if (!made.ok) return failWith(io, made.error);
+    if (!made.ok) return commandFailure(made.error);
     for (const address of ofStack) io.stdout.write(`Acknowledged the drift of ${address} (by ${by}${until ? `, until ${until}` : ', until it changes'}): ${reason}\n`);
   }
   return 0;
 }
 
-export async function runDriftUnack(addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>, io: CliIo): Promise<number> {
-  let byStack;
+export async function runDriftUnack(addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>, io: CliIo): Promise<CommandEnd> {
+  let state: string | undefined;
+  let given: string[];
   try {
-    byStack = addressesByStack(addresses, flags, io);
+    given = parseStackFlag(flags.stack).stacks;
+    state = nonEmptyFlag('--state', flags.state);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
+  const byStack = addressesByStack(addresses, given, state, io);
+  if (byStack instanceof CommandFailure) return byStack;
   for (const [stack, { location, addresses: ofStack }] of byStack) {
     const removed = await unacknowledgeDrift({ stack, stateLocation: location, addresses: ofStack });
-    if (!removed.ok) return failWith(io, removed.error);
+    if (!removed.ok) return commandFailure(removed.error);
     for (const address of removed.value) io.stdout.write(`Removed the acknowledgement of ${address}: its drift alerts again\n`);
   }
   return 0;
@@ -66,22 +75,32 @@ export interface HistoryFlags {
   format: string;
 }
 
-export async function runDriftHistory(address: string | undefined, flags: HistoryFlags, io: CliIo): Promise<number> {
-  let stacks: string[];
+export async function runDriftHistory(address: string | undefined, flags: HistoryFlags, io: CliIo): Promise<CommandEnd> {
+  let state: string | undefined;
+  let output: string | undefined;
+  let given: string[] = [];
   let sinceMs: number | undefined;
   try {
     if (flags.format !== 'text' && flags.format !== 'json') throw new UsageError(`--format must be text or json, got "${flags.format}"`);
     sinceMs = flags.since === undefined ? undefined : parseDuration('--since', flags.since);
-    stacks = historyStacks(address, flags, io);
+    // An address names its stack: then --output and --stack are not read.
+    if (address === undefined) {
+      output = nonEmptyFlag('--output', flags.output);
+      given = parseStackFlag(flags.stack).stacks;
+    }
+    state = nonEmptyFlag('--state', flags.state);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
+  const stacks = historyStacks(address, given, output, io);
+  if (stacks instanceof CommandFailure) return stacks;
   const after = sinceMs === undefined ? undefined : new Date(Date.now() - sinceMs).toISOString();
   const listed: Array<{ stack: string; history: DriftHistory; episodes: Episode[] }> = [];
   for (const stack of stacks) {
-    const location = stateLocationOf(stack, flags.state, io);
+    const location = stateLocationOf(stack, state, io);
+    if (location instanceof CommandFailure) return location;
     const read = await readDriftHistory(location, stack);
-    if (!read.ok) return failWith(io, read.error);
+    if (!read.ok) return commandFailure(read.error);
     const episodes = read.value.history.episodes
       .filter((episode) => (address === undefined || episode.address === address) && (after === undefined || episode.last_seen >= after))
       .sort((a, b) => (a.first_seen < b.first_seen ? -1 : a.first_seen > b.first_seen ? 1 : a.address < b.address ? -1 : 1));
@@ -132,36 +151,44 @@ function acknowledgementOf(history: DriftHistory, address: string) {
   return ack === undefined ? null : { by: ack.by, at: ack.at, reason: ack.reason, until: ack.until ?? null };
 }
 
-/** The addresses by their stack (`STACK/NAME`), with the stack's state location; `--stack`, if given, must be theirs. */
-function addressesByStack(addresses: readonly string[], flags: { stack?: string | string[]; state?: string }, io: CliIo): Map<string, { location: StateLocation; addresses: string[] }> {
-  const given = parseStackFlag(flags.stack);
+/**
+ * The addresses by their stack (`STACK/NAME`), with the stack's state location (`state`: the --state given);
+ * the stacks `--stack` gives (`given`), if any, must be theirs.
+ */
+function addressesByStack(addresses: readonly string[], given: readonly string[], state: string | undefined, io: CliIo): Map<string, { location: StateLocation; addresses: string[] }> | CommandFailure {
   const byStack = new Map<string, { location: StateLocation; addresses: string[] }>();
   for (const address of addresses) {
     const stack = stackOfAddress(address);
-    if (stack === undefined) throw new UsageError(`${address} is not an address: an address is STACK/NAME, as \`secretform drift\` lists it`);
-    if (given.stacks.length > 0 && !given.stacks.includes(stack)) throw new UsageError(`${address} is in stack ${stack}, not in --stack ${given.stacks.join(', ')}: drop --stack (the address names its stack)`);
+    if (stack === undefined) return usageFailure(`${address} is not an address: an address is STACK/NAME, as \`secretform drift\` lists it`);
+    if (given.length > 0 && !given.includes(stack)) return usageFailure(`${address} is in stack ${stack}, not in --stack ${given.join(', ')}: drop --stack (the address names its stack)`);
     let entry = byStack.get(stack);
-    if (!entry) byStack.set(stack, (entry = { location: stateLocationOf(stack, flags.state, io), addresses: [] }));
+    if (!entry) {
+      const location = stateLocationOf(stack, state, io);
+      if (location instanceof CommandFailure) return location;
+      byStack.set(stack, (entry = { location, addresses: [] }));
+    }
     entry.addresses.push(address);
   }
   return byStack;
 }
 
-function stateLocationOf(stack: string, state: string | undefined, io: CliIo): StateLocation {
-  const location = resolveStateLocation(stateFlagValue(nonEmptyFlag('--state', state), io.cwd), io.env, io.cwd, stack);
-  if (!location.ok) throw new UsageError(location.error.message);
-  return location.value;
+/** Where the stack's state (and so its drift history) is: `state` is the --state given, checked not empty. */
+function stateLocationOf(stack: string, state: string | undefined, io: CliIo): StateLocation | CommandFailure {
+  const location = resolveStateLocation(stateFlagValue(state, io.cwd), io.env, io.cwd, stack);
+  return location.ok ? location.value : commandFailure(location.error);
 }
 
-/** The stacks `drift history` lists: the address's, else those --stack selects in the synth output (default all). */
-function historyStacks(address: string | undefined, flags: HistoryFlags, io: CliIo): string[] {
+/**
+ * The stacks `drift history` lists: the address's, else those --stack selects (`given`; default all) in the synth
+ * output (`output`: the --output given).
+ */
+function historyStacks(address: string | undefined, given: readonly string[], output: string | undefined, io: CliIo): string[] | CommandFailure {
   if (address !== undefined) {
     const stack = stackOfAddress(address);
-    if (stack === undefined) throw new UsageError(`${address} is not an address: an address is STACK/NAME`);
+    if (stack === undefined) return usageFailure(`${address} is not an address: an address is STACK/NAME`);
     return [stack];
   }
-  const outdir = path.resolve(io.cwd, nonEmptyFlag('--output', flags.output) ?? configuredOutputDir(io.cwd));
-  const selected = selectSynthesizedStacks(outdir, parseStackFlag(flags.stack).stacks, 'read', 'drift history');
-  if (!selected.ok) throw new UsageError(selected.error.message);
-  return selected.value;
+  const outdir = path.resolve(io.cwd, output ?? configuredOutputDir(io.cwd));
+  const selected = selectSynthesizedStacks(outdir, given, 'read', 'drift history');
+  return selected.ok ? selected.value : commandFailure(selected.error);
 }

@@ -13,7 +13,10 @@ import { renderDriftMarkdown } from '../../report/drift/markdown';
 import { renderDriftText } from '../../report/drift/text';
 import type { StackDriftOutcome } from '../../report/drift/drift-view';
 import { nonEmptyFlag, parseEngineFlags, prepareServiceRun, type StateFlags } from './engine-flags';
-import { failWith, writeError, writeWarning, type CliIo } from './io';
+import { inStack } from '../../engine/errors';
+import { describeEngineError, type SubjectError } from '../../report/engine-error';
+import { commandFailure, CommandFailure, type CommandEnd } from './command-failure';
+import { writeError, writeWarning, type CliIo } from './io';
 import { chooseStacks } from './stack-choice';
 import { UsageError } from './usage-error';
 
@@ -41,7 +44,7 @@ export interface DriftFlags extends StateFlags {
   record: boolean;
 }
 
-export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
+export async function runDrift(flags: DriftFlags, io: CliIo): Promise<CommandEnd> {
   let settings;
   let format: DriftFormat;
   let failOn: 'new' | 'any';
@@ -54,19 +57,25 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
     outFile = nonEmptyFlag('--out-file', flags.outFile);
     jsonOut = nonEmptyFlag('--json-out', flags.jsonOut);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok) return prepared.exitCode;
-  const choice = chooseStacks(prepared.options, settings, 'read', 'drift', io);
-  if (choice.kind === 'failed') return choice.exitCode;
+  if (prepared instanceof CommandFailure) return prepared;
+  const choice = chooseStacks(prepared, settings, 'read', 'drift', io);
+  if (choice instanceof CommandFailure) return choice;
   // The stack set every command runs over: a drift check of several stacks is the check of each.
   const now = new Date();
   const checked = await driftCheck(choice.stacks.length === 1 ? choice.options : { ...choice.options, stacks: choice.stacks }, { record: flags.record, now });
-  if (!checked.ok) return failWith(io, checked.error);
+  if (!checked.ok) return commandFailure(checked.error);
+  // A stack's report says its failure as the engine said it; the error lines after the report name the stack.
   const outcomes: StackDriftOutcome[] = checked.value.map((outcome) => (
     outcome.status === 'done' ? { stack: outcome.value.stack, check: outcome.value }
-      : { stack: outcome.stack, error: outcome.status === 'failed' ? outcome.error.message : `not checked: stack ${outcome.dependency} was not` }
+      : { stack: outcome.stack, error: outcome.status === 'failed' ? describeEngineError(outcome.error) : `not checked: stack ${outcome.dependency} was not` }
+  ));
+  const failures: (SubjectError | undefined)[] = checked.value.map((outcome) => (
+    outcome.status === 'done' ? undefined
+      : outcome.status === 'failed' ? inStack(outcome.error, outcome.stack)
+        : { message: `not checked: stack ${outcome.dependency} was not`, subject: { stack: outcome.stack } }
   ));
   const checkedAt = now.toISOString();
   const report = DRIFT_RENDERERS[format](outcomes, checkedAt);
@@ -75,24 +84,23 @@ export async function runDrift(flags: DriftFlags, io: CliIo): Promise<number> {
     // The same check as JSON: a second check would see itself as the previous one (every drift `known`).
     if (jsonOut !== undefined) writeDriftReport(format === 'json' ? report : renderDriftJson(outcomes, checkedAt), jsonOut, io);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
 
-  let failed = false;
-  for (const outcome of outcomes) {
-    if (!('check' in outcome)) {
-      writeError(io, `stack ${outcome.stack}: ${outcome.error}`);
-      failed = true;
+  for (const [index, outcome] of outcomes.entries()) {
+    const failure = failures[index];
+    if (failure !== undefined || !('check' in outcome)) {
+      writeError(io, describeEngineError(failure!));
       continue;
     }
     for (const warning of outcome.check.warnings) writeWarning(io, warning);
-    if (outcome.check.historyProblem) writeError(io, `stack ${outcome.stack}: ${outcome.check.historyProblem.message}`);
+    if (outcome.check.historyProblem) writeError(io, describeEngineError(inStack(outcome.check.historyProblem, outcome.stack)));
   }
-  if (failed) return 1;
+  if (failures.some((failure) => failure !== undefined)) return 1;
   if (flags.detailedExitcode !== true) return 0;
   const unknown = outcomes.filter((outcome) => 'check' in outcome && outcome.check.historyProblem !== undefined);
   if (unknown.length > 0) {
-    return failWith(io, `--fail-on ${failOn} needs each drifted object's status, and the drift history of ${unknown.map((outcome) => `stack ${outcome.stack}`).join(', ')} cannot be read (see above): fix or remove it, then check again`);
+    return commandFailure(`--fail-on ${failOn} needs each drifted object's status, and the drift history of ${unknown.map((outcome) => `stack ${outcome.stack}`).join(', ')} cannot be read (see above): fix or remove it, then check again`);
   }
   return outcomes.some((outcome) => 'check' in outcome && alerts(outcome.check.drifted, failOn)) ? DRIFT_ALERT_EXIT_CODE : 0;
 }

@@ -6,13 +6,15 @@
  */
 import * as path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
+import type { EngineError } from '../../engine/errors';
 import type { EngineOptions } from '../../engine/setup/engine-options';
 import { DEFAULT_PARALLELISM } from '../../engine/setup/run-context';
 import { isStateUrl, STATE_ENV } from '../../engine/state/state-location';
 import { configuredOutputDir, DEFAULT_OUTPUT_DIR } from '../../engine/setup/synth-output-dir';
 import { synthesize } from '../../synthesize';
 import { checkServiceConnection, resolveStack } from '../../engine';
-import { failWith, writeWarning, type CliIo } from './io';
+import { attempt, commandFailure, CommandFailure } from './command-failure';
+import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
 
 export { DEFAULT_PARALLELISM };
@@ -243,25 +245,16 @@ export async function prepareSynthOutput(settings: EngineSettings, io: CliIo): P
   return result.outdir;
 }
 
-/** The engine options of a run, or the exit code of a failure that was already reported on stderr. */
-export type PreparedServiceRun = { ok: true; options: EngineOptions } | { ok: false; exitCode: number };
-
 /**
  * What every command that talks to the service does first: synthesize or find the existing output, then check
  * the stack's service connection (its ServiceConnection, else the SERVICE_* environment: address, token
- * variable set, PEM files) before any request. The engine options of the run, or the exit code of a failure
- * that was already reported on stderr.
+ * variable set, PEM files) before any request. The engine options of the run, or why it cannot start.
  */
-export async function prepareServiceRun(settings: EngineSettings, io: CliIo): Promise<PreparedServiceRun> {
-  let options: EngineOptions;
-  try {
-    options = engineOptions(settings, await prepareSynthOutput(settings, io), io);
-  } catch (error) {
-    return { ok: false, exitCode: failWith(io, error) };
-  }
+export async function prepareServiceRun(settings: EngineSettings, io: CliIo): Promise<EngineOptions | CommandFailure> {
+  const options = await attempt(async () => engineOptions(settings, await prepareSynthOutput(settings, io), io));
+  if (options instanceof CommandFailure) return options;
   const connectionProblem = checkConnectionOf(options, io);
-  if (connectionProblem !== undefined) return { ok: false, exitCode: failWith(io, connectionProblem) };
-  return { ok: true, options };
+  return connectionProblem === undefined ? options : commandFailure(connectionProblem);
 }
 
 /**
@@ -269,15 +262,15 @@ export async function prepareServiceRun(settings: EngineSettings, io: CliIo): Pr
  * stack itself cannot be chosen (several stacks, none named), the command reports that: the engine still checks
  * each stack's connection before its first request.
  */
-function checkConnectionOf(options: EngineOptions, io: CliIo): string | undefined {
+function checkConnectionOf(options: EngineOptions, io: CliIo): EngineError | undefined {
   if (!resolveStack(options).ok) return undefined;
   return connectionProblem(options, io);
 }
 
 /** The problem with the connection of the stack `options` names (warnings are printed), or undefined. */
-export function connectionProblem(options: EngineOptions, io: CliIo): string | undefined {
+export function connectionProblem(options: EngineOptions, io: CliIo): EngineError | undefined {
   const checked = checkServiceConnection(options);
-  if (!checked.ok) return checked.error.code === 'service_config' ? checked.error.message : undefined;
+  if (!checked.ok) return checked.error.code === 'service_config' ? checked.error : undefined;
   for (const warning of checked.value.config.warnings) writeWarning(io, warning);
   return undefined;
 }

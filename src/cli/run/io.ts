@@ -26,16 +26,10 @@ export function processIo(): CliIo {
 }
 
 /** Errors go to stderr as `Error: <message>`; the engine's messages already say how to fix the problem. */
-export function writeError(io: CliIo, message: string): void {
+export function writeError(io: Pick<CliIo, 'stderr'>, message: string): void {
   io.stderr.write(`Error: ${message}\n`);
 }
 
 export function writeWarning(io: CliIo, message: string): void {
   io.stderr.write(`Warning: ${message}\n`);
-}
-
-/** Reports an error a command cannot go on after and returns exit code 1. */
-export function failWith(io: CliIo, error: unknown): number {
-  writeError(io, error instanceof Error ? error.message : String(error));
-  return 1;
 }

@@ -8,7 +8,10 @@
 import * as path from 'node:path';
 import { createSavedPlan, ok, plan, writeSavedPlanSet, type Plan, type Result, type StackOutcome, type StackSetOptions } from '../../engine';
 import { hasChangesOrDrift } from '../../engine/plan/plan';
-import { failWith, writeError, type CliIo } from './io';
+import { inStack } from '../../engine/errors';
+import { describeEngineError } from '../../report/engine-error';
+import { commandFailure, type CommandEnd } from './command-failure';
+import { writeError, type CliIo } from './io';
 import { reportShowsErrorsOnScreen, stacksProblemsAboveLine, writePlanReport, type PlanFormat } from '../views/plan-report';
 import { unchangedStackReport, type StackReport } from '../../report';
 import { mandatoryPolicyFailure } from '../views/policy-outcome';
@@ -30,8 +33,11 @@ export interface PlanRunRequest {
   planned: () => void;
 }
 
-/** A failure (already reported) as its exit code, or whether any stack has changes or drift. */
-export type PlanRunOutcome = { exitCode: number } | { changes: boolean };
+/**
+ * How the plan ended: its failure, the exit code of a run whose report says which stacks failed, or (every stack
+ * planned) whether any stack has changes or drift.
+ */
+export type PlanRunOutcome = CommandEnd | 'changes' | 'no changes';
 
 export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promise<PlanRunOutcome> {
   const { options, planFile } = request;
@@ -40,10 +46,10 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
   // With --changed and nothing changed, nothing is planned (no request) and no plan is saved.
   const planned = stacks.length === 0 ? ok([]) : await planAndSave(options, planFile, io);
   request.planned();
-  if (!planned.ok) return { exitCode: failWith(io, planned.error) };
+  if (!planned.ok) return commandFailure(planned.error);
   const outcomes = planned.value;
   // The only stack: its failure is the command's error, unprefixed, with no report (a set of one skips nothing).
-  if (stacks.length === 1 && unchanged.length === 0 && outcomes[0].status === 'failed') return { exitCode: failWith(io, outcomes[0].error) };
+  if (stacks.length === 1 && unchanged.length === 0 && outcomes[0].status === 'failed') return commandFailure(outcomes[0].error);
   const problems = outcomes.filter((outcome) => outcome.status !== 'done');
   const reports = inOrder([...outcomes, ...unchanged.map(unchangedStackReport)], request.order);
   try {
@@ -51,18 +57,19 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
     writePlanReport(reports, request.format, request.outFile, io, problems.length === 0 && stacks.length > 0 ? planFile : undefined);
     if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
-    return { exitCode: failWith(io, error) };
+    return commandFailure(error);
   }
   // Said whether or not another stack failed: the reports show the failed policy, and so does the closing message.
   const policyFailure = mandatoryPolicyFailure(plannedStacks(outcomes));
   if (problems.length > 0) {
     if (reportShowsErrorsOnScreen(io, request.format, request.outFile)) writeError(io, stacksProblemsAboveLine(problems.map((problem) => problem.stack)));
     else for (const problem of problems) {
-      writeError(io, problem.status === 'failed' ? `stack ${problem.stack}: ${problem.error.message}` : `stack ${problem.stack} was not planned: stack ${problem.dependency}, which it depends on, failed or was skipped`);
+      // Said after every stack's report: the failure names its stack.
+      writeError(io, problem.status === 'failed' ? describeEngineError(inStack(problem.error, problem.stack)) : `stack ${problem.stack} was not planned: stack ${problem.dependency}, which it depends on, failed or was skipped`);
     }
     if (planFile !== undefined) writeError(io, `the plan was not saved to ${planFile}: it would not cover every stack asked for`);
-    if (policyFailure !== undefined) writeError(io, policyFailure);
-    return { exitCode: 1 };
+    if (policyFailure !== undefined) writeError(io, describeEngineError(policyFailure));
+    return 1;
   }
   if (planFile !== undefined && stacks.length === 0) {
     io.stderr.write(`No stack changed since its last apply: nothing was planned, and no plan was saved to ${planFile}\n`);
@@ -71,8 +78,8 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
     io.stderr.write(`Saved ${what} to ${planFile}: apply exactly this plan with \`secretform apply ${planFile}\`\n`);
   }
   // A failed mandatory policy fails the plan once its reports are out: the reviewer sees why.
-  if (policyFailure !== undefined) return { exitCode: failWith(io, policyFailure) };
-  return { changes: outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) };
+  if (policyFailure !== undefined) return policyFailure;
+  return outcomes.some((outcome) => outcome.status === 'done' && hasChangesOrDrift(outcome.value)) ? 'changes' : 'no changes';
 }
 
 /** The reports in the order the stacks were chosen (unchanged ones among the others), else as they came. */

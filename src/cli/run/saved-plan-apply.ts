@@ -15,7 +15,8 @@ import { applySavedPlan, checkPlanFilesOrigin, checkSavedPlanSetWithoutService, 
 import { writeResult } from '../views/apply-report';
 import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
 import { configuredOutputDir, parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure, failureInStack, usageFailure, type CommandEnd } from './command-failure';
+import type { CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
 import { readPlanFiles, type PlanFiles } from './plan-files';
 import { loadRunPolicies } from './policy-flags';
@@ -24,43 +25,47 @@ import { checkSavedPlanConnection } from './service-environment';
 import { UsageError } from './usage-error';
 import { plannedOperations } from './progress';
 
-export async function runSavedPlanApply(planFiles: readonly string[], flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<number> {
+export async function runSavedPlanApply(planFiles: readonly string[], flags: ChangeFlags, io: CliIo, hooks: ProcessHooks = defaultProcessHooks()): Promise<CommandEnd> {
   let settings: EngineSettings;
   try {
     settings = parseEngineFlags(flags);
     refuseFlagsThatChangeThePlan(flags, settings);
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   const files = await readPlanFiles(planFiles, io.cwd);
-  if (!files.ok) return failWith(io, files.error);
+  if (!files.ok) return commandFailure(files.error);
   const planFile = planFiles.join(' ');
   if (planFiles.length > 1) {
     const joined = checkJoinedFiles(files.value, settings, io);
-    if (joined !== undefined) return failWith(io, joined);
+    if (joined !== undefined) return joined;
   }
   const set = files.value.set;
   // The file is not trusted before its MAC is checked, and that check may read the key from the service: each
   // stack's service must be the one the code or the environment names, checked for every stack before anything.
   for (const plan of set.plans) {
     const mismatch = savedPlanConnectionMismatch(plan, io, settings.output);
-    if (mismatch !== undefined) return failWith(io, set.plans.length > 1 ? `stack ${plan.stack}: ${mismatch}` : mismatch);
+    if (mismatch !== undefined) {
+      const failure = new CommandFailure('service_mismatch', mismatch);
+      // In a plan of several stacks the failure names its stack.
+      return set.plans.length > 1 ? failureInStack(failure, plan.stack) : failure;
+    }
   }
   let policies: LoadedPolicies | undefined;
   try {
     // The packs the plan was made with, and any given now.
     policies = await loadRunPolicies(flags, io, set.plans.flatMap((plan) => plan.policy_packs ?? []));
   } catch (error) {
-    return failWith(io, error);
+    return commandFailure(error);
   }
   // Each stack goes to the service it was planned against: its connection, else the environment. Every
   // stack's is checked before the first request to any.
   for (const plan of set.plans) {
     const connectionProblem = checkSavedPlanConnection(plan, io);
-    if (connectionProblem !== undefined) return failWith(io, set.plans.length > 1 ? `stack ${plan.stack}: ${connectionProblem}` : connectionProblem);
+    if (connectionProblem !== undefined) return set.plans.length > 1 ? failureInStack(connectionProblem, plan.stack) : connectionProblem;
   }
   const problem = savedPlanStackProblem(planFile, set, settings);
-  if (problem !== undefined) return failWith(io, problem);
+  if (problem !== undefined) return problem;
   io.stdout.write(`Applying the saved plan${planFiles.length > 1 ? 's' : ''} ${planFiles.join(', ')} (${describePlan(set)}).\n`);
   // The plan chose its stacks and targets (each stack's plan holds its own): the advice of an error repeats them.
   // Its --stack always, even for a plan of one stack: this run reads no synth output, so it cannot tell that
@@ -81,30 +86,30 @@ export async function runSavedPlanApply(planFiles: readonly string[], flags: Cha
  * that they are this app's and were planned against this run's state (plan-file-origin.ts), and, when the run has
  * SECRETFORM_STATE_KEY, that each one's MAC matches it (the engine checks each stack's MAC again with its key).
  */
-function checkJoinedFiles(files: PlanFiles, settings: EngineSettings, io: CliIo): Error | undefined {
+function checkJoinedFiles(files: PlanFiles, settings: EngineSettings, io: CliIo): CommandFailure | undefined {
   const outdir = path.resolve(io.cwd, settings.output ?? configuredOutputDir(io.cwd));
   const origin = checkPlanFilesOrigin(files.set, files.fileOf, { outdir, statePath: stateFlagValue(settings.statePath, io.cwd), env: io.env, cwd: io.cwd });
-  if (!origin.ok) return origin.error;
+  if (!origin.ok) return commandFailure(origin.error);
   const bound = checkSavedPlanSetWithoutService(files.set, io.env, files.fileOf);
-  return bound.ok ? undefined : bound.error;
+  return bound.ok ? undefined : commandFailure(bound.error);
 }
 
 /**
  * Why `--stack` does not go with this plan, or undefined: the plan fixes its stacks. A plan of one stack takes
  * that stack's name (or none), a plan of several takes none.
  */
-function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): UsageError | undefined {
+function savedPlanStackProblem(planFile: string, set: SavedPlanSet, settings: EngineSettings): CommandFailure | undefined {
   const stacks = set.plans.map((plan) => plan.stack);
   if (stacks.length > 1) {
     if (settings.stacks.length === 0) return undefined;
-    return new UsageError(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
+    return usageFailure(`${planFile} is a plan of ${stacks.length} stacks (${stacks.join(', ')}), applied together; drop --stack (to apply fewer stacks, make a plan of those: \`secretform plan --stack NAME --out PLANFILE\`)`);
   }
   const [stack] = stacks;
   if (settings.stacks.length > 1) {
-    return new UsageError(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
+    return usageFailure(`${planFile} is a plan of stack "${stack}" only; drop --stack or use a plan of the stacks you name`);
   }
   if (settings.stack !== undefined && settings.stack !== stack) {
-    return new UsageError(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
+    return usageFailure(`${planFile} is a plan of stack "${stack}", not "${settings.stack}"; drop --stack or use that stack's plan`);
   }
   return undefined;
 }

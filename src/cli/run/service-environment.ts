@@ -6,23 +6,24 @@
  */
 import { checkStackConnection, type SavedPlan } from '../../engine';
 import { connectionOfObject } from '../../engine/setup/desired';
+import { commandFailure, CommandFailure } from './command-failure';
 import { writeWarning, type CliIo } from './io';
 
 /** The problem with the service environment (never quoting the token), or undefined when it is usable. */
-export function checkServiceEnvironment(io: CliIo): string | undefined {
+export function checkServiceEnvironment(io: CliIo): CommandFailure | undefined {
   return checkSavedPlanConnection(undefined, io);
 }
 
 /** The problem with the connection a saved plan's stack uses (its own, else the environment), or undefined. */
-export function checkSavedPlanConnection(saved: Pick<SavedPlan, 'stack' | 'connection'> | undefined, io: CliIo): string | undefined {
+export function checkSavedPlanConnection(saved: Pick<SavedPlan, 'stack' | 'connection'> | undefined, io: CliIo): CommandFailure | undefined {
   let connection;
   try {
     connection = saved?.connection === undefined ? undefined : connectionOfObject(saved.connection, 'saved plan');
   } catch (error) {
-    return (error as Error).message;
+    return new CommandFailure('plan_file', (error as Error).message);
   }
   const checked = checkStackConnection({ stack: saved?.stack ?? '', connection, env: io.env, cwd: io.cwd });
-  if (!checked.ok) return checked.error.message;
+  if (!checked.ok) return commandFailure(checked.error);
   for (const warning of checked.value.config.warnings) writeWarning(io, warning);
   return undefined;
 }

@@ -5,9 +5,11 @@
  * action, exec, and the state commands with force-unlock.
  */
 import { chooseSynthesizedStacks, oneStackNameProblem, resolveStack, stackOfAddress, type SelectionUse } from '../../engine';
+import { inStack } from '../../engine/errors';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { connectionProblem, prepareServiceRun, type EngineSettings, type PreparedServiceRun } from './engine-flags';
-import { failWith, type CliIo } from './io';
+import { commandFailure, CommandFailure } from './command-failure';
+import { connectionProblem, prepareServiceRun, type EngineSettings } from './engine-flags';
+import type { CliIo } from './io';
 import { UsageError } from './usage-error';
 
 /**
@@ -15,26 +17,29 @@ import { UsageError } from './usage-error';
  * (`rerunCommand`): the ones the user gave, or none when the synth output holds no other stack, so that a run of
  * the only stack keeps its advice as it always was.
  */
-export type StackChoice =
-  | { kind: 'chosen'; options: EngineOptions; stacks: string[]; chosenBy: readonly string[] }
-  | { kind: 'failed'; exitCode: number };
+export interface StackChoice {
+  options: EngineOptions;
+  stacks: string[];
+  chosenBy: readonly string[];
+}
 
-/** The stacks `settings.stacks` select in the run's synth output; a failure is reported on stderr. */
-export function chooseStacks(options: EngineOptions, settings: EngineSettings, use: SelectionUse, command: string, io: CliIo): StackChoice {
+/** The stacks `settings.stacks` select in the run's synth output, or why they cannot be chosen. */
+export function chooseStacks(options: EngineOptions, settings: EngineSettings, use: SelectionUse, command: string, io: CliIo): StackChoice | CommandFailure {
   if (options.desired.kind !== 'synth-output') {
     const one = resolveStack(options);
-    return one.ok ? { kind: 'chosen', options, stacks: [one.value], chosenBy: [] } : { kind: 'failed', exitCode: failWith(io, one.error) };
+    return one.ok ? { options, stacks: [one.value], chosenBy: [] } : commandFailure(one.error);
   }
   const chosen = chooseSynthesizedStacks(options.desired.outdir, settings.stacks, use, command);
-  if (!chosen.ok) return { kind: 'failed', exitCode: failWith(io, chosen.error) };
+  if (!chosen.ok) return commandFailure(chosen.error);
   const { stacks, chosenBy } = chosen.value;
   // prepareServiceRun checked the connection of the stack the options name, if they name one: the others now.
   const checked = resolveStack(options);
   for (const stack of stacks.filter((name) => !(checked.ok && checked.value === name))) {
     const problem = connectionProblem({ ...options, stack }, io);
-    if (problem !== undefined) return { kind: 'failed', exitCode: failWith(io, stacks.length > 1 && !problem.startsWith(`stack ${stack}:`) ? `stack ${stack}: ${problem}` : problem) };
+    // In a run of several stacks the failure names its stack (once: a ServiceConnection's names it already).
+    if (problem !== undefined) return commandFailure(stacks.length > 1 ? inStack(problem, stack) : problem);
   }
-  return { kind: 'chosen', options: stacks.length > 1 ? options : { ...options, stack: stacks[0] }, stacks, chosenBy };
+  return { options: stacks.length > 1 ? options : { ...options, stack: stacks[0] }, stacks, chosenBy };
 }
 
 /**
@@ -63,9 +68,9 @@ export function oneStackOf(settings: Pick<EngineSettings, 'stack' | 'stacks'>, c
  * names a stack of the synth output, known only once synthesized: such a command reads or writes one stack's
  * state, so a pattern is refused rather than read as the name of no stack (`oneStackNameProblem`).
  */
-export async function prepareOneStackRun(settings: EngineSettings, command: string, io: CliIo): Promise<PreparedServiceRun> {
+export async function prepareOneStackRun(settings: EngineSettings, command: string, io: CliIo): Promise<EngineOptions | CommandFailure> {
   const prepared = await prepareServiceRun(settings, io);
-  if (!prepared.ok || settings.stacks.length === 0 || prepared.options.desired.kind !== 'synth-output') return prepared;
-  const problem = oneStackNameProblem(prepared.options.desired.outdir, settings.stacks[0], command);
-  return problem === undefined ? prepared : { ok: false, exitCode: failWith(io, problem.message) };
+  if (prepared instanceof CommandFailure || settings.stacks.length === 0 || prepared.desired.kind !== 'synth-output') return prepared;
+  const problem = oneStackNameProblem(prepared.desired.outdir, settings.stacks[0], command);
+  return problem === undefined ? prepared : commandFailure(problem);
 }

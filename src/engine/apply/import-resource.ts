@@ -38,12 +38,12 @@ export async function importResource(options: EngineOptions, address: string, id
   try {
     identity = resourceType.parseImportId(id);
   } catch (error) {
-    if (error instanceof ImportIdError) return fail(new EngineError('import_invalid', `${address}: ${error.message}`));
+    if (error instanceof ImportIdError) return fail(new EngineError('import_invalid', error.message, { address }));
     throw error;
   }
   const importedId = resourceType.id(identity);
   if (importedId !== desired.id) {
-    return fail(new EngineError('import_invalid', `${address}: import id ${id} names ${importedId}, but the code manages ${desired.id} at this address`));
+    return fail(new EngineError('import_invalid', `import id ${id} names ${importedId}, but the code manages ${desired.id} at this address`, { address }));
   }
   return withImportRun(context.value, [desired], 'secretform import', async (run) => {
     const existing = ownValue(run.writer.state.resources, address);
@@ -53,7 +53,7 @@ export async function importResource(options: EngineOptions, address: string, id
     const live = await refresh(run.client, [adoptionReadFor(desired)], { parallelism: 1 });
     if (!live.ok) return live;
     const attributes = live.value.get(address)?.attributes;
-    if (!attributes) return fail(new EngineError('import_invalid', `${address}: ${desired.id} does not exist on the service; nothing to import`));
+    if (!attributes) return fail(new EngineError('import_invalid', `${desired.id} does not exist on the service; nothing to import`, { address }));
     const stored = (await run.adopt(desired, attributes)) ?? (await run.writer.finish());
     if (stored) return fail(stored);
     return ok({ address, id: desired.id, type: desired.type });

@@ -84,7 +84,7 @@ export async function runOperation(options: EngineOptions, request: OperationReq
     const entry = ownValue(state.resources, request.address);
     if (!entry) return fail(notInState(context, request.address, Object.keys(state.resources)));
     const resourceType = findResourceType(entry.type);
-    if (!resourceType) return fail(new EngineError('state_corrupt', `${request.address}: state records an unknown type "${entry.type}"`));
+    if (!resourceType) return fail(new EngineError('state_corrupt', `state records an unknown type "${entry.type}"`, { address: request.address }));
     const operation = resourceType.operations.find((candidate) => candidate.name === request.operation);
     if (!operation) {
       return fail(new EngineError('operation_unsupported',
@@ -160,7 +160,7 @@ async function operationSecrets(context: RunContext, address: string, operation:
   if (needed.length === 0) return ok(new Map());
   const desired = context.desired.resources.find((resource) => resource.address === address);
   if (!desired || needed.some((field) => desired.secrets[field] === undefined)) {
-    return fail(new EngineError('secret_unresolved', `${address}: ${operation.name} needs ${needed.join(', ')} from the code, and the code has none at this address`));
+    return fail(new EngineError('secret_unresolved', `${operation.name} needs ${needed.join(', ')} from the code, and the code has none at this address`, { address }));
   }
   return resolveSecrets([{ ...desired, secrets: Object.fromEntries(needed.map((field) => [field, desired.secrets[field]])) }], { cwd: context.cwd, env: context.env });
 }
@@ -170,7 +170,7 @@ function operationFailure(request: OperationRequest, entry: ResourceState, error
   if (request.operation === 'check-out' && error.status === 400 && /no service accounts? available/i.test(said)) {
     return new EngineError('no_account_available', `no account available in ${setName(entry)}: every account of the set is checked out; check one in or wait for a check-out to expire`);
   }
-  return new EngineError('service_error', `${request.address}: ${request.operation} failed: ${error.message}`);
+  return new EngineError('service_error', `${request.operation} failed: ${error.message}`, { address: request.address });
 }
 
 function setName(entry: ResourceState): string {
@@ -238,7 +238,7 @@ async function recordRotation(locked: LockedState, address: string, entry: Resou
   const writer = new StateWriter(locked.backend, locked.state, 'secretform action rotate-root', service);
   const failed = await writer.set(address, { ...current, rotated_by_service: rotated }).then(() => writer.finish(), (error: EngineError) => error);
   if (failed) {
-    return fail(new EngineError('state_io', `${address}: the service rotated the root credential, but state could not record it (${failed.message}); run \`secretform action rotate-root ${address}\` again once state is writable, or a later apply may send the superseded value`));
+    return fail(new EngineError('state_io', `the service rotated the root credential, but state could not record it (${failed.message}); run \`secretform action rotate-root ${address}\` again once state is writable, or a later apply may send the superseded value`, { address }));
   }
   return ok(at);
 }

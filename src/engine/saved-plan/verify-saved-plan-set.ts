@@ -11,7 +11,7 @@
  *    without, the stacks' list and order, their dependencies and connections. A stack with no MAC, or a set
  *    written by format version 1 (whose MACs did not cover the set), is refused unless `allowUnverified`.
  */
-import { EngineError, fail, ok, type Result } from '../errors';
+import { EngineError, fail, inStack, ok, type Result } from '../errors';
 import type { EngineOptions } from '../setup/engine-options';
 import { objectOfConnection } from '../setup/desired';
 import { prepareRun, savedPlanKey } from '../setup/run-context';
@@ -36,8 +36,12 @@ export type SavedPlanVerificationOptions = Omit<EngineOptions, 'desired' | 'stac
 export async function verifySavedPlanSet(set: SavedPlanSet, options: SavedPlanVerificationOptions): Promise<Result<void>> {
   const file = options.planFile ?? 'given';
   const several = set.plans.length > 1;
-  const refuse = (stack: string, error: EngineError) =>
-    fail(several ? new EngineError(error.code, `stack ${stack}: ${error.message.replace(/\.$/, '')}; no stack was changed`) : error);
+  // In a set of several, the refusal names its stack (its subject) and says that none was changed.
+  const refuse = (stack: string, error: EngineError) => {
+    if (!several) return fail(error);
+    const { code, message, subject } = inStack(error, stack);
+    return fail(new EngineError(code, `${message.replace(/\.$/, '')}; no stack was changed`, subject));
+  };
   const place = { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() };
 
   // 1. Every stack's service, before any request to any.
@@ -77,7 +81,7 @@ export function checkSavedPlanSetWithoutService(set: SavedPlanSet, env: NodeJS.P
   const whole = savedPlanSetContext(set);
   for (const plan of set.plans) {
     const checked = checkSavedPlanWithoutService(plan, env, fileOf(plan.stack), set.signedIn?.get(plan.stack) ?? whole);
-    if (!checked.ok) return set.plans.length > 1 ? fail(new EngineError(checked.error.code, `stack ${plan.stack}: ${checked.error.message}`)) : checked;
+    if (!checked.ok) return set.plans.length > 1 ? fail(inStack(checked.error, plan.stack)) : checked;
   }
   return ok(undefined);
 }

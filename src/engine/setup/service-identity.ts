@@ -40,11 +40,13 @@ export function serviceMismatch(input: {
   if (recorded === undefined || recorded === input.service || input.migrateState) return undefined;
   return new EngineError(
     'service_mismatch',
-    `stack ${input.stack}: its state (${input.stateLocation}) was applied to the service at ${recorded}, but this run's connection ` +
+    `its state (${input.stateLocation}) was applied to the service at ${recorded}, but this run's connection ` +
       `(${input.source}) names ${input.service}, so nothing was changed. Planned there, every object would read "deleted outside" and apply would ` +
       `forget them, leaving them unmanaged on ${recorded}.\n` +
       `If the address is wrong, point the stack back at ${recorded} (its ServiceConnection, or SERVICE_ADDR). ` +
       `If the stack's objects have moved to ${input.service} on purpose, run \`secretform plan --migrate-state\` to see what that service holds, ` +
       `then \`secretform apply --migrate-state\`: it applies the code there (creating what is missing) and records ${input.service} in the state (docs/state.md).`,
+    // "its state": the message is about the stack, in a run of one stack too.
+    { stack: input.stack },
   );
 }

@@ -60,11 +60,12 @@ export function checkStackConnection(input: StackConnectionInput, requireToken =
     clientKeyFile: file(connection.clientKeyFile),
     skipVerify: connection.skipVerify,
   }, names);
-  if (!loaded.ok) return fail(new EngineError('service_config', `stack ${stack}: ${loaded.error.message}`));
+  // The stack's own connection: its errors name the stack, in a run of one stack too.
+  if (!loaded.ok) return fail(new EngineError('service_config', loaded.error.message, { stack }));
   if (requireToken && loaded.config.token === undefined) {
     return fail(new EngineError('service_config',
-      `stack ${stack}: ${connection.tokenEnv} is not set: the stack's ServiceConnection ${where} reads the token for ${loaded.config.address} from ` +
-        `${connection.tokenEnv} (tokenEnv); export the token as ${connection.tokenEnv} (secretform never takes it on the command line). Nothing was sent.`));
+      `${connection.tokenEnv} is not set: the stack's ServiceConnection ${where} reads the token for ${loaded.config.address} from ` +
+        `${connection.tokenEnv} (tokenEnv); export the token as ${connection.tokenEnv} (secretform never takes it on the command line). Nothing was sent.`, { stack }));
   }
   // The client's hints (a refused token, an unreachable address, a TLS failure) name what this stack really uses.
   const settingNames = {

@@ -5,7 +5,7 @@
  * is contacted. A set of one is checked by its own run, as it always was (the same errors, unprefixed).
  */
 import type { EngineOptions } from '../setup/engine-options';
-import { EngineError, fail, ok, type Result } from '../errors';
+import { EngineError, fail, inStack, ok, type Result } from '../errors';
 import { checkRunConnection, prepareRun } from '../setup/run-context';
 import { chosenStateSetting, isStateUrl, STACK_PLACEHOLDER } from '../state/state-location';
 import { orderStacks, reverseDependencies, type StackDependencies } from './stack-order';
@@ -42,10 +42,8 @@ export function prepareStacks(
     const context = prepareRun({ ...options, stack, desired: desiredOf(stack) });
     // Each stack's connection is checked as its client will check it: no server is contacted while any is wrong.
     const checked = context.ok ? checkRunConnection(context.value, context.value.desired.connection !== undefined) : context;
-    if (!checked.ok) {
-      const { code, message } = checked.error;
-      return fail(new EngineError(code, message.startsWith(`stack ${stack}:`) ? message : `stack ${stack}: ${message}`));
-    }
+    // The run's error now: it names the stack it is about (once, if the error named it already).
+    if (!checked.ok) return fail(inStack(checked.error, stack));
   }
   return ok(reversed
     ? { ordered: [...order.value].reverse(), waitsFor: reverseDependencies(dependencies) }

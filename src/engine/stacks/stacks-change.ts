@@ -14,7 +14,7 @@
 import { applyStack, applyStackSavedPlan, destroyStack } from '../run/apply-run';
 import type { Plan } from '../plan/plan';
 import type { ApplyOptions, ApplyResult } from '../run/apply-options';
-import { EngineError, fail, ok, type Result } from '../errors';
+import { EngineError, fail, inStack, ok, type Result } from '../errors';
 import type { SavedPlanSet } from '../saved-plan/saved-plan-set';
 import type { StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
@@ -84,7 +84,9 @@ export async function applySavedPlan(set: SavedPlanSet, givenOptions: SavedPlanS
     const failedPolicies = savedPlanPolicyRefusal(plan.plan, options.planFile ?? 'given');
     if (failedPolicies) {
       // Worded as a refusal of every stack after their runs (changeStacks): the closing full stop gives way to the note.
-      return fail(set.plans.length > 1 ? new EngineError(failedPolicies.code, `stack ${plan.stack}: ${failedPolicies.message.replace(/\.$/, '')}; no stack was changed`) : failedPolicies);
+      if (set.plans.length === 1) return fail(failedPolicies);
+      const { code, message, subject } = inStack(failedPolicies, plan.stack);
+      return fail(new EngineError(code, `${message.replace(/\.$/, '')}; no stack was changed`, subject));
     }
   }
   // Nothing in the file is trusted, and no request goes to an address it alone names, before every stack is verified.
@@ -184,8 +186,9 @@ async function changeStacks(
   const refused = outcomes.find((outcome) => outcome.status === 'failed' && REFUSES_EVERY_STACK.has(outcome.error.code));
   if (refused?.status === 'failed') {
     if (!set.several) return fail(refused.error);
-    // A message's closing full stop gives way to the note.
-    return fail(new EngineError(refused.error.code, `stack ${refused.stack}: ${refused.error.message.replace(/\.$/, '')}; no stack was changed`));
+    // The run's error now, naming its stack; a message's closing full stop gives way to the note.
+    const { code, message, subject } = inStack(refused.error, refused.stack);
+    return fail(new EngineError(code, `${message.replace(/\.$/, '')}; no stack was changed`, subject));
   }
   return ok({ stacks: outcomes, confirmed: !declined && planned.size > 0 });
 }
