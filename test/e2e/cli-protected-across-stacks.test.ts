@@ -4,13 +4,15 @@
  * `base` would delete both users with it on the service: `plan`, `apply` and `destroy` of `base` refuse before any
  * write, naming the users and their stack. The check fails closed: when prod's state cannot be read (damaged), or
  * cannot be found (one `--state FILE` serves the run), base's removals are refused all the same, naming prod, the
- * reason and how to proceed. The real binary against a dev server.
+ * reason and how to proceed; with the states in PostgreSQL too (prod's rows damaged). The real binary against a
+ * dev server.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
+import { describeWithPostgres, startPostgres, type PgCluster } from '../support/postgres';
 import { ROOT, cliEnv, runCli } from './cli-harness';
 
 jest.setTimeout(180_000);
@@ -20,8 +22,8 @@ let project: string;
 const writes = (from: number) => server.requestLog.slice(from).filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST');
 
 /** base: the mount (unless `mount` is false); prod (depending on base): ann (protected) and bo (retained) in it. */
-function writeApp(mount: boolean): void {
-  writeFileSync(join(project, 'main.js'), `${[
+function writeApp(mount: boolean, dir = project): void {
+  writeFileSync(join(dir, 'main.js'), `${[
     `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
     `const sf = require(${JSON.stringify(join(ROOT, 'dist'))});`,
     'const app = new App();',
@@ -115,4 +117,41 @@ test("one --state file for base: prod's state cannot be found, so base's removal
   expect(named.code).toBe(1);
   expect(named.stderr).toContain('prod/ann (auth/people/users/ann): lives in base/people (sys/auth/people), which the plan would delete');
   expect(writes(from)).toEqual([]);
+});
+
+describeWithPostgres('states in PostgreSQL', () => {
+  let pg: PgCluster | undefined;
+  let own: DevServer | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    own = await startDevServer({ port: 0, rootToken: 'across-pg-root' });
+  }, 120_000);
+  afterAll(async () => {
+    await own?.close();
+    pg?.stop();
+  });
+
+  test("prod's rows damaged in the database: base's removal is refused, naming prod and the database's complaint", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secretform-across-pg-e2e-'));
+    writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+    const env = cliEnv(own!, { SECRETFORM_STATE: pg!.url('across') });
+    writeApp(true, dir);
+    const applied = await runCli(['apply', '--stack', '*', '--auto-approve'], dir, env);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const admin = await pg!.admin();
+    try {
+      await admin.query(`UPDATE across.resources SET entry = '{"type": 5}'::jsonb WHERE stack = 'prod' AND address = 'prod/ann'`);
+    } finally {
+      await admin.end();
+    }
+    writeApp(false, dir);
+    const from = own!.requestLog.length;
+    const refused = await runCli(['apply', '--stack', 'base', '--auto-approve'], dir, env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the plan would delete or replace base/people (sys/auth/people), and whether that takes with it a protected or retained object of another stack on the same service cannot be checked');
+    expect(refused.stderr).toMatch(/\n {2}prod: .*prod\/ann/);
+    expect(own!.requestLog.slice(from).filter((entry) => entry.method !== 'GET' && entry.method !== 'LIST')).toEqual([]);
+    expect((await call(own!, 'GET', 'sys/auth/people')).status).toBe(200);
+  });
 });
