@@ -115,6 +115,19 @@ describe('the compile cache of the CLI bundle', () => {
     });
   });
 
+  test('is flushed to disk (fsync) before it is renamed into place', () => {
+    const log = join(root, 'fs-writes.log');
+    rmSync(log, { force: true });
+    expect(run('plan', { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'support', 'record-fs-writes.cjs')}`, SF_RECORD_FS_WRITES: log })).toBe('miss');
+    const file = join(cacheDir, cacheFiles()[0]);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    const renamed = calls.findIndex((call) => call.startsWith('rename ') && call.endsWith(` ${file}`));
+    expect(renamed).toBeGreaterThanOrEqual(0);
+    const temporaryFile = calls[renamed].slice('rename '.length, -(file.length + 1));
+    expect(temporaryFile).not.toBe(file);
+    expect(calls.slice(0, renamed)).toContain(`fsync ${temporaryFile}`);
+  });
+
   test('made from another build of the bundle is not used', () => {
     expect(run('plan')).toBe('miss');
     const bundle = join(root, 'dist', 'cli', 'main.bundle.js');

@@ -4,46 +4,37 @@
  * state) and an action are refused before any request to B, naming both services; on A the import records the
  * service in a state that recorded none (as an older version wrote it). The real binary against two dev servers.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { ROOT, cliEnv, runCli } from './cli-harness';
+import type { DevServer } from '../../src/devserver/server';
+import { closeTwoServices, identityEnv, identityProject, startTwoServices, writeProdApp, type TwoServices } from '../support/service-identity-app';
+import { runCli } from './cli-harness';
 
 jest.setTimeout(240_000);
 
 const TOKEN = 'identity-import-root-token-8a2c';
+let services: TwoServices | undefined;
 let a: DevServer;
 let b: DevServer;
 
 beforeAll(async () => {
-  a = await startDevServer({ port: 0, rootToken: TOKEN });
-  b = await startDevServer({ port: 0, rootToken: TOKEN });
+  services = await startTwoServices(TOKEN);
+  ({ a, b } = services);
 });
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-});
+afterAll(() => closeTwoServices(services));
 
 /** Stack `prod` on `address` (its ServiceConnection): an auth mount and a user in it. */
 function writeApp(project: string, address: string): void {
-  writeFileSync(join(project, 'main.js'), `${[
-    `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
-    `const sf = require(${JSON.stringify(join(ROOT, 'dist'))});`,
-    'const app = new App();',
-    "const stack = new TerraformStack(app, 'prod');",
-    `new sf.ServiceConnection(stack, 'service', { address: ${JSON.stringify(address)}, tokenEnv: 'PROD_SERVICE_TOKEN' });`,
+  writeProdApp(project, address, [
     "const people = new sf.AuthMount(stack, 'people', { path: 'people', type: 'userpass' });",
     "new sf.UserpassUser(stack, 'ann', { mount: people, username: 'ann', password: sf.SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD') });",
-    'app.synth();',
-  ].join('\n')}\n`);
+  ]);
 }
 
 test('import and action against another service than the state records: refused before any request, naming both', async () => {
-  const project = mkdtempSync(join(tmpdir(), 'secretform-identity-import-e2e-'));
-  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
-  const env = cliEnv({ url: 'http://127.0.0.1:9', rootToken: TOKEN }, { SECRETFORM_STATE: undefined, PROD_SERVICE_TOKEN: TOKEN });
+  const project = identityProject('secretform-identity-import-e2e-');
+  const env = identityEnv(TOKEN, { SECRETFORM_STATE: undefined });
   const stateFile = join(project, '.secretform', 'prod.state.json');
   const state = () => JSON.parse(readFileSync(stateFile, 'utf8')) as { service?: string; resources: Record<string, unknown> };
 

@@ -7,43 +7,35 @@
  * the address may be wrong, and the next apply records the service; `--migrate-state` moves the stack on
  * purpose. With the state in a local file and in PostgreSQL; the real binary against two dev servers.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDevServer, type DevServer } from '../../src/devserver/server';
+import type { DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { describeWithPostgres, startPostgres, type PgCluster } from '../support/postgres';
-import { ROOT, cliEnv, runCli } from './cli-harness';
+import { closeTwoServices, identityEnv, identityProject, startTwoServices, writeProdApp, type TwoServices } from '../support/service-identity-app';
+import { runCli } from './cli-harness';
 
 jest.setTimeout(240_000);
 
 const TOKEN = 'identity-root-token-4e1b';
+let services: TwoServices | undefined;
 let a: DevServer;
 let b: DevServer;
 
 beforeEach(async () => {
-  a = await startDevServer({ port: 0, rootToken: TOKEN });
-  b = await startDevServer({ port: 0, rootToken: TOKEN });
+  services = await startTwoServices(TOKEN);
+  ({ a, b } = services);
 });
 
-afterEach(async () => {
-  await a?.close();
-  await b?.close();
-});
+afterEach(() => closeTwoServices(services));
 
 /** The app: stack `prod` on `address` (its ServiceConnection), with five objects: two mounts and three users. */
 function writeApp(project: string, address: string): void {
-  writeFileSync(join(project, 'main.js'), `${[
-    `const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});`,
-    `const sf = require(${JSON.stringify(join(ROOT, 'dist'))});`,
-    'const app = new App();',
-    "const stack = new TerraformStack(app, 'prod');",
-    `new sf.ServiceConnection(stack, 'service', { address: ${JSON.stringify(address)}, tokenEnv: 'PROD_SERVICE_TOKEN' });`,
+  writeProdApp(project, address, [
     "new sf.SecretsMount(stack, 'kv', { path: 'apps', type: 'kv', options: { version: '2' } });",
     "const people = new sf.AuthMount(stack, 'people', { path: 'people', type: 'userpass' });",
     "for (const name of ['ann', 'bo', 'cy']) new sf.UserpassUser(stack, name, { mount: people, username: name, password: sf.SecretValue.fromEnv('SF_E2E_ALICE_PASSWORD') });",
-    'app.synth();',
-  ].join('\n')}\n`);
+  ]);
 }
 
 interface Backend {
@@ -84,11 +76,10 @@ const postgres: Backend = {
 
 function identityBehaviours(backend: Backend): void {
   test('prod applied on A, then pointed at B: refused before any write, naming both; an older state is accepted and gets its service; --migrate-state moves it', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'secretform-identity-e2e-'));
-    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+    const project = identityProject('secretform-identity-e2e-');
     const state = await backend.fresh(project);
     // SERVICE_ADDR names nothing: each run talks to the stack's connection only.
-    const env = cliEnv({ url: 'http://127.0.0.1:9', rootToken: TOKEN }, { ...state.env, PROD_SERVICE_TOKEN: TOKEN });
+    const env = identityEnv(TOKEN, state.env);
     const pulled = async () => JSON.parse((await runCli(['state', 'pull', '--stack', 'prod'], project, env)).stdout) as { serial: number; service?: string; resources: Record<string, unknown> };
 
     writeApp(project, a.url);

@@ -10,6 +10,7 @@ import { computePlan, type PlanComputation } from '../plan/compute-plan';
 import type { ReadAhead } from '../plan/read-ahead';
 import { withConsequences } from '../guardrails/consequences';
 import { protectionViolation } from '../guardrails/protection';
+import { uncheckedStacksRefusal } from '../guardrails/unchecked-stacks';
 import { otherStacksOnService } from './other-stacks';
 import { vanishedObjectsWarning } from '../guardrails/vanished-objects';
 import { planWithPolicies } from '../policy/policy-stage';
@@ -85,8 +86,11 @@ export async function planRun(context: RunContext, state: StateFile, mode: RunMo
   // A protected object is never deleted nor replaced: the whole run stops here, before any write.
   // Other stacks on the service are read only when the plan removes something that could hold their objects.
   const removes = computation.value.plan.changes.some((change) => change.action === 'delete' || change.action === 'replace');
-  const others = removes ? await otherStacksOnService(context, service) : [];
-  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state, others });
+  const others = removes ? await otherStacksOnService(context, service) : { found: [], unchecked: [] };
+  // What the stacks that could be read show is refused first; a stack that could not be read refuses a removal
+  // all the same (fail closed: it may keep a protected object in what goes).
+  const refused = protectionViolation(computation.value, mode, { desired: context.desired, state, others: others.found }) ??
+    uncheckedStacksRefusal(computation.value, others.unchecked);
   if (refused) {
     await client.value.close();
     return fail(refused);

@@ -96,6 +96,22 @@ test('a policy made in code whose promise never settles fails at the deadline, n
   }
 });
 
+test('without a timeout given, the deadline is 60 s: still waiting just before, failed closed at it', async () => {
+  jest.useFakeTimers();
+  try {
+    const hanging = definePolicy({ id: 'hangs', description: 'x', enforcement: 'mandatory', check: () => new Promise<never>(() => undefined) });
+    let settled: Awaited<ReturnType<typeof evaluatePolicies>> | undefined;
+    void evaluatePolicies(plan, desired(), loaded(hanging)).then((run) => (settled = run));
+    await jest.advanceTimersByTimeAsync(59_999);
+    expect(settled).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(settled?.ok).toBe(false);
+    if (settled && !settled.ok) expect(settled.error.message).toMatch(/^policy "hangs" on prod\/a: no answer within 60s /);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 test('an abort stops a check that is waiting, as an interruption', async () => {
   const hanging = definePolicy({ id: 'hangs', description: 'x', enforcement: 'mandatory', check: () => new Promise<never>(() => undefined) });
   const controller = new AbortController();
