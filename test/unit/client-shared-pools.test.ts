@@ -16,7 +16,7 @@ const sockets = new Set<Socket>();
 let connections = 0;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  server = createServer((_request, response) => {
     // Answers a little later, so that the requests of both clients are in flight together.
     setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}'), 20);
   });
