@@ -82,18 +82,6 @@ describe('runStacksInOrder', () => {
     });
     expect(most).toBe(3);
   });
-
-  test('stacks start one per turn of the event loop: what arrived meanwhile is handled between two starts', async () => {
-    // A stack's start is synchronous work (its desired state loaded); an answer to an earlier stack's request is
-    // an I/O callback, which runs in its own turn. Before, every stack started in one turn, before any answer.
-    const events: string[] = [];
-    await runStacksInOrder(['a', 'b', 'c'], new Map(), (stack) => {
-      events.push(`start ${stack}`);
-      setImmediate(() => events.push(`answer to ${stack}`));
-      return Promise.resolve(ok(undefined));
-    });
-    expect(events.slice(0, 4)).toEqual(['start a', 'answer to a', 'start b', 'answer to b']);
-  });
 });
 
 test('{stack} in a state file path is the stack name', () => {

@@ -17,7 +17,6 @@ import { openLockedState, readStateAt, type LockedState } from '../state/locked-
 import type { StateFile } from '../state/state-file';
 import { resolveStateLocation, type StateLocation } from '../state/state-location';
 import { checkStackConnection, type CheckedConnection } from './stack-connection';
-import { readConnectionOfOutput } from './synthesized-connection';
 import type { RunMode } from './targets';
 import { DEFAULT_PARALLELISM, runLimitsOf } from './run-limits';
 import { serviceIdentity, serviceMismatch } from './service-identity';
@@ -90,19 +89,6 @@ export function checkRunConnection(context: RunContext, requireToken = true): Re
  * what the CLI checks before a command that talks to the service does any work.
  */
 export function checkServiceConnection(options: EngineOptions): Result<CheckedConnection> {
-  // A synth output's connection is read alone: the stack's resources are loaded by its run, when it starts
-  // (synthesized-connection.ts). A problem other than the connection's is the run's to report, as before.
-  if (options.desired.kind === 'synth-output') {
-    const stack = resolveStack(options);
-    if (!stack.ok) return stack;
-    let connection;
-    try {
-      connection = readConnectionOfOutput(options.desired.outdir, stack.value);
-    } catch (error) {
-      return fail(new EngineError('desired_invalid', `invalid desired state: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    return checkStackConnection({ stack: stack.value, connection, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() }, true);
-  }
   const context = prepareRun(options);
   if (!context.ok) return context;
   return checkRunConnection(context.value);

@@ -24,18 +24,12 @@ export async function runStacksInOrder<T>(
   succeeded: (value: T) => boolean = () => true,
 ): Promise<StackOutcome<T>[]> {
   const running = new Map<string, Promise<StackOutcome<T>>>();
-  // Stacks start one per turn of the event loop: a stack's start is synchronous work (its desired state loaded
-  // and checked, tens of ms), and between two starts the answers to the stacks already started are handled and
-  // their next requests sent, so the servers are busy from the first stack on rather than after the last start.
-  let turn: Promise<unknown> = Promise.resolve();
-  const nextTurn = (): Promise<unknown> => (turn = turn.then(() => new Promise((resolve) => setImmediate(resolve))));
   for (const stack of ordered) {
     const dependencies = (waitsFor.get(stack) ?? []).map((dependency) => running.get(dependency)).filter((run) => run !== undefined);
     running.set(stack, (async (): Promise<StackOutcome<T>> => {
       for (const finished of await Promise.all(dependencies)) {
         if (!stackSucceeded(finished, succeeded)) return { stack, status: 'skipped', dependency: finished.stack };
       }
-      await nextTurn();
       const result = await task(stack);
       return result.ok ? { stack, status: 'done', value: result.value } : { stack, status: 'failed', error: result.error };
     })());
