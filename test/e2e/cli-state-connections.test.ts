@@ -14,6 +14,9 @@ import { SecretsMount } from '../../src/constructs';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { describeWithPostgres, startPostgres, type PgCluster } from '../support/postgres';
 import { cliEnv, runCli } from './cli-harness';
+import { PostgresStateBackend } from '../../src/engine/state/postgres-backend';
+import { MAX_STATE_CONNECTIONS, openStateConnections } from '../../src/engine/state/postgres-connections';
+import { parsePostgresUrl } from '../../src/engine/state/state-location';
 
 jest.setTimeout(240_000);
 
@@ -108,5 +111,28 @@ describeWithPostgres('PostgreSQL state: the connections of a run of many stacks'
     } finally {
       await holder.end();
     }
+  });
+
+  test('a lock taken on a shared connection but not recorded is given back at once, not left in the session', async () => {
+    const where = parsePostgresUrl(pg!.url(SCHEMA));
+    if (!where.ok) throw new Error(where.error.message);
+    // Enough backends open that the next one shares a connection that stays open after it.
+    const others = Array.from({ length: MAX_STATE_CONNECTIONS }, (_, n) => new PostgresStateBackend(where.value, stackName(n)));
+    try {
+      for (const other of others) expect((await other.read()).ok).toBe(true);
+      expect(openStateConnections(where.value)).toBe(MAX_STATE_CONNECTIONS);
+      await withAdmin((admin) => admin.query(`REVOKE INSERT ON ${SCHEMA}.locks FROM sf_team`));
+      const sharing = new PostgresStateBackend(where.value, stackName(MAX_STATE_CONNECTIONS + 1));
+      const refused = await sharing.lock({ command: 'secretform test', timeoutMs: 0 });
+      expect(!refused.ok && refused.error.message).toContain('cannot lock state');
+      await sharing.close();
+      expect(openStateConnections(where.value)).toBe(MAX_STATE_CONNECTIONS);
+      const held = await withAdmin((admin) => admin.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"));
+      expect(held.rows).toEqual([]);
+    } finally {
+      await withAdmin((admin) => admin.query(`GRANT INSERT ON ${SCHEMA}.locks TO sf_team`));
+      await Promise.all(others.map((other) => other.close()));
+    }
+    expect(openStateConnections(where.value)).toBe(0);
   });
 });

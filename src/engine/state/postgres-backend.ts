@@ -88,12 +88,18 @@ export class PostgresStateBackend implements StateBackend {
         const heldHere = connection.heldLocks.has(this.#lockName);
         const locked = !heldHere && (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', this.#lockKeys)).rows[0].locked;
         if (locked) {
+          try {
+            await client.query(
+              `INSERT INTO ${this.#t.locks} (stack, backend_pid, holder) VALUES ($1, pg_backend_pid(), $2)
+               ON CONFLICT (stack) DO UPDATE SET backend_pid = excluded.backend_pid, holder = excluded.holder`,
+              [this.stack, JSON.stringify(holder)],
+            );
+          } catch (error) {
+            // Not kept: the session may outlive this stack (other stacks share it), and the lock with it.
+            await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockKeys).catch(() => undefined);
+            throw error;
+          }
           connection.heldLocks.add(this.#lockName);
-          await client.query(
-            `INSERT INTO ${this.#t.locks} (stack, backend_pid, holder) VALUES ($1, pg_backend_pid(), $2)
-             ON CONFLICT (stack) DO UPDATE SET backend_pid = excluded.backend_pid, holder = excluded.holder`,
-            [this.stack, JSON.stringify(holder)],
-          );
           return ok(true);
         }
         if (Date.now() >= deadline) {
