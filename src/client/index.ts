@@ -6,6 +6,7 @@ export type { ServiceClientErrorCode, RunFailureCause } from './errors';
 export { SecretScrubber, scrubSecrets } from './secret-scrubber';
 export { MAX_REDIRECTS } from './redirects';
 export { RequestBudget, RequestBudgets, serverOf } from './request-budget';
+export { SharedPools } from './shared-pools';
 export { RunDeadline, DEFAULT_RUN_TIMEOUT_MS } from './run-deadline';
 export { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfterMs, backoffDelayMs, isRepeatable } from './retry';
 export type { RetryPolicy, RetryDecision } from './retry';

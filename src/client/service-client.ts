@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { Pool, poolRequest } from './undici-pool';
+import { poolRequest, type Pool } from './undici-pool';
+import { newPool, type PoolSettings, type SharedPools } from './shared-pools';
 import type { ClientConfig, ClientConfigError } from './config';
 import { loadClientConfig } from './config';
 import {
@@ -96,6 +97,12 @@ export interface ServiceClientOptions {
    * `retry.maxAttempts` bounds every retry.
    */
   deadline?: RunDeadline;
+  /**
+   * The run's connection pools (shared-pools.ts): this client takes its server's pool from there, shared with
+   * the run's other clients of the same server and settings, and gives it back on `close`. Default: pools of
+   * its own.
+   */
+  pools?: SharedPools;
 }
 
 /** Denials in a row, with no request ever accepted, after which a plain "permission denied" means a bad token. */
@@ -224,6 +231,8 @@ export class ServiceClient {
   readonly #deadline: RunDeadline | undefined;
   /** The last answer that asked this client to wait (`HTTP 429 with Retry-After: 1`), for a deadline's message. */
   #lastAskedToWait: string | undefined;
+  readonly #sharedPools: SharedPools | undefined;
+  #closed = false;
 
   constructor(config: ClientConfig, options: ServiceClientOptions = {}) {
     this.#config = config;
@@ -248,6 +257,7 @@ export class ServiceClient {
     this.#stopAfterRunFailure = options.stopAfterRunFailure === true;
     this.#budget = options.budget;
     this.#deadline = options.deadline;
+    this.#sharedPools = options.pools;
     const token = config.token?.reveal();
     if (token !== undefined) this.#scrubber.add([token]);
     this.#scrubber.add(options.secrets ?? []);
@@ -257,15 +267,16 @@ export class ServiceClient {
   #poolFor(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (!pool) {
-      const { tls } = this.#config;
-      pool = new Pool(origin, {
+      const settings: PoolSettings = {
+        origin,
         connections: this.#maxConnections,
-        keepAliveTimeout: this.#keepAliveTimeoutMs,
-        connect: {
-          ...(this.#connectTimeoutMs === undefined ? {} : { timeout: this.#connectTimeoutMs }),
-          ...(origin.startsWith('https:') ? { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {}),
-        },
-      });
+        keepAliveTimeoutMs: this.#keepAliveTimeoutMs,
+        ...(this.#connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.#connectTimeoutMs }),
+        tls: this.#config.tls,
+      };
+      // A closed client takes no shared pool any more (it would never give it back): its requests fail as closed.
+      pool = this.#sharedPools !== undefined && !this.#closed ? this.#sharedPools.acquire(settings) : newPool(settings);
+      if (this.#closed) void pool.close();
       this.#pools.set(origin, pool);
     }
     return pool;
@@ -306,7 +317,15 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#pools.values()].map((pool) => pool.close()));
+    const shared = this.#sharedPools;
+    if (shared === undefined) {
+      await Promise.all([...this.#pools.values()].map((pool) => pool.close()));
+      return;
+    }
+    // Given back once: a second close must not count this client out of its pools again.
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#pools.values()].map((pool) => shared.release(pool)));
   }
 
   get(path: string, query?: Query): Promise<ServiceResult> {

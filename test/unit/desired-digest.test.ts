@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
 import { loadDesired, type DesiredResource, type DesiredStack } from '../../src/engine/setup/desired';
-import { desiredDigest, digestInputOf, digestOfDesired, digestText } from '../../src/engine/setup/desired-digest';
+import fc from 'fast-check';
+import { canonicalText, desiredDigest, digestInputOf, digestOfDesired, digestText } from '../../src/engine/setup/desired-digest';
 import { readSynthesizedConnection, readSynthesizedSpecs } from '../../src/synthesized-spec';
 
 const PASSWORD = 'digest-test-password-5f2c9';
@@ -109,4 +110,23 @@ test('a synthesized stack read as specs has the digest of the same stack loaded 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the canonical text is the plain form: keys sorted at every level, undefined members left out', () => {
+  // The form the digest was defined with (and recorded in states since): what the faster writer must give.
+  const plain = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map(plain).join(',')}]`;
+    if (typeof value === 'object' && value !== null) {
+      const record = value as Record<string, unknown>;
+      return `{${Object.keys(record).sort().filter((key) => record[key] !== undefined).map((key) => `${JSON.stringify(key)}:${plain(record[key])}`).join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+  };
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 5 }),
+    object: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'B', 'é', '__proto__x', 'z')), tie('value'), { maxKeys: 6 }),
+  })).value;
+  fc.assert(fc.property(json, (value) => canonicalText(value) === plain(value)), { numRuns: 2000 });
+  expect(canonicalText({ b: 1, a: [undefined, { d: undefined, c: 'x' }] })).toBe('{"a":[null,{"c":"x"}],"b":1}');
 });

@@ -110,6 +110,7 @@ export function clientFor(context: RunContext, secrets?: ResolvedSecrets): Resul
     maxConnections: context.parallelism,
     budget: limits.budgets.for(checked.value.config.address),
     deadline: limits.deadline,
+    pools: limits.pools,
     stopAfterRunFailure: true,
     secrets: [...(secrets?.values() ?? [])].flatMap((values) => Object.values(values)),
     ...(context.options.readOnly === true ? { allowedMethods: READ_ONLY_METHODS } : {}),

@@ -1,10 +1,11 @@
 /**
  * What bounds a run's requests as a whole, across its stacks: one request budget per service address
- * (`--parallelism`, shared by every stack of the run on that server) and the run's deadline (`--timeout`). A run
- * over a stack set makes them once (src/engine/stacks/) and every stack's client takes its server's budget and
- * the one deadline; a run started on its own (import, an operation) makes its own.
+ * (`--parallelism`, shared by every stack of the run on that server) and the run's deadline (`--timeout`); and
+ * the connection pools that carry those requests, one per server, so the stacks reuse the same connections. A
+ * run over a stack set makes them once (src/engine/stacks/) and every stack's client takes its server's budget,
+ * its pool and the one deadline; a run started on its own (import, an operation) makes its own.
  */
-import { RequestBudgets, RunDeadline, DEFAULT_RUN_TIMEOUT_MS } from '../../client';
+import { RequestBudgets, RunDeadline, SharedPools, DEFAULT_RUN_TIMEOUT_MS } from '../../client';
 
 /** Requests in flight at once to one service address, by default (`--parallelism`). */
 export const DEFAULT_PARALLELISM = 10;
@@ -19,6 +20,8 @@ export interface RunLimitSettings {
 export interface RunLimits {
   budgets: RequestBudgets;
   deadline: RunDeadline;
+  /** The run's connection pools, one per server (and settings), shared by its stacks' clients like the budget. */
+  pools: SharedPools;
 }
 
 /**
@@ -37,7 +40,7 @@ export function withRunLimits<T extends RunLimitSettings>(options: T): T {
 
 function newRunLimits(options: RunLimitSettings): RunLimits {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
-  return { budgets: new RequestBudgets(options.parallelism ?? DEFAULT_PARALLELISM), deadline: new RunDeadline(timeoutMs, `--timeout ${durationText(timeoutMs)}`) };
+  return { budgets: new RequestBudgets(options.parallelism ?? DEFAULT_PARALLELISM), deadline: new RunDeadline(timeoutMs, `--timeout ${durationText(timeoutMs)}`), pools: new SharedPools() };
 }
 
 /** Invalid values are left for prepareRun to report as the run's error, with the rest of the options' checks. */

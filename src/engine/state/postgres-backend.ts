@@ -2,14 +2,15 @@
  * State in PostgreSQL, for teams: one row per resource (a write changes only the rows of what an operation
  * changed), a row per stack with its lineage and serial (checked by the same statement that writes, so a write
  * based on an older state is refused), the last versions as snapshots, and the lock as an advisory lock held by
- * the command's own connection: the server releases it when that connection ends, however the command ended.
+ * the stack's connection: the server releases it when that connection ends, however the command ended. The
+ * connection is one of the process's shared few to the database (postgres-connections.ts).
  * The tables are created on first use in the URL's schema. `pg` is loaded only when a PostgreSQL URL is used.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'pg';
-import { newPostgresClient } from './postgres-client';
+import { pinStateConnection, unpinStateConnection, type SharedStateConnection } from './postgres-connections';
 import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
 import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key-source';
 import { HISTORY_VERSIONS, type AppliedRecord, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
@@ -23,12 +24,14 @@ const POLL_MS = 200;
 
 export class PostgresStateBackend implements StateBackend {
   readonly location: string;
-  #client: Client | undefined;
-  #connecting: Promise<Result<Client>> | undefined;
+  /** The shared connection this stack is pinned to, from its first statement until `close`. */
+  #connection: SharedStateConnection | undefined;
   #lock: HeldLock | undefined;
   #dirty = false;
   readonly #t: { states: string; resources: string; versions: string; locks: string; keys: string; services: string; digests: string };
   readonly #lockKeys: [string, string];
+  /** The lock's keys as one text: what the shared connection notes as held by this process. */
+  readonly #lockName: string;
 
   constructor(
     private readonly where: PostgresLocation,
@@ -38,6 +41,7 @@ export class PostgresStateBackend implements StateBackend {
     const schema = `"${where.schema}"`;
     this.#t = { states: `${schema}.states`, resources: `${schema}.resources`, versions: `${schema}.versions`, locks: `${schema}.locks`, keys: `${schema}.fingerprint_keys`, services: `${schema}.services`, digests: `${schema}.applied_digests` };
     this.#lockKeys = [`secretform:${where.schema}`, stack];
+    this.#lockName = JSON.stringify(this.#lockKeys);
   }
 
   async read(): Promise<Result<StateFile>> {
@@ -76,25 +80,41 @@ export class PostgresStateBackend implements StateBackend {
     if (this.#lock) return fail(new EngineError('state_locked', `state ${this.location} is already locked by this command`));
     const holder: LockHolder = { id: randomUUID(), pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command: request.command };
     const deadline = Date.now() + request.timeoutMs;
-    return this.#run('state_io', 'cannot lock state', async (client) => {
-      for (;;) {
-        const tried = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', this.#lockKeys);
-        if (tried.rows[0].locked) {
-          await client.query(
-            `INSERT INTO ${this.#t.locks} (stack, backend_pid, holder) VALUES ($1, pg_backend_pid(), $2)
-             ON CONFLICT (stack) DO UPDATE SET backend_pid = excluded.backend_pid, holder = excluded.holder`,
-            [this.stack, JSON.stringify(holder)],
-          );
-          this.#lock = { holder, release: () => this.#release() };
-          return ok(this.#lock);
+    for (;;) {
+      // Each try is a unit of work of its own and the wait between tries is outside it: the other stacks on the
+      // shared connection go on meanwhile.
+      const tried = await this.#run('state_io', 'cannot lock state', async (client, connection) => {
+        // Held by another backend of this process through this very session: the server would grant it again.
+        const heldHere = connection.heldLocks.has(this.#lockName);
+        const locked = !heldHere && (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', this.#lockKeys)).rows[0].locked;
+        if (locked) {
+          try {
+            await client.query(
+              `INSERT INTO ${this.#t.locks} (stack, backend_pid, holder) VALUES ($1, pg_backend_pid(), $2)
+               ON CONFLICT (stack) DO UPDATE SET backend_pid = excluded.backend_pid, holder = excluded.holder`,
+              [this.stack, JSON.stringify(holder)],
+            );
+          } catch (error) {
+            // Not kept: the session may outlive this stack (other stacks share it), and the lock with it.
+            await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockKeys).catch(() => undefined);
+            throw error;
+          }
+          connection.heldLocks.add(this.#lockName);
+          return ok(true);
         }
         if (Date.now() >= deadline) {
           const current = await this.#holder(client);
           return fail(lockedError(`state ${this.location}`, current?.holder, request.timeoutMs, 'end the holder\'s database session'));
         }
-        await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+        return ok(false);
+      });
+      if (!tried.ok) return tried;
+      if (tried.value) {
+        this.#lock = { holder, release: () => this.#release() };
+        return ok(this.#lock);
       }
-    });
+      await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
+    }
   }
 
   async lockHolder(): Promise<Result<LockHolder | undefined>> {
@@ -237,12 +257,10 @@ export class PostgresStateBackend implements StateBackend {
 
   async close(): Promise<void> {
     await this.#lock?.release();
-    // A connection still opening is ended once open.
-    if (this.#client === undefined && this.#connecting !== undefined) await this.#connecting;
-    const client = this.#client;
-    this.#client = undefined;
-    this.#connecting = undefined;
-    await client?.end().catch(() => undefined);
+    const connection = this.#connection;
+    this.#connection = undefined;
+    // Ended when no other stack is pinned to it (a connection still opening, once open).
+    if (connection !== undefined) await unpinStateConnection(this.where, connection);
   }
 
   /**
@@ -273,13 +291,17 @@ export class PostgresStateBackend implements StateBackend {
   async #release(): Promise<void> {
     if (!this.#lock) return;
     this.#lock = undefined;
-    const client = this.#client;
-    if (!client) return;
+    const connection = this.#connection;
+    if (!connection) return;
     try {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockKeys);
-      await client.query(`DELETE FROM ${this.#t.locks} WHERE stack = $1 AND backend_pid = pg_backend_pid()`, [this.stack]);
+      await connection.exclusive(async (client) => {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockKeys);
+        await client.query(`DELETE FROM ${this.#t.locks} WHERE stack = $1 AND backend_pid = pg_backend_pid()`, [this.stack]);
+      });
     } catch {
       // A broken connection: the server released the lock when the session ended.
+    } finally {
+      connection.heldLocks.delete(this.#lockName);
     }
   }
 
@@ -304,44 +326,46 @@ export class PostgresStateBackend implements StateBackend {
     return head.rows.length === 0 ? { lineage: base.lineage, serial: 0 } : { lineage: head.rows[0].lineage, serial: Number(head.rows[0].serial) };
   }
 
-  /** Runs `work` on the connection (opened and the tables created on first use); errors name the masked URL only. */
-  async #run<T>(code: EngineErrorCode, what: string, work: (client: Client) => Promise<Result<T>>): Promise<Result<T>> {
+  /**
+   * Runs `work` alone on the stack's connection (opened and the tables created on first use); errors name the
+   * masked URL only.
+   */
+  async #run<T>(code: EngineErrorCode, what: string, work: (client: Client, connection: SharedStateConnection) => Promise<Result<T>>): Promise<Result<T>> {
+    const connection = await this.#connect();
+    if (!connection.ok) return connection;
     try {
-      const client = await this.#connect();
-      if (!client.ok) return client;
-      return await work(client.value);
+      return await connection.value.exclusive((client) => work(client, connection.value));
     } catch (error) {
       return fail(new EngineError(code, `${what} ${this.location}: ${this.#mask((error as Error).message)}`));
     }
   }
 
-  /** The connection, opened once: a plan reads its fingerprint key and its state at the same time over it. */
-  #connect(): Promise<Result<Client>> {
-    if (this.#client) return Promise.resolve(ok(this.#client));
-    this.#connecting ??= this.#open().then((opened) => {
-      // A failed open is not kept: the next call tries again (and reports its own error).
-      if (!opened.ok) this.#connecting = undefined;
-      return opened;
-    });
-    return this.#connecting;
-  }
-
-  async #open(): Promise<Result<Client>> {
-    const client = await newPostgresClient(this.where, 'secretform');
+  /** The stack's connection, pinned at its first statement, with the schema's tables checked once per connection. */
+  async #connect(): Promise<Result<SharedStateConnection>> {
+    this.#connection ??= pinStateConnection(this.where);
+    const connection = this.#connection;
     try {
-      await client.connect();
+      await connection.opened;
     } catch (error) {
-      await client.end().catch(() => undefined);
+      // A failed open is not kept: the next call pins again (and reports its own error).
+      await this.#unpin(connection);
       return fail(new EngineError('state_config', `cannot connect to the state database ${this.location}: ${this.#mask((error as Error).message)}`));
     }
+    if (connection.schemasReady.has(this.where.schema)) return ok(connection);
     try {
-      await this.#createTables(client);
+      await connection.exclusive((client) => this.#createTables(client));
     } catch (error) {
-      await client.end().catch(() => undefined);
+      await this.#unpin(connection);
       return fail(new EngineError('state_config', `cannot create the state tables in schema "${this.where.schema}" of ${this.location}: ${this.#mask((error as Error).message)}`));
     }
-    this.#client = client;
-    return ok(client);
+    connection.schemasReady.add(this.where.schema);
+    return ok(connection);
+  }
+
+  async #unpin(connection: SharedStateConnection): Promise<void> {
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
+    await unpinStateConnection(this.where, connection);
   }
 
   /**
@@ -393,7 +417,8 @@ export class PostgresStateBackend implements StateBackend {
     const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.digests]);
     if (present.rows[0].present) return;
     const schema = `"${this.where.schema}"`;
-    // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables.
+    // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables. A
+    // failure leaves no open transaction behind: other stacks may share the connection.
     await client.query(`BEGIN;
       SELECT pg_advisory_xact_lock(hashtext('secretform:ddl'));
       CREATE SCHEMA IF NOT EXISTS ${schema};
@@ -409,7 +434,10 @@ export class PostgresStateBackend implements StateBackend {
       CREATE TABLE IF NOT EXISTS ${this.#t.keys} (stack text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
       CREATE TABLE IF NOT EXISTS ${this.#t.services} (stack text PRIMARY KEY, address text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
       CREATE TABLE IF NOT EXISTS ${this.#t.digests} (stack text PRIMARY KEY, digest text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      COMMIT;`);
+      COMMIT;`).catch(async (error: unknown) => {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    });
   }
 
   #mask(message: string): string {

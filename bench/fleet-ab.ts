@@ -1,0 +1,95 @@
+/**
+ * `npx tsx bench/fleet-ab.ts --fleet-size 8x250 --base DIR [--runs 3] [--cpu-prof DIR]`: the fleet's plan of every
+ * stack, this checkout's build against another build of secretform (DIR: a checkout of the base revision, built
+ * with `tsc -p tsconfig.build.json` and `scripts/bundle-cli.js`), alternating with the bare client sending the
+ * same reads (bench/bare-client.js, one undici Pool per server, 10 in flight each). One synth and one apply (this
+ * checkout's), then the three runs alternate so that each sees the machine as it is at that moment. Prints the
+ * medians, the ratios, the floor and the most requests in flight at each server.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import bcrypt from 'bcryptjs';
+import ts from 'typescript';
+import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform, startServerThread, type BenchServer } from './run';
+import { FLEET_SERVERS, parseFleetSize } from './args';
+
+const LATENCY_MS = 10;
+const PARALLELISM = 10;
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[] }> {
+  const before = await Promise.all(servers.map((server) => server.requestCount()));
+  await Promise.all(servers.map((server) => server.maxInFlight()));
+  const result = await run();
+  const after = await Promise.all(servers.map((server) => server.requestCount()));
+  const maxInFlight = await Promise.all(servers.map((server) => server.maxInFlight()));
+  return { result, requests: after.map((count, i) => count.count - before[i].count), maxInFlight };
+}
+
+async function main(): Promise<void> {
+  const size = parseFleetSize(option('--fleet-size') ?? '8x250');
+  const base = option('--base');
+  if (base === undefined) throw new Error('--base DIR (a built checkout of the base revision) is required');
+  const baseBin = join(resolve(base), 'bin', 'secretform.js');
+  const runs = Number(option('--runs') ?? '3');
+  const cpuProfDir = option('--cpu-prof');
+  process.stdout.write(`fleet A/B ${size.stacks}x${size.objects} on ${FLEET_SERVERS} servers; load ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores\n`);
+  const servers = await Promise.all(Array.from({ length: FLEET_SERVERS }, () => startServerThread(0, LATENCY_MS, { seed: { mounts: [] }, requestLogCap: Math.ceil(size.stacks / FLEET_SERVERS) * size.objects * 2 })));
+  const project = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-ab-'));
+  try {
+    const source = readFileSync(join(__dirname, 'fleet-app.ts'), 'utf8');
+    writeFileSync(join(project, 'fleet-app.js'), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText);
+    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `${JSON.stringify(process.execPath)} fleet-app.js`, output: 'cdktf.out' }));
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH, HOME: process.env.HOME, BENCH_ROOT: join(__dirname, '..'), FLEET_STACKS: String(size.stacks), FLEET_OBJECTS: String(size.objects),
+      FLEET_SERVERS: servers.map((server) => server.url).join(','), FLEET_PASSWORD_HASH: bcrypt.hashSync('fleet-user-password', 4),
+      SERVICE_TOKEN: ROOT_TOKEN, SECRETFORM_STATE_KEY: 'bench-fleet-state-key', NO_COLOR: '1',
+    };
+    const synth = await runSecretform(['synth', '--synth-env', 'FLEET_*', '--synth-env', 'BENCH_ROOT'], project, env);
+    if (synth.code !== 0) throw new Error(`synth: ${synth.stderr}`);
+    process.stdout.write(`synth ${synth.seconds.toFixed(1)} s\n`);
+    const applied = await runSecretform(['apply', '--stack', '*', '--no-synth', '--auto-approve'], project, env);
+    if (applied.code !== 0) throw new Error(`apply: ${applied.stderr.slice(-2000)}`);
+    process.stdout.write(`apply ${applied.seconds.toFixed(1)} s\n`);
+    const rows: Record<'head' | 'base' | 'bare', { seconds: number; cpu: number; inFlight: number[] }[]> = { head: [], base: [], bare: [] };
+    let requests: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const which of ['head', 'base'] as const) {
+        const args = ['plan', '--stack', '*', '--no-synth'];
+        const profile = cpuProfDir === undefined || i > 0 ? {} : { cpuProfDir: join(cpuProfDir, which) };
+        const planned = await perServer(servers, () => (which === 'head' ? runSecretform(args, project, env, profile) : runNode([baseBin, ...args], env, { cwd: project, ...profile })));
+        if (planned.result.code !== 0 || !/No changes/.test(planned.result.stdout)) throw new Error(`${which} plan: ${planned.result.stderr.slice(-2000)}`);
+        rows[which].push({ seconds: planned.result.seconds, cpu: planned.result.cpuSeconds ?? 0, inFlight: planned.maxInFlight });
+        requests = planned.requests;
+        process.stdout.write(`${which} plan ${planned.result.seconds.toFixed(2)} s (CPU ${(planned.result.cpuSeconds ?? 0).toFixed(2)} s, RSS ${(planned.result.peakRssMb ?? 0).toFixed(0)} MB), in flight ${planned.maxInFlight.join('/')}\n`);
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-reads-'));
+      const readsFile = join(dir, 'reads.json');
+      writeFileSync(readsFile, JSON.stringify({ servers: await Promise.all(servers.map(async (server, s) => ({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests[s]) }))) }));
+      const bare = await perServer(servers, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }));
+      rmSync(dir, { recursive: true, force: true });
+      rows.bare.push({ seconds: bare.result.seconds, cpu: bare.result.cpuSeconds ?? 0, inFlight: bare.maxInFlight });
+      process.stdout.write(`bare ${bare.result.seconds.toFixed(2)} s (CPU ${(bare.result.cpuSeconds ?? 0).toFixed(2)} s)\n`);
+    }
+    const floor = (Math.max(...requests) * LATENCY_MS) / PARALLELISM / 1000;
+    const bare = median(rows.bare.map((row) => row.seconds));
+    for (const which of ['head', 'base', 'bare'] as const) {
+      const seconds = median(rows[which].map((row) => row.seconds));
+      process.stdout.write(`${which.padEnd(5)} median ${seconds.toFixed(2)} s, CPU ${median(rows[which].map((row) => row.cpu)).toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client, ${(seconds / floor).toFixed(2)}x the floor (${floor.toFixed(2)} s); most in flight ${Math.max(...rows[which].flatMap((row) => row.inFlight))}\n`);
+    }
+    process.stdout.write(`reads per server ${requests.join(' / ')}; load at the end ${loadavg().map((l) => l.toFixed(1)).join(', ')}\n`);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
