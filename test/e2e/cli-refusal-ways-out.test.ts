@@ -148,7 +148,7 @@ const REFUSALS: Refusal[] = [
   },
   {
     name: 'a retained object in a container the plan deletes',
-    ways: ['remove `retainOnDelete` from ways/alice, apply, then make the change'],
+    ways: ['would delete or replace a retained object', 'remove `retainOnDelete` from ways/alice, apply, then make the change'],
     run: async (c) => {
       await c.ok(APPLY, 'retain-user');
       return c.sf(['destroy', '--auto-approve', '--target', 'ways/userpass'], 'retain-user');
