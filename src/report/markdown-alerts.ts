@@ -23,9 +23,16 @@ export function stackAlertSections(plan: Plan): MarkdownSection[] {
   return driftWarningSection(plan.drift);
 }
 
-/** Everything the plans lose (each address names its stack), in one CAUTION block; none when nothing is lost. */
-export function cautionSection(plans: readonly Plan[]): MarkdownSection[] {
-  const parts = plans.map(cautionParts);
+/**
+ * Everything the plans lose, in one CAUTION block; none when nothing is lost. Over several stacks (`byStack`)
+ * each stack's lines sit under a `Stack \`name\`:` item, since an address alone does not say which stack (and
+ * so which environment) loses the object.
+ */
+export function cautionSection(plans: readonly Plan[], byStack = false): MarkdownSection[] {
+  const parts = plans.map((plan) => {
+    const part = cautionParts(plan);
+    return byStack ? { ...part, lines: underStack(plan.stack, part.lines) } : part;
+  });
   const destructive = parts.reduce((sum, part) => sum + part.destructive, 0);
   const deletedCount = parts.reduce((sum, part) => sum + part.deleted, 0);
   if (destructive === 0 && deletedCount === 0) return [];
@@ -39,6 +46,12 @@ export function cautionSection(plans: readonly Plan[]): MarkdownSection[] {
     lines: parts.flatMap((part) => part.lines),
     tail: '',
   }];
+}
+
+/** A stack's lines of the CAUTION block one level down, under an item naming the stack; none when it loses nothing. */
+function underStack(stack: string, lines: readonly string[]): string[] {
+  if (lines.length === 0) return [];
+  return [`> - Stack ${inlineCode(stack)}:`, ...lines.map((line) => `>   ${line.slice('> '.length)}`)];
 }
 
 /** One plan's lines of the CAUTION block, and what they count. */

@@ -86,7 +86,7 @@ function runStatusLine(reports: readonly StackReport[]): string {
  */
 function stacksSections(reports: readonly StackReport[]): MarkdownSection[] {
   const plans = reports.flatMap((report) => (report.status === 'done' && !report.value.refreshOnly ? [report.value] : []));
-  const sections: MarkdownSection[] = [...cautionSection(plans), stacksTable(reports)];
+  const sections: MarkdownSection[] = [...cautionSection(plans, true), stacksTable(reports)];
   for (const report of reports) appendAll(sections, stackSections(report));
   return sections;
 }

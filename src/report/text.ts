@@ -25,6 +25,7 @@ import {
   type LineSymbol,
 } from './plan-view';
 import { appendAll } from '../append-all';
+import { wrapProse } from './wrap-prose';
 import { onlyPlan, problemsPhrase, stackCount, stackProblem, stacksTotals, stacksTotalsPhrase, unchangedPhrase, type StackReport } from './stacks-view';
 
 export interface TextOptions {
@@ -107,7 +108,7 @@ function driftSection(drift: readonly DriftEntry[], colors: Colors): string[] {
   const out = [
     colors.bold('Note: Objects have changed outside of secretform'),
     '',
-    'secretform detected the following changes made outside of secretform since the last apply:',
+    ...wrapProse('secretform detected the following changes made outside of secretform since the last apply:'),
     '',
   ];
   for (const entry of drift) {
@@ -135,7 +136,7 @@ function refreshOnlyEnding(plan: Plan, colors: Colors): string[] {
 function actionsSection(plan: Plan, changes: readonly PlannedChange[], colors: Colors): string[] {
   const used = new Set(changes.map((change) => change.action));
   const out = [
-    `secretform compared stack ${JSON.stringify(plan.stack)} with the service. Resource actions are indicated with the following symbols:`,
+    ...wrapProse(`secretform compared stack ${JSON.stringify(plan.stack)} with the service. Resource actions are indicated with the following symbols:`),
     ...LEGEND.filter((entry) => used.has(entry.action)).map(
       (entry) => `${colorBlockSymbol(entry.action, colors)} ${entry.words}`,
     ),
@@ -162,7 +163,7 @@ function unverifiableSection(plan: Plan, colors: Colors): string[] {
     .filter((note) => note.fields.length > 0);
   if (notes.length === 0) return [];
   return [
-    colors.bold(`${UNVERIFIABLE_SECRETS_TITLE}:`),
+    ...wrapProse(`${UNVERIFIABLE_SECRETS_TITLE}:`).map((line) => colors.bold(line)),
     ...notes.map((note) => `  ${note.address}: ${note.fields.join(', ')} ${colors.dim(NOT_VERIFIABLE)}`),
     '',
   ];

@@ -220,7 +220,7 @@ function lifecycle(backend: Backend): void {
 
     // The text and markdown reports.
     const text = await run(['drift']);
-    expect(text.stdout).toContain(`known        ${ALICE} (userpass_user) changed since`);
+    expect(text.stdout).toContain(`known        ${ALICE} (userpass_user) changed\n               since `);
     expect(text.stdout).toContain('~ token_ttl = 3600 -> 60');
     const markdown = await run(['drift', '--format', 'markdown']);
     expect(markdown.stdout.split('\n')[0]).toBe(`<!-- secretform:drift stack=${STACK} -->`);

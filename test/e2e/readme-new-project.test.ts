@@ -121,6 +121,23 @@ describe('README "A new project", to the letter', () => {
     const lines = readmeBlock('environments-servers.sh').trim().split('\n');
     expect(lines).toHaveLength(2);
     const [staging, prod] = await Promise.all(lines.map((line) => startReadmeDevServer(envs, line)));
+
+    // The block for two real services, its placeholders (`...`) filled in; the services are the two dev servers,
+    // at the addresses the reader's code would name (given through the variables main.ts reads).
+    const real = await runBlock('environments-real.sh', envs, (block) => {
+      const filled = block
+        .replace('STAGING_SERVICE_TOKEN=... PROD_SERVICE_TOKEN=...', 'STAGING_SERVICE_TOKEN=root PROD_SERVICE_TOKEN=root')
+        .replace('STAGING_CI_BOT_PASSWORD=... PROD_CI_BOT_PASSWORD=...', 'STAGING_CI_BOT_PASSWORD=choose-one PROD_CI_BOT_PASSWORD=choose-another');
+      expect(filled).not.toContain('...');
+      // The test's stdin is no terminal to answer apply's question: it approves with the flag a CI job passes.
+      expect(filled).toContain('npx secretform apply --stack staging ');
+      const approved = filled.replace('npx secretform apply --stack staging ', 'npx secretform apply --stack staging --auto-approve ');
+      return `export STAGING_SERVICE_ADDR=${staging} PROD_SERVICE_ADDR=${prod} SECRETFORM_SYNTH_ENV=STAGING_SERVICE_ADDR,PROD_SERVICE_ADDR\n${approved}`;
+    });
+    expect(real).toContain('over 2 stacks');
+    const users = (url: string) => fetch(`${url}/v1/auth/userpass/users/ci-bot`, { headers: { 'X-Service-Token': 'root' } }).then((response) => response.status);
+    expect([await users(staging), await users(prod)]).toEqual([200, 404]); // --stack staging: prod is not touched
+
     const output = await runBlock('environments-try.sh', envs, (block) => {
       for (const [readmeAddr, url] of [['http://127.0.0.1:8201', staging], ['http://127.0.0.1:8202', prod]]) {
         expect(block).toContain(readmeAddr);

@@ -166,6 +166,31 @@ export const COMMENT_SCENARIOS: readonly CommentScenario[] = [
     alerts: ['CAUTION', 'CAUTION'],
     mermaid: false,
   },
+  {
+    // What a reviewer must see above the fold over several environments: which stack loses which object.
+    name: 'destroys-over-stacks',
+    stacks: [
+      { stack: 'base', status: 'done', value: emptyPlan({ stack: 'base', changes: [{ ...ldapConfigUpdate(), address: 'base/ldap/backend' }] }) },
+      {
+        stack: 'prod',
+        status: 'done',
+        value: emptyPlan({
+          stack: 'prod',
+          changes: [
+            {
+              ...ldapLibrarySetDelete(),
+              consequences: [{ what: 'check-outs', one: 'check-out', count: 2, detail: 'the accounts checked out of the set are checked in' }],
+            },
+            ldapStaticRoleReplace(),
+          ],
+        }),
+      },
+      { stack: 'staging', status: 'done', value: emptyPlan({ stack: 'staging', changes: [{ ...ldapLibrarySetDelete(), address: 'staging/ldap/old-set' }] }) },
+    ],
+    status: 'Destroys',
+    alerts: ['CAUTION'],
+    mermaid: false,
+  },
 ];
 
 /** The scenario's comment (one part), with the CI context. */

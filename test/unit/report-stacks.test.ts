@@ -38,7 +38,10 @@ test('markdown: the run status, a table of stacks with a status each, then each 
   // block at the top of the comment instead, where the table of stacks follows it.
   const prodBody = renderMarkdown([stackReport(fullPlan({ stack: 'prod' }))])[0];
   const caution = /> \[!CAUTION\][^]*?\n\n/.exec(prodBody)![0];
-  expect(comment.indexOf(caution)).toBeLessThan(comment.indexOf('| Stack | Add |'));
+  // At the top, the same lines one level down under the stack's name.
+  const [cautionHead, ...cautionLines] = caution.trimEnd().split('\n').slice(1);
+  const topCaution = ['> [!CAUTION]', cautionHead, '> - Stack `prod`:', ...cautionLines.map((line) => `>   ${line.slice(2)}`)].join('\n');
+  expect(comment.indexOf(`${topCaution}\n\n| Stack | Add |`)).toBeGreaterThan(0);
   const nested = prodBody.replace(caution, '').replaceAll('\n### ', '\n#### ');
   expect(comment).toContain(nested.slice(nested.indexOf('\n\n') + 2));
   expect(comment).toContain('### Stack `prod`');
@@ -46,18 +49,47 @@ test('markdown: the run status, a table of stacks with a status each, then each 
   expect(comment).not.toMatch(/^### (Changes|Changed outside)/m);
 });
 
-test('markdown over several stacks: the CAUTION block at the top lists what every stack destroys', () => {
-  const destroys = (stack: string) => stackReport(emptyPlan({ stack, changes: [change({ address: `${stack}/apps`, action: 'delete', type: 'secrets_mount', id: 'sys/mounts/apps', before: { path: 'apps', type: 'kv' } })] }));
+test('markdown over several stacks: the CAUTION block at the top lists what every stack destroys, under its stack', () => {
+  // The same address in two stacks (one app, two environments): only the stack tells them apart.
+  const destroys = (stack: string) => stackReport(emptyPlan({ stack, changes: [change({ address: 'app/apps', action: 'delete', type: 'secrets_mount', id: 'sys/mounts/apps', before: { path: 'apps', type: 'kv' } })] }));
   const [comment] = renderMarkdown([destroys('blue'), stackReport(emptyPlan({ stack: 'base' })), destroys('green')]);
   const top = comment.slice(0, comment.indexOf('| Stack | Add |'));
-  expect(top).toContain('> [!CAUTION]\n> **2 resources will be destroyed or replaced:**');
-  expect(top).toContain('`blue/apps`');
-  expect(top).toContain('`green/apps`');
+  expect(top).toContain([
+    '> [!CAUTION]',
+    '> **2 resources will be destroyed or replaced:**',
+    '> - Stack `blue`:',
+    '>   - 🗑️ `app/apps` (`secrets_mount`) will be destroyed',
+    '> - Stack `green`:',
+    '>   - 🗑️ `app/apps` (`secrets_mount`) will be destroyed',
+    '',
+  ].join('\n'));
+  expect(top).not.toContain('`base`'); // a stack that loses nothing is not listed
   expect(comment.match(/\[!CAUTION\]/g)).toHaveLength(1);
-  // One stack's comment keeps its own CAUTION block and its headings.
+  // One stack's comment keeps its own CAUTION block, without a stack item, and its headings.
   const [one] = renderMarkdown([destroys('blue')]);
-  expect(one).toContain('> [!CAUTION]\n> **1 resource will be destroyed or replaced:**');
+  expect(one).toContain('> [!CAUTION]\n> **1 resource will be destroyed or replaced:**\n> - 🗑️ `app/apps` (`secrets_mount`) will be destroyed\n');
   expect(one).toContain('\n### Changes\n');
+});
+
+test('markdown over several stacks: what goes with a destroy, and objects deleted outside secretform, sit under their stack', () => {
+  const prod = emptyPlan({
+    stack: 'prod',
+    changes: [change({
+      address: 'app/apps', action: 'delete', type: 'secrets_mount', id: 'sys/mounts/apps', before: { path: 'apps', type: 'kv' },
+      consequences: [{ what: 'secrets', one: 'secret', count: 3, detail: 'the secrets stored in kv mount "apps" are deleted with it' }],
+    })],
+  });
+  const staging = emptyPlan({ stack: 'staging', drift: [ldapDynamicRoleDeleted()] });
+  const [comment] = renderMarkdown([stackReport(prod), stackReport(staging)]);
+  expect(comment).toContain([
+    '> **1 resource will be destroyed or replaced; 1 object was deleted outside secretform:**',
+    '> - Stack `prod`:',
+    '>   - 🗑️ `app/apps` (`secrets_mount`) will be destroyed',
+    '>     - ⚠️ 3 secrets go with it: the secrets stored in kv mount &quot;apps&quot; are deleted with it',
+    '> - Stack `staging`:',
+    '>   - `prod/ldap/dyn` (`ldap_dynamic_role`) has been deleted outside secretform',
+    '',
+  ].join('\n'));
 });
 
 test('markdown: a long comment over several stacks is split into parts within the limit, each with the run status', () => {

@@ -25,7 +25,9 @@ export function protectionViolation(
   const lines = [...computation.resources.values()]
     .filter((resource) => resource.guardrails?.protect === true && (resource.change.action === 'delete' || resource.change.action === 'replace'))
     .map((resource) => `${resource.address} (${resource.change.id}): ${whyRemoved(resource, mode)}`);
+  let retained = 0;
   for (const inside of [...protectedContents(computation, mode, stack.desired, stack.state), ...protectedContentsElsewhere(computation, stack.others ?? [])]) {
+    if (inside.keptBy === 'retainOnDelete') retained += 1;
     const { container } = inside;
     const kept = (inside.keptBy === 'protect'
       ? 'it is protected (`protect: true`)'
@@ -36,13 +38,14 @@ export function protectionViolation(
       `Keep ${container.address} (put its construct back, or leave it out of the run), or remove \`${inside.keptBy}\` from ${inside.address}, apply, then make the change`);
   }
   if (lines.length === 0) return undefined;
-  const noun = lines.length === 1 ? 'a protected object' : `${lines.length} protected objects`;
-  return new EngineError(
-    'protected',
-    `the plan would delete or replace ${noun}, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
-      'A protected object stays on the service until `protect` is removed from its construct and that is applied; ' +
-      'to let secretform forget it instead, set `retainOnDelete: true` (docs/guardrails.md).',
-  );
+  // A retained object is not protected: it is named so, and the advice about `protect` is not given for it alone.
+  const kept = retained === 0 ? 'protected' : retained === lines.length ? 'retained' : 'protected or retained';
+  const noun = lines.length === 1 ? `a ${kept} object` : `${lines.length} ${kept} objects`;
+  const advice = retained === lines.length
+    ? 'A retained object must stay on the service, and so must what it lives in while it is there (docs/guardrails.md).'
+    : 'A protected object stays on the service until `protect` is removed from its construct and that is applied; ' +
+      'to let secretform forget it instead, set `retainOnDelete: true` (docs/guardrails.md).';
+  return new EngineError('protected', `the plan would delete or replace ${noun}, so nothing was changed:\n  ${lines.join('\n  ')}\n${advice}`);
 }
 
 function whyRemoved(resource: ResourcePlan, mode: RunMode): string {

@@ -43,7 +43,8 @@ export function savedPlanPolicyRefusal(recorded: Plan, planFile: string): Engine
     'policy_failed',
     `${lines.length} mandatory polic${lines.length === 1 ? 'y' : 'ies'} failed, so nothing was changed:\n  ${lines.join('\n  ')}\n` +
       `The saved plan ${planFile} recorded ${lines.length === 1 ? 'this failure' : 'these failures'} when it was made, so it is never applied, even if the packs pass now. ` +
-      'Fix the code (or waive the policy on the construct with a reason), then make a new plan, review it, and apply that one (`secretform plan --out PLANFILE`).',
+      'Fix the code, or waive the policy on the construct with a reason (`policyWaivers: { \'<policy id>\': \'<why>\' }`); ' +
+      'then make a new plan, review it, and apply that one (`secretform plan --out PLANFILE`).',
   );
 }
 

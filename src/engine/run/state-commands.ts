@@ -206,7 +206,11 @@ export async function statePush(options: EngineOptions, file: string, force: boo
   const pushed = await readPushedState(file);
   if (!pushed.ok) return pushed;
   if (options.stack !== undefined && options.stack !== '' && options.stack !== pushed.value.stack) {
-    return fail(new EngineError('state_stack_mismatch', `${file} holds the state of stack "${pushed.value.stack}", not "${options.stack}"`));
+    return fail(new EngineError(
+      'state_stack_mismatch',
+      `${file} holds the state of stack "${pushed.value.stack}", not "${options.stack}", so nothing was written. ` +
+        `Push it as that stack's state (\`--stack ${pushed.value.stack}\`, or no --stack), or push the file of stack ${options.stack}`,
+    ));
   }
   const target = stateTarget(options, pushed.value.stack);
   if (!target.ok) return target;

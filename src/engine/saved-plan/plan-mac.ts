@@ -63,15 +63,23 @@ export function withSavedPlanMac<T extends Macable>(saved: T, key: FingerprintKe
  * `allowUnverified` (the user's explicit choice, ALLOW_UNVERIFIED_FLAG).
  */
 export function checkSavedPlanMac(saved: Macable, key: FingerprintKey, file: string, required: boolean, set?: SavedPlanSetContext, allowUnverified = false): Result<void> {
-  const refuse = (what: string) =>
-    fail(new EngineError('plan_tampered', `the saved plan ${file} is refused, so nothing was read or changed: ${what}. Make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`));
+  // `wayOut`: how to get past this refusal, when making a new plan is not all there is to say.
+  const refuse = (what: string, wayOut = 'Make a new plan (`secretform plan --out PLANFILE`), review it, and apply that one') =>
+    fail(new EngineError('plan_tampered', `the saved plan ${file} is refused, so nothing was read or changed: ${what}. ${wayOut}`));
   const mac = saved.mac;
   if (!key.hasKey) {
-    if (mac !== undefined && required) return refuse(`it carries a MAC made with the key from ${mac.key_origin} (key id ${mac.key_id}), and this run has no fingerprint key to check it (${key.origin})`);
+    if (mac !== undefined && required) {
+      return refuse(
+        `it carries a MAC made with the key from ${mac.key_origin} (key id ${mac.key_id}), and this run has no fingerprint key to check it (${key.origin})`,
+        `Give this run the key the plan was made with (SECRETFORM_STATE_KEY, or a token that can read the stack's key), or make a new plan (\`secretform plan --out PLANFILE\`), review it, and apply that one`,
+      );
+    }
     if (mac === undefined && required && !allowUnverified) {
       const why = saved.unverified !== undefined ? `the file says: ${saved.unverified}` : 'the file gives no reason';
-      return refuse(`it carries no MAC (${why}) and this run has no fingerprint key either (${key.origin}), so nothing tells that it is the file \`secretform plan --out\` wrote. ` +
-        `Make the plan where a key can be read or created (SECRETFORM_STATE_KEY, or a token that can write the stack's key), or, having checked the file yourself, apply it with ${ALLOW_UNVERIFIED_FLAG}`);
+      return refuse(
+        `it carries no MAC (${why}) and this run has no fingerprint key either (${key.origin}), so nothing tells that it is the file \`secretform plan --out\` wrote`,
+        `Make the plan again where a key can be read or created (SECRETFORM_STATE_KEY, or a token that can write the stack's key), or, having checked the file yourself, apply it with ${ALLOW_UNVERIFIED_FLAG}`,
+      );
     }
     return ok(undefined);
   }

@@ -1,6 +1,8 @@
 /**
- * The drift check as text: a status line, then per stack the drifted objects (status, fields with their applied
- * and live values, since), the pending changes and the resolved objects. A masked field shows only that it differs.
+ * The drift check as text: a status line and the totals under it, then per stack the drifted objects (status,
+ * since on a line of its own, fields with their applied and live values), the pending changes and the resolved
+ * objects. A masked field shows only that it differs. Its lines fit an 80-column terminal or CI log where the
+ * address allows: the time stamps, 24 characters each, go on lines of their own.
  */
 import { formatChange } from '../values';
 import type { DriftedObject } from '../../engine/drift/drift-check';
@@ -9,7 +11,7 @@ import { driftTotals, runStatus, STATUS_WORDS, stackStatus, totalsPhrase, type S
 export function renderDriftText(outcomes: readonly StackDriftOutcome[], checkedAt: string): string {
   const lines: string[] = [];
   const totals = driftTotals(outcomes);
-  lines.push(`Drift check at ${checkedAt}: ${STATUS_WORDS[runStatus(outcomes)]} - ${totalsPhrase(totals)}`);
+  lines.push(`Drift check at ${checkedAt}: ${STATUS_WORDS[runStatus(outcomes)]}`, totalsPhrase(totals));
   for (const outcome of outcomes) {
     lines.push('', `== stack ${outcome.stack}: ${STATUS_WORDS[stackStatus(outcome)]}`);
     if (!('check' in outcome)) {
@@ -36,8 +38,9 @@ export function renderDriftText(outcomes: readonly StackDriftOutcome[], checkedA
 function objectLines(object: DriftedObject): string[] {
   const { entry } = object;
   const status = object.status ?? 'drifted';
-  const when = object.since === null ? '' : ` since ${object.since} (${plural(object.checks ?? 0, 'check')}, episode ${object.episodes})`;
-  const lines = [`  ${status.padEnd(12)} ${entry.address} (${entry.type}) ${entry.kind === 'deleted' ? 'deleted outside secretform' : entry.kind}${when}`];
+  const lines = [`  ${status.padEnd(12)} ${entry.address} (${entry.type}) ${entry.kind === 'deleted' ? 'deleted outside secretform' : entry.kind}`];
+  // Under the address, where the status column ends.
+  if (object.since !== null) lines.push(`${' '.repeat(15)}since ${object.since} (${plural(object.checks ?? 0, 'check')}, episode ${object.episodes})`);
   for (const field of entry.fields) lines.push(`      ~ ${field.field} = ${isMasked(field.live) ? '(sensitive, differs)' : formatChange(field.applied, field.live)}`);
   if (entry.detail !== undefined) lines.push(`      ${entry.health?.label ?? 'status'}: ${entry.detail}`);
   const ack = object.acknowledgement;
