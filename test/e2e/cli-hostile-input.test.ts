@@ -162,6 +162,15 @@ describe('addresses that are Object.prototype names (issue 34, item 11)', () => 
     const show = await runCli(['state', 'show', 'e2e/alice'], dir, env);
     expect(show.code).toBe(1);
     expect(show.stderr).toContain('e2e/alice is not in state');
+    // A name every object inherits, not a key of this state: not an entry (an inherited lookup found a function).
+    for (const inherited of ['valueOf', 'hasOwnProperty']) {
+      const shown = await runCli(['state', 'show', inherited], dir, env);
+      expect(shown.stderr).toContain(`${inherited} is not in state`);
+      expect(shown.code).toBe(1);
+      const removed = await runCli(['state', 'rm', inherited], dir, env);
+      expect(removed.stderr).toContain(`${inherited} is not in state`);
+      expect(removed.code).toBe(1);
+    }
     // The code has the objects at e2e/alice and e2e/bob: the same objects, recorded under other keys, have moved.
     const plan = await runCli(['plan', '--no-synth', '--format', 'json'], dir, env);
     expect(plan.stderr).toBe('');
