@@ -267,7 +267,7 @@ describeWithPostgres('change detection on PostgreSQL state and two dev servers',
     }
     const json = await listed('other-two-changes', ['--changed']);
     expect(json.map((stack) => [stack.stack, stack.reason])).toEqual([
-      ['base', 'no digest recorded (state written by an older version)'],
+      ['base', 'no digest recorded (state written by an older version; the next complete apply records one)'],
       ['app', 'depends on changed stack base'],
     ]);
   });

@@ -16,7 +16,7 @@ export function changeReasonWords(reason: ChangeReason): string {
     case 'no_state':
       return 'no state yet (never applied)';
     case 'no_digest':
-      return 'no digest recorded (state written by an older version)';
+      return 'no digest recorded (state written by an older version; the next complete apply records one)';
     case 'state_changed':
       return `state written since its last complete apply (serial ${reason.appliedSerial}, now ${reason.serial}: a destroy, an apply that failed or was limited with --target, import or a state command)`;
     case 'service_changed':
