@@ -87,8 +87,7 @@ export class StackSupport {
 
   /** The registered resources still in the tree, in construct order. */
   resources(): StackMember[] {
-    const inStack = new Set(this.stack.node.findAll());
-    return this.registered.filter((resource) => inStack.has(resource));
+    return this.registered.filter((resource) => isUnder(resource, this.stack));
   }
 
   /** The bridge resource type: configured, else the `secretform:bridge` context value, else terraform_data. */
@@ -249,12 +248,10 @@ interface StackFacts {
   readonly valid: readonly StackMember[];
   /** Valid resources by object id (the first of two with one id). */
   readonly byId: ReadonlyMap<string, StackMember>;
-  readonly inStack: ReadonlySet<IConstruct>;
 }
 
 function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
-  const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);
   const byId = new Map<string, StackMember>();
   for (const resource of all) {
@@ -279,13 +276,27 @@ function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts 
   }
   for (const resource of valid) {
     for (const reference of resource.references) {
-      if (!inStack.has(reference.target)) {
+      if (!isUnder(reference.target, stack)) {
         problems.push(`${resource.address}: ${reference.prop}: received construct ${reference.target.address}; a construct of the same stack (${stack.node.id}), or the path/name as a string`);
       }
     }
   }
   problems.push(...librarySetProblems(valid), ...associationMountProblems(valid, byId));
-  return { problems, valid, byId, inStack };
+  return { problems, valid, byId };
+}
+
+/**
+ * Whether `node` is `root` or in its tree: every scope from it up to `root` still holds it (a construct removed
+ * with `tryRemoveChild` keeps its scope). A walk up a few scopes, where `root.node.findAll()` walked the whole
+ * stack (twice the constructs, with their carriers) at every call.
+ */
+function isUnder(node: IConstruct, root: IConstruct): boolean {
+  for (let current = node; current !== root;) {
+    const scope = current.node.scope;
+    if (scope === undefined || scope.node.tryFindChild(current.node.id) !== current) return false;
+    current = scope;
+  }
+  return true;
 }
 
 /**
@@ -293,7 +304,7 @@ function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts 
  * own props are invalid are left out (their messages already explain why).
  */
 export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
-  const { problems, valid, byId, inStack } = stackFacts(stack, all);
+  const { problems, valid, byId } = stackFacts(stack, all);
 
   // Position of each valid resource: dependencies are listed in stack order without rescanning the stack per
   // resource (that was quadratic: seconds at 10,000 constructs).
@@ -301,7 +312,7 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
   const resources = valid.map((resource): AnalysedResource => {
     const dependsOn = new Set<StackMember>();
     for (const reference of resource.references) {
-      if (reference.target !== resource && inStack.has(reference.target) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
+      if (reference.target !== resource && isUnder(reference.target, stack) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
     }
     for (const needed of resource.resourceType.dependsOn(resource.spec)) {
       const target = byId.get(needed);
