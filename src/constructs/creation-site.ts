@@ -62,14 +62,17 @@ export function captureCreationStack(scope: IConstruct, below: Parameters<typeof
   const limit = errorClass.stackTraceLimit;
   errorClass.stackTraceLimit = CAPTURED_FRAMES;
   if (!formatsItself) errorClass.prepareStackTrace = callSitesOf;
+  let callSites: unknown;
   try {
     Error.captureStackTrace(holder, below);
     // Read while `callSitesOf` is in place: V8 prepares the stack on the first read.
-    if (!formatsItself) return { frames: Array.isArray(holder.stack) ? userFrames(holder.stack as CallSite[]) : [] };
+    if (!formatsItself) callSites = holder.stack;
   } finally {
     errorClass.stackTraceLimit = limit;
     if (!formatsItself) errorClass.prepareStackTrace = prepare;
   }
+  // Read with node's own formatting back in place (source maps are looked up here).
+  if (!formatsItself) return { frames: Array.isArray(callSites) ? userFrames(callSites as CallSite[]) : [] };
   // V8 formats it only when `.stack` is read (at synth), with the app's own `Error.prepareStackTrace`.
   return holder as { stack?: string };
 }
