@@ -16,7 +16,7 @@
  *   address, type, id and digest, without provisioners: `terraform plan` shows what is managed and what changed;
  *   its `"//".secretform` comment holds the synthesized spec the engine reads.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Attributes } from '../resources/types';
 
 /** The terraform resource type the bridge uses. */
@@ -74,18 +74,33 @@ export function bridgeStep(input: BridgeStepInput, attribute: 'input' | 'trigger
 /** sha256 over the canonical JSON of what decides the object's desired state. */
 export function specDigest(type: string, id: string, desired: Attributes, secretSources: Attributes): string {
   const canonical = stableJson({ type, id, desired, secrets: secretSources });
-  return `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+  // The one-shot hash: no Hash object per construct.
+  return `sha256:${hash('sha256', canonical, 'hex')}`;
 }
 
-/** JSON with object keys sorted at every level. */
+/**
+ * JSON with object keys sorted at every level; properties whose value is undefined are left out, and an array
+ * element that JSON cannot encode (undefined, a function) is written as nothing, as `join` writes it. Built as
+ * one string, without the arrays of parts per level it was made of before (it runs over every construct's spec).
+ */
 export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) text += ',';
+      text += (stableJson(value[index]) as string | undefined) ?? '';
+    }
+    return `${text}]`;
+  }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
+    let text = '{';
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      if (text.length > 1) text += ',';
+      text += `${JSON.stringify(key)}:${stableJson(item)}`;
+    }
+    return `${text}}`;
   }
   return JSON.stringify(value);
 }

@@ -8,6 +8,7 @@ import { parseDuration } from '../resources/duration';
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec, ResourceType } from '../resources/types';
+import { registerPropsCheck } from './props-check';
 import { resourceOptionsShape } from './resource-options';
 import { bool, durationSchema, secretSchema } from './validation';
 
@@ -17,11 +18,16 @@ import { bool, durationSchema, secretSchema } from './validation';
  */
 export function propsSchema(resourceType: ResourceType, extra: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.core.$ZodType> = { ...extra };
+  const fields: FieldSpec[] = [];
   for (const field of resourceType.fields) {
     if (field.computed || field.setByConstruct || field.prop in extra) continue;
     shape[field.prop] = fieldSchema(field);
+    fields.push(field);
   }
-  return z.strictObject({ ...shape, ...resourceOptionsShape });
+  const schema = z.strictObject({ ...shape, ...resourceOptionsShape });
+  // Most props are valid: a plain check says so without zod (props-check.ts).
+  registerPropsCheck(schema, fields, { ...extra, ...resourceOptionsShape });
+  return schema;
 }
 
 /** The schema of one field's prop (optional unless the field is required). */

@@ -50,6 +50,7 @@ export abstract class SecretformResource extends Construct implements StackMembe
   /** The stack of the construct's creation, read once by `source` (undefined when the app turned stack traces off). */
   private readonly creationStack: CreationStack | undefined;
   private creationSite: SourceLocation | null | undefined;
+  private objectId: string | undefined;
 
   protected constructor(scope: Construct, id: string, definition: ResourceDefinition<object>) {
     super(scope, id);
@@ -57,7 +58,6 @@ export abstract class SecretformResource extends Construct implements StackMembe
     const props = (definition.props ?? {}) as Record<string, unknown>;
     const { resourceType } = definition;
     this.resourceType = resourceType;
-    const sensitiveProps = new Set(resourceType.fields.filter((field) => field.sensitive).map((field) => field.prop));
     const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
     const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
     const { lifecycle, issues: lifecycleIssues } = lifecycleOfProps(resourceType, props);
@@ -71,8 +71,7 @@ export abstract class SecretformResource extends Construct implements StackMembe
     const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
-    this.propIssues = issues.map((issue) =>
-      issue.value !== undefined && namesAny(issue.prop, sensitiveProps) ? { ...issue, sensitive: true } : issue);
+    this.propIssues = issues.length === 0 ? NO_ISSUES : markSensitive(issues, resourceType.fields);
     this.spec = fullSpec;
     this.secrets = secrets;
     this.references = definition.references ?? [];
@@ -107,7 +106,10 @@ export abstract class SecretformResource extends Construct implements StackMembe
    */
   get resourceId(): string | undefined {
     if (this.hasPropIssues) return undefined;
-    return this.resourceType.id(this.spec);
+    // Made once: the stack-level rules, the synth pass and reports ask for it, and its identity fields are
+    // plain values fixed when the construct was made.
+    if (this.objectId === undefined) this.objectId = this.resourceType.id(this.spec);
+    return this.objectId;
   }
 
   /** The object's URL path on the service, e.g. `/v1/ldap/static-role/svc`; undefined while the props are invalid. */
@@ -132,6 +134,15 @@ export abstract class SecretformResource extends Construct implements StackMembe
         allowed: 'SecretValue.unsafePlainText cannot be synthesized (the synthesized JSON must never hold a secret); use SecretValue.fromEnv or SecretValue.fromFile, or pass the stack to the engine API in-process',
       }));
   }
+}
+
+/** The issues of valid props, shared: most constructs have none, and each keeps its list until the app exits. */
+const NO_ISSUES: readonly PropIssue[] = Object.freeze([]);
+
+/** The issues, those that name a sensitive prop and hold a value marked sensitive (never shown). */
+function markSensitive(issues: readonly PropIssue[], fields: readonly FieldSpec[]): PropIssue[] {
+  const sensitiveProps = new Set(fields.filter((field) => field.sensitive).map((field) => field.prop));
+  return issues.map((issue) => (issue.value !== undefined && namesAny(issue.prop, sensitiveProps) ? { ...issue, sensitive: true } : issue));
 }
 
 /** A secret read from a variable of secretform's own (SERVICE_TOKEN, SECRETFORM_STATE_KEY) is refused. */

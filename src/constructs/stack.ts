@@ -14,7 +14,7 @@ import {
 import {
   BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
-import { isInert } from './inert-value';
+import { DeferredOverrides } from './deferred-overrides';
 import { quietResourceClass, restoreOverrideKeys } from './override-keys';
 import type { StackMember } from './stack-member';
 
@@ -65,10 +65,10 @@ export class StackSupport {
   private readonly carriers = new Map<StackMember, TerraformElementLike>();
   private step: TerraformElementLike | undefined;
   /**
-   * The synthesized specs of this synth that the stack's configuration gets once the framework has built it,
-   * by carrier (see `finalise`); each carrier holds an empty placeholder meanwhile.
+   * The values of this synth that the stack's configuration gets once the framework has built it (see
+   * `finalise`); each element holds an empty placeholder meanwhile.
    */
-  private deferredSpecs = new Map<TerraformElementLike, Record<string, unknown>>();
+  private deferred = new DeferredOverrides(undefined);
 
   private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
@@ -87,8 +87,7 @@ export class StackSupport {
 
   /** The registered resources still in the tree, in construct order. */
   resources(): StackMember[] {
-    const inStack = new Set(this.stack.node.findAll());
-    return this.registered.filter((resource) => inStack.has(resource));
+    return this.registered.filter((resource) => isUnder(resource, this.stack));
   }
 
   /** The bridge resource type: configured, else the `secretform:bridge` context value, else terraform_data. */
@@ -129,28 +128,20 @@ export class StackSupport {
     const resources = this.resources();
     const analysis = analyseStack(this.stack, resources);
     const analysed = new Map(analysis.resources.map((entry) => [entry.resource, entry]));
-    // The specs are most of the configuration's values, and the framework's merging and token resolution walk
-    // every value several times: an inert spec (one resolution returns unchanged) skips them and is added to the
-    // built configuration by `complete`, which gives the same file. HCL output is written from another method.
-    const deferred = new Map<TerraformElementLike, Record<string, unknown>>();
-    const deferrable = !writesHcl(this.stack);
-    const rules = tokenRules(this.stack);
+    // The carriers' values (identity, spec, dependencies) are most of the configuration's values, and the
+    // framework's merging and token resolution walk every value several times: an inert value skips them and is
+    // added to the built configuration by `complete`, which gives the same file (deferred-overrides.ts).
+    const deferred = new DeferredOverrides(writesHcl(this.stack) ? undefined : tokenRules(this.stack));
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
       // Terraform would interpolate `${` in these strings: escaped, they show as written.
       const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
-      carrier.addOverride(type === 'terraform_data' ? 'input' : 'triggers', identity);
+      deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
-      const spec = synthesizedSpec(entry);
-      if (deferrable && isInert(spec, rules)) {
-        carrier.addOverride(SPEC_OVERRIDE_PATH, {});
-        deferred.set(carrier, spec);
-      } else {
-        carrier.addOverride(SPEC_OVERRIDE_PATH, spec);
-      }
+      deferred.set(carrier, SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
       const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
-      if (dependsOn.length > 0) carrier.addOverride('depends_on', dependsOn);
+      if (dependsOn.length > 0) deferred.set(carrier, 'depends_on', dependsOn);
     }
     // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
     // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
@@ -158,24 +149,18 @@ export class StackSupport {
     for (const resource of resources) {
       const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
       if (problems.length === 0) continue;
-      const carrier = this.carrier(resource, type);
-      deferred.delete(carrier);
-      carrier.addOverride(SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
+      deferred.set(this.carrier(resource, type), SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
-    this.deferredSpecs = deferred;
-    this.addStep(type, resources);
+    this.deferred = deferred;
+    this.addStep(type, resources, deferred);
   }
 
   /**
-   * Completes the configuration the framework built for the stack: the deferred specs in their carriers'
+   * Completes the configuration the framework built for the stack: the deferred values in their elements'
    * placeholders, and the carriers' override keys in the stack's metadata (override-keys.ts).
    */
   private complete(configuration: Record<string, unknown>): void {
-    const resources = configuration.resource as Record<string, Record<string, { '//'?: Record<string, unknown> }> | undefined> | undefined;
-    for (const [carrier, spec] of this.deferredSpecs) {
-      const comment = resources?.[carrier.terraformResourceType]?.[carrier.friendlyUniqueId]?.['//'];
-      if (comment) comment.secretform = spec;
-    }
+    this.deferred.complete(configuration);
     const types = new Set([...this.carriers.values()].map((carrier) => carrier.terraformResourceType));
     restoreOverrideKeys(this.stack, configuration, types);
   }
@@ -196,7 +181,7 @@ export class StackSupport {
     return carrier;
   }
 
-  private addStep(type: BridgeResourceType, resources: readonly StackMember[]): void {
+  private addStep(type: BridgeResourceType, resources: readonly StackMember[], deferred: DeferredOverrides): void {
     if (this.step && this.step.terraformResourceType !== type) {
       this.stack.node.tryRemoveChild(this.step.node.id);
       this.step = undefined;
@@ -225,7 +210,8 @@ export class StackSupport {
     this.step.addOverride('lifecycle', { create_before_destroy: true });
     this.step.addOverride('provisioner', provisioners);
     const carriers = resources.map((resource) => `${type}.${this.carrier(resource, type).friendlyUniqueId}`);
-    if (carriers.length > 0) this.step.addOverride('depends_on', carriers);
+    // One entry per construct: the largest list of the configuration.
+    if (carriers.length > 0) deferred.set(this.step, 'depends_on', carriers);
   }
 }
 
@@ -262,12 +248,10 @@ interface StackFacts {
   readonly valid: readonly StackMember[];
   /** Valid resources by object id (the first of two with one id). */
   readonly byId: ReadonlyMap<string, StackMember>;
-  readonly inStack: ReadonlySet<IConstruct>;
 }
 
 function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
-  const inStack = new Set(stack.node.findAll());
   const valid = all.filter((resource) => !resource.hasPropIssues);
   const byId = new Map<string, StackMember>();
   for (const resource of all) {
@@ -292,13 +276,27 @@ function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts 
   }
   for (const resource of valid) {
     for (const reference of resource.references) {
-      if (!inStack.has(reference.target)) {
+      if (!isUnder(reference.target, stack)) {
         problems.push(`${resource.address}: ${reference.prop}: received construct ${reference.target.address}; a construct of the same stack (${stack.node.id}), or the path/name as a string`);
       }
     }
   }
   problems.push(...librarySetProblems(valid), ...associationMountProblems(valid, byId));
-  return { problems, valid, byId, inStack };
+  return { problems, valid, byId };
+}
+
+/**
+ * Whether `node` is `root` or in its tree: every scope from it up to `root` still holds it (a construct removed
+ * with `tryRemoveChild` keeps its scope). A walk up a few scopes, where `root.node.findAll()` walked the whole
+ * stack (twice the constructs, with their carriers) at every call.
+ */
+function isUnder(node: IConstruct, root: IConstruct): boolean {
+  for (let current = node; current !== root;) {
+    const scope = current.node.scope;
+    if (scope === undefined || scope.node.tryFindChild(current.node.id) !== current) return false;
+    current = scope;
+  }
+  return true;
 }
 
 /**
@@ -306,7 +304,7 @@ function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts 
  * own props are invalid are left out (their messages already explain why).
  */
 export function analyseStack(stack: IConstruct, all: readonly StackMember[]): StackAnalysis {
-  const { problems, valid, byId, inStack } = stackFacts(stack, all);
+  const { problems, valid, byId } = stackFacts(stack, all);
 
   // Position of each valid resource: dependencies are listed in stack order without rescanning the stack per
   // resource (that was quadratic: seconds at 10,000 constructs).
@@ -314,7 +312,7 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
   const resources = valid.map((resource): AnalysedResource => {
     const dependsOn = new Set<StackMember>();
     for (const reference of resource.references) {
-      if (reference.target !== resource && inStack.has(reference.target) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
+      if (reference.target !== resource && isUnder(reference.target, stack) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
     }
     for (const needed of resource.resourceType.dependsOn(resource.spec)) {
       const target = byId.get(needed);

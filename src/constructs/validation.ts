@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DURATION_ALLOWED, isDuration, parseDuration } from '../resources/duration';
 import { MOUNT_PATH } from '../resources/formats';
 import { SecretValue } from '../secret-value';
+import { certainlyAccepted } from './props-check';
 
 /** One problem of one construct's props. */
 export interface PropIssue {
@@ -68,6 +69,7 @@ export type PropsSchema = object;
 
 /** Runs a schema over the props and turns every zod issue into a PropIssue. */
 export function schemaIssues(schema: PropsSchema, props: unknown): PropIssue[] {
+  if (certainlyAccepted(schema, props ?? {})) return [];
   const result = (schema as z.ZodType).safeParse(props ?? {}, { error: allowedText });
   if (result.success) return [];
   const issues: PropIssue[] = [];

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Token, Tokenization } from 'cdktf';
 import fc from 'fast-check';
 import { AuthMount, SecretsMount, SecretValue, UserpassUser } from '../../src';
-import { tokenRules } from '../../src/constructs/cdktf-adapter';
+import { onStackConfiguration, tokenRules } from '../../src/constructs/cdktf-adapter';
+import { DeferredOverrides } from '../../src/constructs/deferred-overrides';
 import { isInert } from '../../src/constructs/inert-value';
 
 // cdktf's own JSON writer (sorted keys), as its synthesizer writes cdk.tf.json.
@@ -103,5 +104,54 @@ describe('a stack with deferred specs and the user\'s own resources', () => {
     expect(specOf(user.address)?.spec).toMatchObject({ username: 'ci', mount: 'userpass', token_policies: ['deploy'] });
     expect(specOf(`${apps.address}`)).toBeDefined();
     expect(blocks.filter((block) => block['//'].secretform !== undefined)).toHaveLength(3);
+  });
+});
+
+describe('deferred override values', () => {
+  // The same stack twice: once with every value set through cdktf, once through DeferredOverrides (inert values
+  // deferred, the others through cdktf); the two files must hold the same bytes.
+  function synthesized(deferred: boolean): string {
+    const { app, outdir } = newApp();
+    const stack = new TerraformStack(app, 'deferred');
+    const overrides = new DeferredOverrides(deferred ? tokenRules(stack) : undefined);
+    if (deferred) onStackConfiguration(stack, (configuration) => overrides.complete(configuration));
+    const values: Array<[string, unknown]> = [
+      ['input', { address: 'a/b', digest: 'sha256:18232e86bb', id: 'auth/userpass/users/ci', type: 'userpass_user' }],
+      ['//.secretform', { spec: { name: 'x', list: [1, 2, { deep: true }] }, version: 1 }],
+      ['depends_on', ['terraform_data.first']],
+      ['triggers_replace', '${timestamp()}'],
+      ['lifecycle.ignore_changes', ['input']],
+    ];
+    const first = new TerraformResource(stack, 'first', { terraformResourceType: 'terraform_data' });
+    first.addOverride('input', { own: 'value' });
+    for (const id of ['second', 'third']) {
+      const element = new TerraformResource(stack, id, { terraformResourceType: 'terraform_data' });
+      for (const [path, value] of values) overrides.set(element, path, value);
+    }
+    app.synth();
+    return fs.readFileSync(path.join(outdir, 'stacks', 'deferred', 'cdk.tf.json'), 'utf8');
+  }
+
+  test('a stack with values deferred is written exactly as cdktf writes it', () => {
+    const written = synthesized(true);
+    expect(written).toBe(synthesized(false));
+    expect(JSON.parse(written)).toMatchObject({
+      resource: { terraform_data: { third: { depends_on: ['terraform_data.first'], input: { id: 'auth/userpass/users/ci' }, lifecycle: { ignore_changes: ['input'] } } } },
+    });
+  });
+
+  test('a value set again replaces the deferred one, also when it goes through cdktf', () => {
+    const { app, outdir } = newApp();
+    const stack = new TerraformStack(app, 'again');
+    const overrides = new DeferredOverrides(tokenRules(stack));
+    onStackConfiguration(stack, (configuration) => overrides.complete(configuration));
+    const element = new TerraformResource(stack, 'element', { terraformResourceType: 'terraform_data' });
+    overrides.set(element, 'input', { first: 1 });
+    overrides.set(element, 'input', { second: '${var.x}' });
+    overrides.set(element, 'triggers_replace', ['${var.y}']);
+    overrides.set(element, 'triggers_replace', ['plain']);
+    app.synth();
+    const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'again', 'cdk.tf.json'), 'utf8')) as { resource: { terraform_data: { element: Record<string, unknown> } } };
+    expect(config.resource.terraform_data.element).toMatchObject({ input: { second: '${var.x}' }, triggers_replace: ['plain'] });
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * Override values of the constructs' carriers (the one plain entry per construct, stack.ts) that are put into the
+ * stack's configuration after the framework has built it, instead of going through the framework.
+ *
+ * cdktf (and cdktn) walk every override value of every element several times at synth: the element's merge,
+ * `resolve` of the element's fragment, the stack's merge and `resolve` of the whole configuration, allocating a
+ * context per value. A carrier's values (its identity, its synthesized spec, its `depends_on`) are most of a
+ * stack's configuration, so that walk was most of what the constructs cost at synth. A value that resolution
+ * would return unchanged (inert-value.ts) gets an empty placeholder of the same kind through the framework (so
+ * the override key is recorded where the framework records it) and is set in the built configuration by
+ * `complete`: the file holds the same bytes, since the framework's JSON writer sorts keys. Anything else goes
+ * through the framework as before, and nothing is deferred when the app writes HCL (written by another method).
+ */
+import type { TerraformElementLike } from './cdktf-adapter';
+import { isInert, type TokenRules } from './inert-value';
+
+type Configuration = Record<string, unknown>;
+
+export class DeferredOverrides {
+  private readonly byElement = new Map<TerraformElementLike, Map<string, unknown>>();
+
+  /** `rules` undefined: nothing is deferred (HCL output). */
+  constructor(private readonly rules: TokenRules | undefined) {}
+
+  /** Sets `value` at the override `path` of `element`: deferred when it is inert, else through the framework. */
+  set(element: TerraformElementLike, path: string, value: unknown): void {
+    if (this.rules !== undefined && isInert(value, this.rules)) {
+      element.addOverride(path, Array.isArray(value) ? [] : {});
+      let values = this.byElement.get(element);
+      if (values === undefined) this.byElement.set(element, (values = new Map<string, unknown>()));
+      values.set(path, value);
+    } else {
+      element.addOverride(path, value);
+      this.byElement.get(element)?.delete(path);
+    }
+  }
+
+  /** Puts every deferred value into `configuration`, the one the framework built for the elements' stack. */
+  complete(configuration: Configuration): void {
+    const resources = configuration.resource as Record<string, Record<string, Configuration> | undefined> | undefined;
+    for (const [element, values] of this.byElement) {
+      const entry = resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
+      if (entry === undefined) continue;
+      for (const [path, value] of values) setAt(entry, path.split('.'), value);
+    }
+  }
+}
+
+/** `target[keys[0]][keys[1]]... = value`, as the framework's `addOverride` sets a dotted path. */
+function setAt(target: Configuration, keys: readonly string[], value: unknown): void {
+  let current = target;
+  for (const key of keys.slice(0, -1)) {
+    const inner = current[key];
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) current[key] = {};
+    current = current[key] as Configuration;
+  }
+  current[keys[keys.length - 1]] = value;
+}
