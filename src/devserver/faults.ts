@@ -26,6 +26,11 @@ export interface FaultControl {
   failEvery(status: number, retryAfterSeconds?: number): void;
   /** Ends `failEvery` and drops the failures `failNext` queued. */
   stopFailing(): void;
+  /**
+   * Answers wait (after their latency) until the returned function is called: a test holds two servers to see
+   * that two clients have requests in flight at the same time, whatever the machine's load does to their starts.
+   */
+  hold(): () => void;
 }
 
 interface QueuedFailure {
@@ -44,6 +49,7 @@ export class FaultInjector implements FaultControl {
   private readonly random: () => number;
   private queued: QueuedFailure[] = [];
   private always: QueuedFailure | undefined;
+  private held: Promise<void> | undefined;
 
   constructor(options: FaultOptions = {}) {
     this.latencyMs = options.latencyMs ?? 0;
@@ -71,6 +77,18 @@ export class FaultInjector implements FaultControl {
     this.queued = [];
   }
 
+  hold(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.held = held;
+    return () => {
+      if (this.held === held) this.held = undefined;
+      release();
+    };
+  }
+
   /** The injected failure for this request, if any. */
   nextFailure(): DevResponse | undefined {
     const queued = this.queued.shift() ?? this.always;
@@ -83,6 +101,7 @@ export class FaultInjector implements FaultControl {
   async delayFrom(arrivedAt: number): Promise<void> {
     const remaining = arrivedAt + this.latencyMs - performance.now();
     if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+    if (this.held !== undefined) await this.held;
   }
 }
 

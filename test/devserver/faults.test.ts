@@ -96,6 +96,28 @@ describe('fault injection', () => {
     }
   });
 
+  test('hold keeps answers in flight until released, then answers them; later requests are not held', async () => {
+    const server = await startTestServer();
+    try {
+      const release = server.faults.hold();
+      let answered = false;
+      const pending = call(server, 'GET', 'sys/mounts').then((result) => {
+        answered = true;
+        return result;
+      });
+      const deadline = Date.now() + 10_000;
+      while (server.inFlight.current === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([server.inFlight.current, answered]).toEqual([1, false]);
+      release();
+      expect((await pending).status).toBe(200);
+      expect((await call(server, 'GET', 'sys/mounts')).status).toBe(200);
+      expect(server.inFlight.current).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('latency counts from the arrival: time the server already spent is not added again', async () => {
     const injector = new FaultInjector({ latencyMs: 200 });
     const arrivedAt = performance.now() - 150;
