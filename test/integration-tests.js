@@ -10,6 +10,8 @@ module.exports = [
   'test/e2e/quickstart.test.ts',
   'test/e2e/docs-http-api.test.ts',
   'test/e2e/docs-blocks.test.ts',
+  'test/e2e/docs-operations-blocks.test.ts',
+  'test/e2e/readme-real-service.test.ts',
   'test/e2e/cli-refusal-ways-out.test.ts',
   'test/e2e/ci-workflows.test.ts',
   'test/e2e/environments-example.test.ts',

@@ -30,9 +30,11 @@ function shellBlocks(page: string): ShellBlock[] {
 
 const BLOCKS = PAGES.flatMap(shellBlocks);
 
-test('the pages have shell blocks, some run by tests and some not', () => {
-  expect(BLOCKS.filter((block) => block.marker.startsWith('<!-- example:')).length).toBeGreaterThan(5);
-  expect(BLOCKS.filter((block) => block.marker.startsWith('<!-- not run:')).length).toBeGreaterThan(5);
+// The scan finds both kinds of marker. Most blocks are run (issue 33 turns each runnable one into an example);
+// the few left are synopses and the contributor's own commands, so only their presence is asserted.
+test('the pages have shell blocks, most run by tests and some not', () => {
+  expect(BLOCKS.filter((block) => block.marker.startsWith('<!-- example:')).length).toBeGreaterThan(15);
+  expect(BLOCKS.filter((block) => block.marker.startsWith('<!-- not run:')).length).toBeGreaterThan(0);
 });
 
 test.each(BLOCKS.map((block) => [block.where, block] as const))('%s is run by a test or says why not', (where, block) => {
