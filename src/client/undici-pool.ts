@@ -5,11 +5,14 @@
  * function `require('undici')` exposes (`Object.assign(Dispatcher.prototype, api)` in its index);
  * test/unit/client-undici-pool.test.ts checks that, so an undici upgrade that moves them fails a test, not a user.
  */
-import type { Dispatcher } from 'undici';
-import Pool from 'undici/lib/dispatcher/pool';
+import type { Dispatcher, Pool as UndiciPool } from 'undici';
+import PoolClass from 'undici/lib/dispatcher/pool';
 import { request as dispatcherRequest } from 'undici/lib/api';
 
-export { Pool };
+// Typed by undici's entry point, so the emitted declarations name no undici-internal module (a user's tsc has no
+// types for those: the ambient ones in undici-modules.d.ts are ours and are not shipped).
+export const Pool: typeof UndiciPool = PoolClass;
+export type Pool = UndiciPool;
 
 /** `pool.request(options)` of undici's full entry point. */
 export function poolRequest(pool: Pool, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
