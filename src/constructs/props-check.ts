@@ -30,16 +30,7 @@ export function registerPropsCheck(schema: object, fields: readonly FieldSpec[],
   const props = new Map<string, Accepts>();
   for (const field of fields) props.set(field.prop, fieldAccepts(field));
   for (const [prop, schemaOfProp] of Object.entries(zodProps)) props.set(prop, zodAccepts(schemaOfProp));
-  checks.set(schema, (value) => {
-    if (!isObject(value)) return false;
-    for (const key of Object.keys(value)) {
-      if (!props.has(key)) return false;
-    }
-    for (const [prop, accepts] of props) {
-      if (!accepts((value as Record<string, unknown>)[prop])) return false;
-    }
-    return true;
-  });
+  checks.set(schema, objectAccepts(props));
 }
 
 /** Whether `schema` certainly accepts `props` (false: parse with zod to know). */
@@ -116,7 +107,11 @@ function everyElement(value: unknown, accepts: Accepts): boolean {
 
 /** A strict object of the members' props. */
 function membersAccepts(members: readonly FieldSpec[]): Accepts {
-  const props = new Map(members.map((member) => [member.prop, fieldAccepts(member)]));
+  return objectAccepts(new Map(members.map((member) => [member.prop, fieldAccepts(member)])));
+}
+
+/** An object with no key beside `props`, each prop's value accepted by its check (absent ones included). */
+function objectAccepts(props: ReadonlyMap<string, Accepts>): Accepts {
   return (value) => {
     if (!isObject(value)) return false;
     for (const key of Object.keys(value)) {

@@ -5,7 +5,7 @@
  * state there. What differs from a reader's terminal is said where it is done: the PostgreSQL URLs of the pages
  * (a server at db.internal or db) become the test's cluster, with its password in PGPASSWORD as the page says.
  */
-import { spawn } from 'node:child_process';
+import { runBash, type BashRun } from '../support/run-bash';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
@@ -57,21 +57,10 @@ function env(dir: string, extra: Record<string, string | undefined> = {}): NodeJ
   return { ...base, PATH: `${join(dir, 'node_modules', '.bin')}:${base.PATH ?? ''}` };
 }
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Ran = BashRun;
 
 function bash(script: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBash(script, cwd, environment);
 }
 
 /** A marked block of a docs page, with `edit` applied (each edit said in the test). */

@@ -3,13 +3,14 @@
  * fresh `secretform dev-server` (on a free port instead of 8200), and the drift they make is the drift the page
  * says the next `secretform plan` reports.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT, runCli } from './cli-harness';
 import { markdownFileBlocks } from '../support/readme-blocks';
 import { startDevServerProcess, stopDevServerProcess } from '../support/dev-server-process';
+import { runBash } from '../support/run-bash';
 
 jest.setTimeout(120_000);
 
@@ -37,14 +38,7 @@ function runBlocks(url: string, names: string[]): Promise<{ code: number | null;
     if (block === undefined) throw new Error(`docs/http-api.md has no block marked <!-- example: ${name} -->`);
     return `${block}\necho "== end of ${name}"`;
   })].join('\n');
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBash(script);
 }
 
 test('the page marks its blocks in the order a reader runs them', () => {

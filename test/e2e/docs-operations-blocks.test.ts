@@ -9,7 +9,7 @@
  * the essentials of its output are checked, and no secret of the code, nor any credential, appears where the
  * operation was not asked to print it.
  */
-import { spawn } from 'node:child_process';
+import { runBash } from '../support/run-bash';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
@@ -76,15 +76,8 @@ interface Ran {
   stderr: string;
 }
 
-function bash(line: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', line], { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ line, code, stdout, stderr }));
-  });
+async function bash(line: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<Ran> {
+  return { line, ...(await runBash(line, cwd, environment)) };
 }
 
 /** The commands of a block, each line as written (its trailing comment included); comment lines are left out. */

@@ -7,7 +7,7 @@
  * PKI's, copied to the names the block uses; SERVICE_SKIP_VERIFY stays commented out, so the server's
  * certificate is verified.
  */
-import { spawn } from 'node:child_process';
+import { runBash, type BashRun } from '../support/run-bash';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
@@ -54,15 +54,8 @@ afterAll(async () => {
   pki?.remove();
 });
 
-function bash(script: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function bash(script: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<BashRun> {
+  return runBash(script, cwd, environment);
 }
 
 /** `text` with `placeholder` (which must be there) replaced by `value`. */
