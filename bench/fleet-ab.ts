@@ -11,8 +11,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import bcrypt from 'bcryptjs';
 import ts from 'typescript';
-import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform, startServerThread, type BenchServer } from './run';
+import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform, startServerThread } from './run';
 import { FLEET_SERVERS, parseFleetSize } from './args';
+import { perServer } from './fleet';
 
 const LATENCY_MS = 10;
 const PARALLELISM = 10;
@@ -20,15 +21,6 @@ const PARALLELISM = 10;
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
-}
-
-async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[] }> {
-  const before = await Promise.all(servers.map((server) => server.requestCount()));
-  await Promise.all(servers.map((server) => server.maxInFlight()));
-  const result = await run();
-  const after = await Promise.all(servers.map((server) => server.requestCount()));
-  const maxInFlight = await Promise.all(servers.map((server) => server.maxInFlight()));
-  return { result, requests: after.map((count, i) => count.count - before[i].count), maxInFlight };
 }
 
 async function main(): Promise<void> {

@@ -24,7 +24,7 @@ const RSS_TARGET_MB = 1536;
 const PLAN_RUNS = 3;
 
 /** Requests each server handled during `run`, and the most it had in flight at once meanwhile. */
-async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[] }> {
+export async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[] }> {
   const before = await Promise.all(servers.map((server) => server.requestCount()));
   await Promise.all(servers.map((server) => server.maxInFlight()));
   const result = await run();
