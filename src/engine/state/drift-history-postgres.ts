@@ -10,7 +10,9 @@
  * unit of work on the shared connection, so no other stack's statement lands inside its transaction.
  */
 import type { Client } from 'pg';
+import { maskPassword } from './postgres-client';
 import { pinStateConnection, unpinStateConnection, type SharedStateConnection } from './postgres-connections';
+import { createUnderDdlLock } from './postgres-ddl';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { DriftHistoryStore } from './drift-history-store';
 import type { PostgresLocation } from './state-location';
@@ -100,21 +102,13 @@ export class PostgresDriftHistoryStore implements DriftHistoryStore {
   async #createTable(client: Client): Promise<void> {
     const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#table]);
     if (present.rows[0].present) return;
-    // Under the same DDL lock as the state's tables: two first checks do not race to create it. A failure leaves
-    // no open transaction behind: other stacks may share the connection.
-    await client.query(`BEGIN;
-      SELECT pg_advisory_xact_lock(hashtext('secretform:ddl'));
+    await createUnderDdlLock(client, `
       CREATE SCHEMA IF NOT EXISTS "${this.where.schema}";
       CREATE TABLE IF NOT EXISTS ${this.#table} (
-        stack text PRIMARY KEY, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      COMMIT;`).catch(async (error: unknown) => {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    });
+        stack text PRIMARY KEY, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());`);
   }
 
   #mask(message: string): string {
-    const password = this.where.password;
-    return password ? message.split(password).join('***') : message;
+    return maskPassword(this.where, message);
   }
 }
