@@ -21,7 +21,7 @@ export const DURATION_ALLOWED =
 /** Whole seconds of a duration, or `undefined` when the value is not a duration the service can hold. */
 export function parseDuration(value: unknown): number | undefined {
   const seconds = durationSeconds(value);
-  return seconds === undefined || seconds > BigInt(MAX_DURATION_SECONDS) ? undefined : Number(seconds);
+  return seconds === undefined || seconds > MAX_DURATION_SECONDS ? undefined : seconds;
 }
 
 export function isDuration(value: unknown): boolean {
@@ -32,27 +32,55 @@ export function isDuration(value: unknown): boolean {
 export function durationProblem(value: unknown): string | undefined {
   const seconds = durationSeconds(value);
   if (seconds === undefined) return `expected ${DURATION_ALLOWED}`;
-  if (seconds > BigInt(MAX_DURATION_SECONDS)) return `at most ${MAX_DURATION_SECONDS} seconds (about 292 years), the longest duration the service can hold`;
+  if (seconds > MAX_DURATION_SECONDS) return `at most ${MAX_DURATION_SECONDS} seconds (about 292 years), the longest duration the service can hold`;
   return undefined;
 }
 
-/** Whole seconds of any duration, however large; undefined when the value is not in the format. */
-function durationSeconds(value: unknown): bigint | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
+/**
+ * Every field of every resource of a plan is normalised through here, and an app writes a handful of distinct
+ * duration texts ("1h", "768h"), so a text's seconds are kept once computed: the BigInt sum is paid once per
+ * text, not once per field. Bounded: a run with more distinct texts starts the cache over.
+ */
+const CACHE_LIMIT = 1024;
+const MAX_TEXT = 256;
+const secondsOfText = new Map<string, number | undefined>();
+const DIGITS = /^\d+$/;
+/** Sticky and global, so `exec` walks the text pair by pair; its `lastIndex` is reset before each text. */
+const PAIR = /(\d+)(?:\.(\d+))?(ns|us|µs|μs|ms|s|m|h|d)/gy;
+const MAX_SECONDS_BIG = BigInt(MAX_DURATION_SECONDS);
+
+/**
+ * Whole seconds of a duration, exact up to MAX_DURATION_SECONDS; a larger duration is any number above it (its
+ * exact size matters to no caller). `undefined` when the value is not in the format.
+ */
+function durationSeconds(value: unknown): number | undefined {
+  // `+ 0` turns -0 into 0, as the BigInt round trip did.
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value + 0 : undefined;
   if (typeof value !== 'string') return undefined;
-  const text = value.trim();
+  if (secondsOfText.has(value)) return secondsOfText.get(value);
+  const seconds = textSeconds(value.trim());
+  // A text too long to be a duration is not kept: the cache holds short keys only.
+  if (value.length > MAX_TEXT) return seconds;
+  if (secondsOfText.size >= CACHE_LIMIT) secondsOfText.clear();
+  secondsOfText.set(value, seconds);
+  return seconds;
+}
+
+function textSeconds(text: string): number | undefined {
   // A 1,000-character string is no duration; the limit keeps BigInt work small.
-  if (text.length === 0 || text.length > 256) return undefined;
-  if (/^\d+$/.test(text)) return BigInt(text);
-  const pattern = /(\d+)(?:\.(\d+))?(ns|us|µs|μs|ms|s|m|h|d)/gy;
+  if (text.length === 0 || text.length > MAX_TEXT) return undefined;
+  // Correctly rounded, so exact up to 2^53 and above MAX_DURATION_SECONDS exactly when the digits are.
+  if (DIGITS.test(text)) return Number(text);
+  PAIR.lastIndex = 0;
   let nanoseconds = 0n;
   let consumed = 0;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+  for (let match = PAIR.exec(text); match; match = PAIR.exec(text)) {
     const unit = UNIT_NANOSECONDS[match[3]];
     const fraction = match[2] ?? '';
     nanoseconds += BigInt(match[1]) * unit + (fraction === '' ? 0n : (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length));
-    consumed = pattern.lastIndex;
+    consumed = PAIR.lastIndex;
   }
   if (consumed !== text.length) return undefined;
-  return nanoseconds / NANOSECONDS_PER_SECOND;
+  const seconds = nanoseconds / NANOSECONDS_PER_SECOND;
+  return seconds > MAX_SECONDS_BIG ? Number.POSITIVE_INFINITY : Number(seconds);
 }

@@ -3,6 +3,7 @@
  * app is rewritten between steps as a user edits code. The tests run in order over one server and one project:
  * protect (removed from code, needing replacement, destroy), ignoreChanges, the consequences of a delete in
  * every format, retainOnDelete (removed from code, destroy). The dev server's request log proves what was sent.
+ * The counts a service cannot give have a server and project of their own, so each of those tests runs alone.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ interface AppOptions {
 }
 
 /** Writes the app: a userpass mount (retained), alice (retained, tokenTtl and tokenPolicies ignored), KV mounts. */
-function writeApp(options: AppOptions): void {
+function writeApp(options: AppOptions, into = project): void {
   const apps = options.apps === undefined ? { protect: true, version: '2' } : options.apps;
   const alice = options.alice === undefined ? { tokenTtl: '1h' } : options.alice;
   const lines = [
@@ -53,13 +54,19 @@ function writeApp(options: AppOptions): void {
   }
   if (options.scratch !== false) lines.push("new sf.SecretsMount(stack, 'scratch', { path: 'scratch', type: 'kv', options: { version: '2' } });");
   lines.push('app.synth();');
-  writeFileSync(join(project, 'main.js'), `${lines.join('\n')}\n`);
+  writeFileSync(join(into, 'main.js'), `${lines.join('\n')}\n`);
+}
+
+/** A project directory with its cdktf.json; the app is written by writeApp. */
+function newProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-guard-e2e-'));
+  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  return dir;
 }
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'guard-e2e-root' });
-  project = mkdtempSync(join(tmpdir(), 'secretform-guard-e2e-'));
-  writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
+  project = newProject();
   env = cliEnv(server);
   writeApp({});
 });
@@ -159,19 +166,45 @@ describe('guardrails through the CLI', () => {
     const METADATA = '/v1/scratch/metadata';
     const DETAIL = 'the secrets stored in kv mount "scratch" are deleted with it (and its leases revoked)';
     const NOT_NAMES = 'not the list of names the service answers (an array of strings: data.keys, or a bare JSON array)';
-    const planThrough = async (wrong: string, reply: RawReply, format: 'text' | 'markdown' | 'json', synth = false) => {
-      const proxy = await startServiceProxy(server.url, (request) => (`${request.method} ${request.path}` === wrong ? reply : undefined));
+    // Their own server and project, set up here: each test passes alone (`-t`), whatever the story above did.
+    let countServer: DevServer;
+    let countProject: string;
+    let countEnv: NodeJS.ProcessEnv;
+
+    beforeAll(async () => {
+      countServer = await startDevServer({ port: 0, rootToken: 'guard-e2e-count-root' });
+      countProject = newProject();
+      countEnv = cliEnv(countServer);
+      writeApp({}, countProject);
+      const applied = await runCli(['apply', '--auto-approve'], countProject, countEnv);
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      // Secrets in `scratch`, one of them in a folder below: the listings a delete of the mount counts.
+      for (const name of ['one', 'nested/two']) {
+        expect((await call(countServer, 'POST', `scratch/data/${name}`, { data: { value: APP_SECRET } })).status).toBe(200);
+      }
+      // `scratch` removed from code and synthesized once: the plans below read the output (--no-synth).
+      writeApp({ scratch: false }, countProject);
+      const synthesized = await runCli(['synth'], countProject, countEnv);
+      expect(synthesized.code).toBe(0);
+    });
+
+    afterAll(async () => {
+      await countServer?.close();
+    });
+
+    const planThrough = async (wrong: string, reply: RawReply, format: 'text' | 'markdown' | 'json') => {
+      const proxy = await startServiceProxy(countServer.url, (request) => (`${request.method} ${request.path}` === wrong ? reply : undefined));
       proxies.push(proxy);
       // The proxy is the same service at another address: --migrate-state lets the plan read it (plan writes nothing).
-      const args = format === 'text' ? ['plan', '--migrate-state', synth ? [] : ['--no-synth']].flat() : ['plan', '--migrate-state', '--no-synth', '--format', format];
-      return runCli(args, project, { ...env, SERVICE_ADDR: proxy.url });
+      const args = ['plan', '--migrate-state', '--no-synth', ...(format === 'text' ? [] : ['--format', format])];
+      return runCli(args, countProject, { ...countEnv, SERVICE_ADDR: proxy.url });
     };
     const scratchChange = (stdout: string) => JSON.parse(stdout).resource_changes.find((entry: { address: string }) => entry.address === 'guard/scratch');
 
     test('a listing answered 200 with {}: could not be counted, with the endpoint and why, in text, markdown and JSON; the plan completes', async () => {
-      writeApp({ alice: { tokenTtl: '2h' }, scratch: false });
       const why = `LIST ${METADATA} answered HTTP 200 with an object without "keys" where a list was expected: ${NOT_NAMES}`;
-      const text = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'text', true);
+      const text = await planThrough(`LIST ${METADATA}`, { status: 200, body: {} }, 'text');
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`  # guard/scratch will be destroyed\n  # ! an unknown number of secrets go with it: ${DETAIL}\n  #   could not be counted: ${why}\n`);
       // The reason once, under the resource; the warning names the resource and what, and points up.

@@ -9,36 +9,21 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { DEMO_SECRETS, ROOT_TOKENS } from '../../examples/environments/walkthrough';
-import { cliEnv, ROOT, runCli } from './cli-harness';
+import { closeEnvironmentServers, environmentsEnv, startEnvironmentServers, synthEnvironments, type EnvironmentServers } from '../support/environments-example';
+import { runCli } from './cli-harness';
 
 jest.setTimeout(240_000);
 
-const EXAMPLE = join(ROOT, 'examples', 'environments');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-
-let servers: Record<'staging' | 'prod', DevServer>;
+let servers: EnvironmentServers;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let planFile: string;
 
 beforeAll(async () => {
-  servers = {
-    staging: await startDevServer({ port: 0, rootToken: ROOT_TOKENS.staging }),
-    prod: await startDevServer({ port: 0, rootToken: ROOT_TOKENS.prod }),
-  };
+  servers = await startEnvironmentServers();
   dir = mkdtempSync(join(tmpdir(), 'secretform-plan-set-integrity-'));
-  env = cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-the-token-of-either-server' }, {
-    ...DEMO_SECRETS,
-    SECRETFORM_STATE_KEY: undefined,
-    STAGING_SERVICE_TOKEN: ROOT_TOKENS.staging,
-    PROD_SERVICE_TOKEN: ROOT_TOKENS.prod,
-    ENVIRONMENTS_STAGING_ADDR: servers.staging.url,
-    ENVIRONMENTS_PROD_ADDR: servers.prod.url,
-    SECRETFORM_SYNTH_ENV: 'ENVIRONMENTS_*',
-  });
-  const synth = await runCli(['synth', '--app', `${process.execPath} ${TSX} ${join(EXAMPLE, 'main.ts')}`], dir, env);
+  env = environmentsEnv(servers, { SECRETFORM_STATE_KEY: undefined });
+  const synth = await synthEnvironments(dir, env);
   expect(synth.code).toBe(0);
   planFile = join(dir, 'environments.plan.json');
   const planned = await runCli(['plan', '--no-synth', '--out', planFile], dir, env);
@@ -47,8 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await servers?.staging.close();
-  await servers?.prod.close();
+  await closeEnvironmentServers(servers);
   rmSync(dir, { recursive: true, force: true });
 });
 

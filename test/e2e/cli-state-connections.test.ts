@@ -3,7 +3,8 @@
  * used to open one per stack and hold it (with the stack's lock) until the apply ended, so 100 stacks met the
  * server's `max_connections` midway. The state role is held here to 12 connections (`CONNECTION LIMIT`) and one
  * run applies 24 stacks. Sharing must not make a stack wait for another's lock: with one stack's lock held
- * elsewhere, the others are applied while it waits for its --lock-timeout, then it alone fails as locked.
+ * elsewhere, the others are applied while it waits for its --lock-timeout, then it alone fails as locked. A
+ * drift check of every stack records their drift histories through the same shared connections.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,23 @@ describeWithPostgres('PostgreSQL state: the connections of a run of many stacks'
     expect(states.rows.every((row) => Number(row.serial) > 0)).toBe(true);
     // Every lock was released and every session ended with the run.
     const left = await withAdmin((admin) => admin.query(`SELECT 1 FROM ${SCHEMA}.locks UNION ALL SELECT 1 FROM pg_stat_activity WHERE usename = 'sf_team'`));
+    expect(left.rows).toEqual([]);
+  });
+
+  test(`a drift check of ${STACKS} stacks records every history within the same ${ROLE_LIMIT} connections`, async () => {
+    // Its own states (an apply that changes nothing when they are already there): the test stands alone.
+    const applied = await apply();
+    expect(applied.code).toBe(0);
+    await withAdmin((admin) => admin.query(`DROP TABLE IF EXISTS ${SCHEMA}.drift_history`));
+    const env = cliEnv({ url: server.url, rootToken: TOKEN }, { SECRETFORM_STATE: pg!.url(SCHEMA) });
+    const checked = await runCli(['drift', '--stack', '*', '--no-synth', '--output', outdir, '--format', 'json'], project, env);
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    // Each stack's check is recorded: a history the drift stage could not reach would be reported, not recorded.
+    expect(checked.stdout).not.toContain('history_problem');
+    const recorded = await withAdmin((admin) => admin.query<{ stack: string }>(`SELECT stack FROM ${SCHEMA}.drift_history ORDER BY stack`));
+    expect(recorded.rows.map((row) => row.stack)).toEqual(Array.from({ length: STACKS }, (_, n) => stackName(n)));
+    const left = await withAdmin((admin) => admin.query("SELECT 1 FROM pg_stat_activity WHERE usename = 'sf_team'"));
     expect(left.rows).toEqual([]);
   });
 

@@ -8,14 +8,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { startDevServer, type DevServer } from '../../src/devserver/server';
-import { DEMO_SECRETS, EXPECTED, ROOT_TOKENS, runEnvironments, STACKS, type Environment } from '../../examples/environments/walkthrough';
-import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
+import { DEMO_SECRETS, EXPECTED, ROOT_TOKENS, runEnvironments, STACKS } from '../../examples/environments/walkthrough';
+import { closeEnvironmentServers, environmentsEnv, startEnvironmentServers, synthEnvironments, type EnvironmentServers } from '../support/environments-example';
+import { runCli, transcript } from './cli-harness';
 
 jest.setTimeout(180_000);
 
-const EXAMPLE = join(ROOT, 'examples', 'environments');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const SECRETS = [...Object.values(DEMO_SECRETS), ...Object.values(ROOT_TOKENS)];
 
 const workDirs: string[] = [];
@@ -34,7 +32,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-async function expectEachStackOnItsOwnServer(servers: Record<Environment, DevServer>): Promise<void> {
+async function expectEachStackOnItsOwnServer(servers: EnvironmentServers): Promise<void> {
   for (const name of ['staging', 'prod'] as const) {
     for (const [apiPath, status] of [...EXPECTED[name].present.map((p) => [p, 200]), ...EXPECTED[name].absent.map((p) => [p, 404])] as const) {
       const response = await fetch(`${servers[name].url}/v1/${apiPath}`, { headers: { 'X-Service-Token': servers[name].rootToken } });
@@ -45,21 +43,11 @@ async function expectEachStackOnItsOwnServer(servers: Record<Environment, DevSer
 }
 
 test('each stack of the example, applied with --stack, lands on its own server only', async () => {
-  const servers = {
-    staging: await startDevServer({ port: 0, rootToken: ROOT_TOKENS.staging }),
-    prod: await startDevServer({ port: 0, rootToken: ROOT_TOKENS.prod }),
-  };
+  const servers = await startEnvironmentServers();
   try {
     const dir = workDir();
-    const env = cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-the-token-of-either-server' }, {
-      ...DEMO_SECRETS,
-      STAGING_SERVICE_TOKEN: ROOT_TOKENS.staging,
-      PROD_SERVICE_TOKEN: ROOT_TOKENS.prod,
-      ENVIRONMENTS_STAGING_ADDR: servers.staging.url,
-      ENVIRONMENTS_PROD_ADDR: servers.prod.url,
-      SECRETFORM_SYNTH_ENV: 'ENVIRONMENTS_*',
-    });
-    const synth = await runCli(['synth', '--app', `${process.execPath} ${TSX} ${join(EXAMPLE, 'main.ts')}`], dir, env);
+    const env = environmentsEnv(servers);
+    const synth = await synthEnvironments(dir, env);
     expect(synth.stderr).not.toContain('Error');
     expect(synth.code).toBe(0);
     for (const stack of STACKS) {
@@ -71,8 +59,7 @@ test('each stack of the example, applied with --stack, lands on its own server o
     const everything = [...filesUnder(join(dir, 'cdktf.out')), ...filesUnder(join(dir, '.secretform')), ...transcript].join('\n');
     for (const secret of SECRETS) expect(everything).not.toContain(secret);
   } finally {
-    await servers.staging.close();
-    await servers.prod.close();
+    await closeEnvironmentServers(servers);
   }
 });
 

@@ -25,19 +25,15 @@ export interface AckFlags {
 
 export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliIo): Promise<CommandEnd> {
   const now = new Date();
-  let state: string | undefined;
-  let given: string[];
   let reason: string;
   let until: string | undefined;
   try {
     reason = nonEmptyFlag('--reason', flags.reason)!;
     until = flags.until === undefined ? undefined : parseUntil(flags.until, now);
-    given = parseStackFlag(flags.stack).stacks;
-    state = nonEmptyFlag('--state', flags.state);
   } catch (error) {
     return commandFailure(error);
   }
-  const byStack = addressesByStack(addresses, given, state, io);
+  const byStack = addressesByStack(addresses, flags, io);
   if (byStack instanceof CommandFailure) return byStack;
   const by = actorOf(io.env);
   for (const [stack, { location, addresses: ofStack }] of byStack) {
@@ -49,15 +45,7 @@ export async function runDriftAck(addresses: string[], flags: AckFlags, io: CliI
 }
 
 export async function runDriftUnack(addresses: string[], flags: Omit<AckFlags, 'reason' | 'until'>, io: CliIo): Promise<CommandEnd> {
-  let state: string | undefined;
-  let given: string[];
-  try {
-    given = parseStackFlag(flags.stack).stacks;
-    state = nonEmptyFlag('--state', flags.state);
-  } catch (error) {
-    return commandFailure(error);
-  }
-  const byStack = addressesByStack(addresses, given, state, io);
+  const byStack = addressesByStack(addresses, flags, io);
   if (byStack instanceof CommandFailure) return byStack;
   for (const [stack, { location, addresses: ofStack }] of byStack) {
     const removed = await unacknowledgeDrift({ stack, stateLocation: location, addresses: ofStack });
@@ -152,10 +140,18 @@ function acknowledgementOf(history: DriftHistory, address: string) {
 }
 
 /**
- * The addresses by their stack (`STACK/NAME`), with the stack's state location (`state`: the --state given);
- * the stacks `--stack` gives (`given`), if any, must be theirs.
+ * The addresses by their stack (`STACK/NAME`), with the stack's state location (from --state); the stacks
+ * --stack gives, if any, must be theirs. What `drift ack` and `drift unack` read of --stack and --state.
  */
-function addressesByStack(addresses: readonly string[], given: readonly string[], state: string | undefined, io: CliIo): Map<string, { location: StateLocation; addresses: string[] }> | CommandFailure {
+function addressesByStack(addresses: readonly string[], flags: Pick<AckFlags, 'stack' | 'state'>, io: CliIo): Map<string, { location: StateLocation; addresses: string[] }> | CommandFailure {
+  let given: string[];
+  let state: string | undefined;
+  try {
+    given = parseStackFlag(flags.stack).stacks;
+    state = nonEmptyFlag('--state', flags.state);
+  } catch (error) {
+    return commandFailure(error);
+  }
   const byStack = new Map<string, { location: StateLocation; addresses: string[] }>();
   for (const address of addresses) {
     const stack = stackOfAddress(address);

@@ -280,14 +280,24 @@ export function engineOptions(settings: EngineSettings, outdir: string, io: CliI
   return {
     stack: settings.stack,
     desired: { kind: 'synth-output', outdir },
+    ...runSettings(settings, io),
+    targets: settings.targets.length > 0 ? settings.targets : undefined,
+    ...(settings.migrateState ? { migrateState: true } : {}),
+  };
+}
+
+/**
+ * What every run takes from the flags and the process, whatever it runs from (a synth output, a saved plan): the
+ * state location, the lock wait, the environment, the parallelism and the deadline.
+ */
+export function runSettings(settings: EngineSettings, io: CliIo): Pick<EngineOptions, 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'timeoutMs'> {
+  return {
     statePath: stateFlagValue(settings.statePath, io.cwd),
     lockTimeoutMs: settings.lockTimeoutMs,
     env: io.env,
     cwd: io.cwd,
     parallelism: settings.parallelism,
     ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
-    targets: settings.targets.length > 0 ? settings.targets : undefined,
-    ...(settings.migrateState ? { migrateState: true } : {}),
   };
 }
 

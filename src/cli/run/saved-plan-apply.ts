@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { applySavedPlan, checkPlanFilesOrigin, checkSavedPlanSetWithoutService, type SavedPlan, type SavedPlanSet, type SavedPlanSetApplyOptions } from '../../engine';
 import { writeResult } from '../views/apply-report';
 import { defaultProcessHooks, runChange, type ChangeFlags, type ProcessHooks } from './change-run';
-import { configuredOutputDir, parseEngineFlags, stateFlagValue, type EngineSettings } from './engine-flags';
+import { configuredOutputDir, parseEngineFlags, runSettings, stateFlagValue, type EngineSettings } from './engine-flags';
 import { commandFailure, CommandFailure, failureInStack, usageFailure, type CommandEnd } from './command-failure';
 import type { CliIo } from './io';
 import type { LoadedPolicies } from '../../policy';
@@ -123,15 +123,7 @@ function describePlan(set: SavedPlanSet): string {
 
 /** How this run of a saved plan goes: the state location and the run's settings are this run's. */
 function savedPlanRunOptions(planFile: string, settings: EngineSettings, io: CliIo): Pick<SavedPlanSetApplyOptions, 'planFile' | 'statePath' | 'lockTimeoutMs' | 'env' | 'cwd' | 'parallelism' | 'timeoutMs'> {
-  return {
-    planFile,
-    statePath: stateFlagValue(settings.statePath, io.cwd),
-    lockTimeoutMs: settings.lockTimeoutMs,
-    env: io.env,
-    cwd: io.cwd,
-    parallelism: settings.parallelism,
-    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
-  };
+  return { planFile, ...runSettings(settings, io) };
 }
 
 function describeMode(saved: SavedPlan): string {

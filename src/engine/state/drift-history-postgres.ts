@@ -3,18 +3,25 @@
  * (created on first use, as the state's tables are). An update is one transaction that first takes a
  * transaction-scoped advisory lock of the stack's history (not the state's lock), then reads, then writes: checks
  * that run at once are recorded one after the other, none lost. `pg` is loaded only when this is used.
+ *
+ * Its statements run on the process's shared connections to the database (postgres-connections.ts), as the state
+ * backend's do: a drift check of many stacks used to open one more connection per stack for its history, past the
+ * run's bound, and met a role's `CONNECTION LIMIT` (the history then went unrecorded). Each read or update is one
+ * unit of work on the shared connection, so no other stack's statement lands inside its transaction.
  */
 import type { Client } from 'pg';
-import { newPostgresClient } from './postgres-client';
+import { maskPassword } from './postgres-client';
+import { pinStateConnection, unpinStateConnection, type SharedStateConnection } from './postgres-connections';
+import { createUnderDdlLock } from './postgres-ddl';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { DriftHistoryStore } from './drift-history-store';
 import type { PostgresLocation } from './state-location';
 
-
 export class PostgresDriftHistoryStore implements DriftHistoryStore {
   readonly location: string;
   readonly #table: string;
-  #client: Promise<Result<Client>> | undefined;
+  /** The shared connection this store is pinned to, from its first statement until `close`. */
+  #connection: SharedStateConnection | undefined;
 
   constructor(
     private readonly where: PostgresLocation,
@@ -57,49 +64,51 @@ export class PostgresDriftHistoryStore implements DriftHistoryStore {
   }
 
   async close(): Promise<void> {
-    const opened = this.#client;
-    this.#client = undefined;
-    const client = opened ? await opened : undefined;
-    if (client?.ok) await client.value.end().catch(() => undefined);
+    const connection = this.#connection;
+    this.#connection = undefined;
+    // Ended when no other user of the process is pinned to it.
+    if (connection !== undefined) await unpinStateConnection(this.where, connection);
   }
 
+  /** Runs `work` alone on the store's connection (pinned, and the table created, on first use). */
   async #run<T>(what: string, work: (client: Client) => Promise<Result<T>>): Promise<Result<T>> {
-    this.#client ??= this.#open();
-    const client = await this.#client;
-    if (!client.ok) {
-      this.#client = undefined;
-      return client;
-    }
+    const connection = await this.#connect();
+    if (!connection.ok) return connection;
     try {
-      return await work(client.value);
+      return await connection.value.exclusive(work);
     } catch (error) {
       return fail(new EngineError('state_io', `${what} ${this.location}: ${this.#mask((error as Error).message)}`));
     }
   }
 
-  async #open(): Promise<Result<Client>> {
-    const client = await newPostgresClient(this.where, 'secretform drift');
+  /** The pinned connection, with the table checked once per connection and schema; a failure unpins it. */
+  async #connect(): Promise<Result<SharedStateConnection>> {
+    this.#connection ??= pinStateConnection(this.where);
+    const connection = this.#connection;
     try {
-      await client.connect();
-      const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#table]);
-      if (!present.rows[0].present) {
-        // Under the same DDL lock as the state's tables: two first checks do not race to create it.
-        await client.query(`BEGIN;
-          SELECT pg_advisory_xact_lock(hashtext('secretform:ddl'));
-          CREATE SCHEMA IF NOT EXISTS "${this.where.schema}";
-          CREATE TABLE IF NOT EXISTS ${this.#table} (
-            stack text PRIMARY KEY, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-          COMMIT;`);
+      await connection.opened;
+      if (!connection.driftHistoryReady.has(this.where.schema)) {
+        await connection.exclusive((client) => this.#createTable(client));
+        connection.driftHistoryReady.add(this.where.schema);
       }
     } catch (error) {
-      await client.end().catch(() => undefined);
+      // Not kept: the next call pins again (and reports its own error).
+      await this.close();
       return fail(new EngineError('state_config', `cannot open the drift history ${this.location}: ${this.#mask((error as Error).message)}`));
     }
-    return ok(client);
+    return ok(connection);
+  }
+
+  async #createTable(client: Client): Promise<void> {
+    const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#table]);
+    if (present.rows[0].present) return;
+    await createUnderDdlLock(client, `
+      CREATE SCHEMA IF NOT EXISTS "${this.where.schema}";
+      CREATE TABLE IF NOT EXISTS ${this.#table} (
+        stack text PRIMARY KEY, document jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());`);
   }
 
   #mask(message: string): string {
-    const password = this.where.password;
-    return password ? message.split(password).join('***') : message;
+    return maskPassword(this.where, message);
   }
 }

@@ -10,7 +10,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'pg';
+import { maskPassword } from './postgres-client';
 import { pinStateConnection, unpinStateConnection, type SharedStateConnection } from './postgres-connections';
+import { createUnderDdlLock } from './postgres-ddl';
 import { EngineError, fail, ok, type EngineErrorCode, type Result } from '../errors';
 import type { FingerprintKeySource, KeyCreate, KeyLoad } from './fingerprint-key-source';
 import { HISTORY_VERSIONS, type AppliedRecord, type HeldLock, type LockHolder, type LockRequest, type StateBackend, type StateChange, type StateRef, type StateVersionInfo } from './backend';
@@ -417,10 +419,7 @@ export class PostgresStateBackend implements StateBackend {
     const present = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [this.#t.digests]);
     if (present.rows[0].present) return;
     const schema = `"${this.where.schema}"`;
-    // Under a transaction-scoped advisory lock, so two first commands do not race to create the same tables. A
-    // failure leaves no open transaction behind: other stacks may share the connection.
-    await client.query(`BEGIN;
-      SELECT pg_advisory_xact_lock(hashtext('secretform:ddl'));
+    await createUnderDdlLock(client, `
       CREATE SCHEMA IF NOT EXISTS ${schema};
       CREATE TABLE IF NOT EXISTS ${this.#t.states} (
         stack text PRIMARY KEY, lineage text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
@@ -433,16 +432,11 @@ export class PostgresStateBackend implements StateBackend {
       CREATE TABLE IF NOT EXISTS ${this.#t.locks} (stack text PRIMARY KEY, backend_pid integer NOT NULL, holder jsonb NOT NULL);
       CREATE TABLE IF NOT EXISTS ${this.#t.keys} (stack text PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
       CREATE TABLE IF NOT EXISTS ${this.#t.services} (stack text PRIMARY KEY, address text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      CREATE TABLE IF NOT EXISTS ${this.#t.digests} (stack text PRIMARY KEY, digest text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
-      COMMIT;`).catch(async (error: unknown) => {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    });
+      CREATE TABLE IF NOT EXISTS ${this.#t.digests} (stack text PRIMARY KEY, digest text NOT NULL, serial bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());`);
   }
 
   #mask(message: string): string {
-    const password = this.where.password;
-    return password ? message.split(password).join('***') : message;
+    return maskPassword(this.where, message);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * A client of the state database as every part of the state stage opens one (the state backend, the drift
  * history): the location's server and credentials, TLS verified when the location asks for TLS, one connect
- * timeout, and the process kept alive on a connection lost later (the next query reports it).
+ * timeout, and the process kept alive on a connection lost later (the next query reports it); and the
+ * password masked in what its errors say.
  */
 import type { Client } from 'pg';
 import type { PostgresLocation } from './state-location';
@@ -24,4 +25,10 @@ export async function newPostgresClient(where: PostgresLocation, applicationName
   // A connection lost later fails the next query, which reports it; without a listener it would crash the process.
   client.on('error', () => undefined);
   return client;
+}
+
+/** `message` (a driver's error) with the location's password masked: errors name the masked URL only. */
+export function maskPassword(where: PostgresLocation, message: string): string {
+  const password = where.password;
+  return password ? message.split(password).join('***') : message;
 }

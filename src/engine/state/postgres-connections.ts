@@ -1,8 +1,8 @@
 /**
- * The connections of this process to one state database, shared by the stacks of a run: at most
- * MAX_STATE_CONNECTIONS per database however many stacks run at once. Before, every stack opened its own, so an
- * apply of 100 stacks opened 100 sessions and met the server's `max_connections` (PostgreSQL's default is 100, a
- * small managed instance allows fewer) in the middle of the apply.
+ * The connections of this process to one state database, shared by the stacks of a run (their state backends
+ * and their drift histories): at most MAX_STATE_CONNECTIONS per database however many stacks run at once.
+ * Before, every stack opened its own, so an apply of 100 stacks opened 100 sessions and met the server's
+ * `max_connections` (PostgreSQL's default is 100, a small managed instance allows fewer) in the middle of the apply.
  *
  * A stack is pinned to one connection while its backend is open: its advisory lock lives in that session (the
  * server releases it when the session ends, however the command ended). Up to the bound each stack gets a
@@ -26,6 +26,8 @@ export class SharedStateConnection {
   broken = false;
   /** Schemas whose tables this connection has seen created (checked once per schema, not once per stack). */
   readonly schemasReady = new Set<string>();
+  /** Schemas whose `drift_history` table this connection has seen created (drift-history-postgres.ts). */
+  readonly driftHistoryReady = new Set<string>();
   /**
    * Advisory locks held through this session by a backend of this process. The server grants a session a lock
    * it already holds, so two backends of one stack on this connection must be kept apart here.
