@@ -25,7 +25,7 @@ const RUNS = 3;
 const TARGET = 1.5;
 
 /** [method, path, query] of every distinct read the plan of the synthesized stack sends, in the plan's order. */
-function planReads(outdir: string, stack: string): [string, string, string][] {
+export function planReads(outdir: string, stack: string): [string, string, string][] {
   const desired = loadDesiredSource({ desired: { kind: 'synth-output', outdir } }, stack);
   if (!desired.ok) throw new Error(desired.error.message);
   const seen = new Set<string>();
