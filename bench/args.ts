@@ -24,7 +24,7 @@ export interface BenchArgs {
   fleet?: FleetSize;
   /** `--one-ms`: only the 1 ms row as the issue measured it (JSON report, state key set; bench/one-ms.ts). */
   oneMs?: boolean;
-  /** `--service-addr URL`: the server of the 1 ms row (SERVICE_TOKEN from the environment), not the dev server thread. */
+  /** `--service-addr URL`: the server of the 1 ms row (SERVICE_TOKEN from the environment), not a dev server process of its own. */
   serviceAddr?: string;
 }
 

@@ -618,7 +618,7 @@ async function main(): Promise<void> {
   if (args.fleet) {
     await measureFleet(args.fleet, args.applyTimeoutS, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir, 'fleet'));
   } else if (args.oneMs) {
-    for (const size of args.sizes) await measureOneMs(size, args.serviceAddr, rows, notes);
+    for (const size of args.sizes) await measureOneMs(size, args.serviceAddr, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir));
   } else if (!args.huge && !args.drift && !args.synth) await measureVersion(rows);
   for (const size of args.fleet || args.oneMs || args.synth ? [] : args.sizes) {
     process.stdout.write(`measuring ${size.toLocaleString('en-US')} resources${args.huge ? ' (simulation, no added latency)' : args.drift ? ' (drift rows only)' : ''}...\n`);

@@ -84,15 +84,25 @@ function canonicalElement(element: Record<string, unknown>, keys: readonly strin
   return result;
 }
 
-/** An unordered list is a set to the service (it may drop repeats): sorted, each value once. */
+/**
+ * An unordered list is a set to the service (it may drop repeats): sorted, each value once, in `compareJson`'s
+ * order. Each item's JSON text is made once, not twice per comparison of the sort (every unordered list of every
+ * answer and spec goes through here).
+ */
 function uniqueSorted(items: readonly unknown[]): unknown[] {
-  const sorted = [...items].sort(compareJson);
-  return sorted.filter((item, index) => index === 0 || compareJson(item, sorted[index - 1]) !== 0);
+  if (items.length <= 1) return [...items];
+  const keyed = items.map((item) => ({ item, text: JSON.stringify(item) }));
+  keyed.sort((a, b) => compareText(a.text, b.text));
+  const result: unknown[] = [];
+  for (let i = 0; i < keyed.length; i++) if (i === 0 || compareText(keyed[i].text, keyed[i - 1].text) !== 0) result.push(keyed[i].item);
+  return result;
 }
 
 export function compareJson(a: unknown, b: unknown): number {
-  const left = JSON.stringify(a);
-  const right = JSON.stringify(b);
+  return compareText(JSON.stringify(a), JSON.stringify(b));
+}
+
+function compareText(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

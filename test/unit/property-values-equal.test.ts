@@ -35,3 +35,48 @@ test('an unordered comparison says what the multiset rule says, for strings, oth
     }),
   );
 });
+
+/** A copy of a JSON value with every object's keys in another order (what another answer of the same object may hold). */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reordered(item)]));
+}
+
+test('lists in the same order are equal as multisets, at once; the rule still decides when the order differs', () => {
+  fc.assert(
+    fc.property(list, (a) => {
+      // The same elements in the same order (keys of objects reordered): equal, as the multiset rule says.
+      expect(valuesEqual(a, reordered(a), true)).toBe(true);
+      expect(referenceUnorderedEqual(a, reordered(a) as unknown[])).toBe(true);
+    }),
+    { numRuns: 2000 },
+  );
+  // A first element equal in place but a later one not: the multiset rule, not the order, decides.
+  expect(valuesEqual(['a', 'b', 'a'], ['a', 'a', 'b'], true)).toBe(true);
+  expect(valuesEqual(['a', 'b', 'b'], ['a', 'a', 'b'], true)).toBe(false);
+  expect(valuesEqual([{ n: 1 }, { n: 2 }], [{ n: 2 }, { n: 1 }], true)).toBe(true);
+});
+
+// Objects with keys from a small set (so that equal and nearly equal pairs are frequent), undefined values included.
+const objectValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  leaf: fc.constantFrom('a', 'b', 1, 2, true, null, undefined),
+  object: fc.dictionary(fc.constantFrom('x', 'y', 'z'), fc.oneof({ depthSize: 'small' }, tie('leaf'), tie('object'), tie('list')), { maxKeys: 3 }),
+  list: fc.array(fc.oneof(tie('leaf'), tie('object')), { maxLength: 2 }),
+})).object;
+
+test('objects compare by their keys whatever the order, a missing key and an undefined value alike', () => {
+  fc.assert(
+    fc.property(objectValue, objectValue, (a, b) => {
+      // The rule the loop over both key lists replaced: a set of both objects' keys, each value compared.
+      const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+      const reference = [...keys].every((key) => valuesEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+      expect(valuesEqual(a, b)).toBe(reference);
+      expect(valuesEqual(a, reordered(a))).toBe(true);
+    }),
+    { numRuns: 5000 },
+  );
+  expect(valuesEqual({ x: 1, y: undefined }, { x: 1 })).toBe(true);
+  expect(valuesEqual({ x: 1 }, { x: 1, y: 2 })).toBe(false);
+  expect(valuesEqual({ x: 1, y: 2 }, { x: 1 })).toBe(false);
+});

@@ -49,7 +49,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
   const desiredByAddress = input.mode === 'destroy' ? new Map<string, DesiredResource>() : allDesired;
   const warnings = [...input.warnings];
   const resources = new Map<string, ResourcePlan>();
-  const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, input.state);
+  const moves = input.mode === 'destroy' ? new Map<string, string>() : findMoves(input.desired, allDesired, input.state);
   const stateEntryOf = (address: string) => ownValue(input.state.resources, address) ?? ownValue(input.state.resources, moves.get(address) ?? '');
 
   let fingerprintKey: FingerprintKey | undefined;
@@ -158,12 +158,13 @@ export function planComputation(stack: string, refreshOnly: boolean, resources: 
  * Resources whose address changed in code: an address in state only, whose object (same type and id) a new
  * address in code manages. Keyed by the new address.
  */
-function findMoves(desired: DesiredStack, state: StateFile): Map<string, string> {
-  const inCode = new Set(desired.resources.map((r) => r.address));
+function findMoves(desired: DesiredStack, inCode: ReadonlyMap<string, DesiredResource>, state: StateFile): Map<string, string> {
   // State entries no longer in code, by object (type and id), in state order: looked up, not scanned per resource.
+  // Only their addresses are listed first (no [address, entry] pair per recorded object: nearly all are in code).
   const leftInState = new Map<string, string[]>();
-  for (const [address, entry] of Object.entries(state.resources)) {
+  for (const address of Object.keys(state.resources)) {
     if (inCode.has(address)) continue;
+    const entry = state.resources[address];
     const key = `${entry.type}\n${entry.id}`;
     const list = leftInState.get(key);
     if (list) list.push(address);

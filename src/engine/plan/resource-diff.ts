@@ -205,8 +205,8 @@ function updateInPlace(
   const writeAttributes = keepLiveValues(toWrite.writeAttributes, liveAttributes, ignored);
   const { clear } = toWrite;
   // Secrets the type writes with a call of their own are not part of the object's write on update.
-  const ownCalls = resourceType.secretWriteCalls(canonical);
-  const bodySecrets = writeSecrets.filter((name) => ownCalls[name] === undefined);
+  // (Nothing to look up when no secret is written: most objects.)
+  const bodySecrets = writeSecrets.length === 0 ? NOTHING : secretsInBody(resourceType, canonical, writeSecrets);
   const writeCall = changes.length > 0 || bodySecrets.length > 0 || repair;
   const action: PlanAction = writeCall || writeSecrets.length > 0 || !stateEntry ? 'update' : 'no-op';
   const updating = action === 'update';
@@ -238,6 +238,12 @@ function updateInPlace(
   };
 }
 
+/** The secrets among `writeSecrets` that go in the object's own write (not in a call of their own). */
+function secretsInBody(resourceType: ResourceType, canonical: Attributes, writeSecrets: readonly string[]): readonly string[] {
+  const ownCalls = resourceType.secretWriteCalls(canonical);
+  return writeSecrets.filter((name) => ownCalls[name] === undefined);
+}
+
 /**
  * The drift of an object that exists: a health problem its type's hook reports (which wins, as it says more),
  * else the fields changed outside secretform; secrets the server shows to differ are added to either.
@@ -266,7 +272,9 @@ function driftOfLiveObject(
   return { ...drift, fields: [...drift.fields, ...drifted.map((field) => ({ field, applied: '(sensitive)', live: '(sensitive, differs)' }))] };
 }
 
-function driftedSecrets(secrets: SecretComparison): string[] {
+function driftedSecrets(secrets: SecretComparison): readonly string[] {
+  // Most objects have no secret (statuses empty): the shared empty list, not two new arrays, twice per object.
+  if (secrets.statuses.length === 0) return NOTHING;
   return secrets.statuses.filter((s) => s.status === 'drifted').map((s) => s.field);
 }
 
@@ -395,6 +403,8 @@ function fieldFacts(resourceType: ResourceType): FieldFacts {
  * service default (or, for partial-empty-deletes writes, sent as `""`, which deletes it).
  */
 function attributesToWrite(resourceType: ResourceType, canonical: Attributes, changes: FieldChange[]): { writeAttributes: Attributes; clear: string[] } {
+  // No change (most objects): the canonical attributes themselves (frozen, shared, as a replace's write uses them).
+  if (changes.length === 0) return { writeAttributes: canonical, clear: [] };
   const writeAttributes: Attributes = { ...canonical };
   const clear: string[] = [];
   for (const fieldChange of changes) {

@@ -8,6 +8,9 @@ export function valuesEqual(a: unknown, b: unknown, unordered = false): boolean 
     if (a.length !== b.length) return false;
     if (unordered) {
       if (a.length <= 1) return a.length === 0 || valuesEqual(a[0], b[0]);
+      // Two lists in the same order are the same multiset: what a service that kept the order answers, nearly
+      // always, and no sorted copies are made for it.
+      if (sameOrder(a, b)) return true;
       // Lists of strings (policies, groups, CIDRs: nearly every unordered list) compare as sorted copies.
       if (a.every(isString) && b.every(isString)) {
         const left = [...a].sort();
@@ -21,11 +24,18 @@ export function valuesEqual(a: unknown, b: unknown, unordered = false): boolean 
     return a.every((v, i) => valuesEqual(v, b[i]));
   }
   if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const key of keys) if (!valuesEqual(a[key], b[key])) return false;
+    // Every key of either side, each compared once (no set of both key lists built per object compared).
+    for (const key in a) if (Object.hasOwn(a, key) && !valuesEqual(a[key], b[key])) return false;
+    for (const key in b) if (Object.hasOwn(b, key) && !Object.hasOwn(a, key) && !valuesEqual(a[key], b[key])) return false;
     return true;
   }
   return false;
+}
+
+/** Whether each element of `a` equals the one at the same index of `b` (lists of the same length). */
+function sameOrder(a: readonly unknown[], b: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (!valuesEqual(a[i], b[i])) return false;
+  return true;
 }
 
 /** JSON with sorted object keys: a canonical text form for hashing and multiset comparison. */
