@@ -2,7 +2,8 @@
  * `npm run bench -- --synth`: what secretform's constructs cost at synth, against cdktf itself. The bench app
  * (app.ts, transpiled to plain JavaScript like an app compiled before synth) runs as `node app.js` twice per
  * shape and run, alternating: once with secretform's constructs, once with as many plain `terraform_data`
- * resources (BENCH_PLAIN=1), the same node, flags and output directory layout. Each figure is the median of
+ * resources (BENCH_PLAIN=1, which loads cdktf only, as a plain cdktf app does: not secretform's package), the
+ * same node, flags and output directory layout. Each figure is the median of
  * the runs, and the constructs' row is checked against the plain row of the same run (issue 35: <= 1.5x).
  * No service is involved: synth never talks to one.
  */

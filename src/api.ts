@@ -8,12 +8,23 @@
 import { desiredFromStack } from './constructs/desired-from-stack';
 import type { IConstruct } from 'constructs';
 import { isStack } from './constructs/cdktf-adapter';
-import * as engine from './engine';
+import type * as engine from './engine';
 import type {
-  ApplyResult, ImportedResource, Plan, ResourceState, Result, SavedPlan, SavedPlanApplyOptions, StackOutcome, StacksChangeResult,
-  StateListEntry, StateMoved,
+  ApplyResult, ImportedResource, OperationAnswer, OperationRequest, Plan, ResourceState, Result, SavedPlan, SavedPlanApplyOptions,
+  StackOutcome, StacksChangeResult, StateListEntry, StateMoved,
 } from './engine';
 import { EngineError, fail, ok } from './engine/errors';
+import type { ResourceType } from './resources/types';
+
+/**
+ * The engine, loaded on the first command (Node caches it: later calls cost a lookup). The package entry point
+ * exports these functions, and an app that imports only constructs from it should not pay for loading the
+ * engine, its client and their packages (about 160 modules; issue 35).
+ */
+function loadEngine(): typeof engine {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a top-level import would load the engine with every construct app
+  return require('./engine') as typeof engine;
+}
 
 /** Where the desired state comes from: the engine's sources, or an in-memory stack (a cdktf or cdktn `TerraformStack`). */
 export type DesiredSource = engine.DesiredSource | { kind: 'stack'; stack: unknown };
@@ -46,7 +57,7 @@ export function engineOptions<T extends { desired: DesiredSource }>(options: T):
 export async function plan(options: EngineOptions): Promise<Result<Plan>> {
   const loaded = engineOptions(options);
   if (!loaded.ok) return loaded;
-  const planned = await engine.plan(loaded.value);
+  const planned = await loadEngine().plan(loaded.value);
   return planned.ok ? onlyOutcome(planned.value) : planned;
 }
 
@@ -57,7 +68,7 @@ export async function plan(options: EngineOptions): Promise<Result<Plan>> {
 export async function createSavedPlan(options: EngineOptions): Promise<Result<{ plan: Plan; saved: SavedPlan }>> {
   const loaded = engineOptions(options);
   if (!loaded.ok) return loaded;
-  const made = await engine.createSavedPlan(loaded.value);
+  const made = await loadEngine().createSavedPlan(loaded.value);
   if (!made.ok) return made;
   const planned = onlyOutcome(made.value.outcomes);
   return planned.ok ? ok({ plan: planned.value, saved: made.value.saved!.plans[0] }) : planned;
@@ -66,13 +77,13 @@ export async function createSavedPlan(options: EngineOptions): Promise<Result<{ 
 /** Plans under the state lock and carries the plan out in dependency order, saving state after each step. */
 export async function apply(options: ApplyOptions): Promise<Result<ApplyResult>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? onlyStackChange(await engine.apply(oneStackChange(loaded.value))) : loaded;
+  return loaded.ok ? onlyStackChange(await loadEngine().apply(oneStackChange(loaded.value))) : loaded;
 }
 
 /** Deletes every resource recorded in state (or the targets and what depends on them), dependents first. */
 export async function destroy(options: ApplyOptions): Promise<Result<ApplyResult>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? onlyStackChange(await engine.destroy(oneStackChange(loaded.value))) : loaded;
+  return loaded.ok ? onlyStackChange(await loadEngine().destroy(oneStackChange(loaded.value))) : loaded;
 }
 
 /**
@@ -83,7 +94,7 @@ export async function destroy(options: ApplyOptions): Promise<Result<ApplyResult
 export async function applySavedPlan(saved: SavedPlan, options: SavedPlanApplyOptions): Promise<Result<ApplyResult>> {
   const { confirm, onStateLocked: _locked, ...rest } = options;
   const set = { plans: [saved], dependencies: { [saved.stack]: [] } };
-  return onlyStackChange(await engine.applySavedPlan(set, { ...rest, confirm: confirm && ((previews) => confirmOne(confirm, previews)) }));
+  return onlyStackChange(await loadEngine().applySavedPlan(set, { ...rest, confirm: confirm && ((previews) => confirmOne(confirm, previews)) }));
 }
 
 /** The engine's options for a set of one: the approval sees the one stack's plan. */
@@ -113,34 +124,44 @@ function onlyOutcome<T>(outcomes: readonly StackOutcome<T>[]): Result<T> {
 
 export async function importResource(options: EngineOptions, address: string, id: string): Promise<Result<ImportedResource>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? engine.importResource(loaded.value, address, id) : loaded;
+  return loaded.ok ? loadEngine().importResource(loaded.value, address, id) : loaded;
 }
 
 export async function stateList(options: EngineOptions): Promise<Result<StateListEntry[]>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? engine.stateList(loaded.value) : loaded;
+  return loaded.ok ? loadEngine().stateList(loaded.value) : loaded;
 }
 
 export async function stateShow(options: EngineOptions, address: string): Promise<Result<ResourceState>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? engine.stateShow(loaded.value, address) : loaded;
+  return loaded.ok ? loadEngine().stateShow(loaded.value, address) : loaded;
 }
 
 export async function stateRm(options: EngineOptions, address: string): Promise<Result<void>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? engine.stateRm(loaded.value, address) : loaded;
+  return loaded.ok ? loadEngine().stateRm(loaded.value, address) : loaded;
 }
 
 export async function stateMv(options: EngineOptions, from: string, to: string): Promise<Result<StateMoved>> {
   const loaded = engineOptions(options);
-  return loaded.ok ? engine.stateMv(loaded.value, from, to) : loaded;
+  return loaded.ok ? loadEngine().stateMv(loaded.value, from, to) : loaded;
 }
 
 /** The stack a command works on (see the engine's resolveStack); an in-memory stack gives its own name. */
 export function resolveStack(options: Pick<EngineOptions, 'stack' | 'desired'>): Result<string> {
   const { desired } = options;
-  if (desired.kind !== 'stack') return engine.resolveStack({ stack: options.stack, desired });
+  if (desired.kind !== 'stack') return loadEngine().resolveStack({ stack: options.stack, desired });
   if (options.stack !== undefined && options.stack !== '') return ok(options.stack);
   if (!isStack(desired.stack)) return fail(new EngineError('desired_invalid', 'desired.stack is not a TerraformStack (cdktf or cdktn)'));
   return ok((desired.stack).node.id);
+}
+
+/** Runs one operation on an object recorded in state (`secretform action`). Nothing is sent unless the request fits the type. */
+export async function runOperation(options: engine.EngineOptions, request: OperationRequest): Promise<Result<OperationAnswer>> {
+  return loadEngine().runOperation(options, request);
+}
+
+/** The operations a type offers, for messages: `rotate-root` or `creds, check-out`. */
+export function offeredOperations(resourceType: ResourceType): string {
+  return loadEngine().offeredOperations(resourceType);
 }

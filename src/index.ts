@@ -36,16 +36,22 @@ export { synthesize, SynthError } from './synthesize';
 export type { SynthOptions, SynthResult } from './synthesize';
 
 // Engine API (plan / apply / destroy as functions), taking an in-memory stack too.
+// The engine itself is loaded on the first call of a command (api.ts), not by this entry point: an app that
+// imports only constructs from the package does not pay for loading the engine, its client and their packages
+// (issue 35). So the values below come from the modules that define them (each loads a few small files), not
+// from the engine's index.
 export { plan, createSavedPlan, apply, destroy, applySavedPlan, importResource, stateList, stateShow, stateRm, stateMv, resolveStack } from './api';
 export type { DesiredSource, EngineOptions, ApplyOptions } from './api';
-export {
-  defaultStatePath, summarize, hasChangesOrDrift, hasActions, EngineError, STATE_KEY_ENV, readSavedPlan, writeSavedPlan,
-} from './engine';
+export { defaultStatePath } from './engine/setup/stack-name';
+export { summarize, hasChangesOrDrift, hasActions } from './engine/plan/plan';
+export { EngineError } from './engine/errors';
+export { STATE_KEY_ENV } from './engine/state/fingerprint';
+export { readSavedPlan, writeSavedPlan } from './engine/saved-plan/saved-plan';
 // A stack's service connection (its ServiceConnection, else SERVICE_*), checked without any request.
-export { checkStackConnection } from './engine';
+export { checkStackConnection } from './engine/setup/stack-connection';
 export type { CheckedConnection, StackConnectionInput } from './engine';
 // Operations on managed objects (what `secretform action` runs); over a synth output (EngineOptions.desired).
-export { runOperation, offeredOperations } from './engine';
+export { runOperation, offeredOperations } from './api';
 export type { OperationRequest, OperationAnswer } from './engine';
 export type {
   ApplyResult, OperationOutcome, ProgressEvent, Plan, PlannedChange, PlanAction, ActionReason, DriftEntry,
@@ -60,5 +66,5 @@ export type {
   PolicyEvaluation, PolicyResult, PolicyRule, PolicyStatus,
 } from './policy';
 
-// The built-in dev server.
-export { startDevServer } from './devserver/server';
+// The built-in dev server (loaded on the first call).
+export { startDevServer } from './start-dev-server';

@@ -69,12 +69,25 @@ export class StackSupport {
    * `finalise`); each element holds an empty placeholder meanwhile.
    */
   private deferred = new DeferredOverrides(undefined);
+  /**
+   * The stack-level problems the synth pass found, and the resources it found them for. Validation runs right
+   * after the pass and asks for the same problems: unless the stack's resources changed in between, they are
+   * these (a construct's props, spec, references and path are fixed when it is made).
+   */
+  private analysed: { readonly resources: readonly StackMember[]; readonly problems: readonly string[] } | undefined;
 
   private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
     onStackConfiguration(stack, (configuration) => this.complete(configuration));
     // Validation needs the stack's problems only, not the digests and dependencies of the synth pass.
-    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...stackProblems(this.stack, this.resources())] });
+    stack.node.addValidation({ validate: () => [...this.optionProblems(), ...this.stackProblems()] });
+  }
+
+  private stackProblems(): readonly string[] {
+    const resources = this.resources();
+    const { analysed } = this;
+    if (analysed && sameMembers(analysed.resources, resources)) return analysed.problems;
+    return stackProblems(this.stack, resources);
   }
 
   register(resource: StackMember): void {
@@ -127,6 +140,7 @@ export class StackSupport {
     const type = this.bridgeResourceType();
     const resources = this.resources();
     const analysis = analyseStack(this.stack, resources);
+    this.analysed = { resources, problems: analysis.problems };
     const analysed = new Map(analysis.resources.map((entry) => [entry.resource, entry]));
     // The carriers' values (identity, spec, dependencies) are most of the configuration's values, and the
     // framework's merging and token resolution walk every value several times: an inert value skips them and is
@@ -314,13 +328,17 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
     for (const reference of resource.references) {
       if (reference.target !== resource && isUnder(reference.target, stack) && !reference.target.hasPropIssues) dependsOn.add(reference.target);
     }
-    for (const needed of resource.resourceType.dependsOn(resource.spec)) {
+    // `dependsOn` and `normaliseDesired` each read the canonical form of the spec, which the resource model
+    // computes once per frozen spec: a frozen copy (the construct's own spec is the user's to keep) makes the
+    // second call a lookup instead of a second pass over every field.
+    const spec = Object.freeze({ ...resource.spec });
+    for (const needed of resource.resourceType.dependsOn(spec)) {
       const target = byId.get(needed);
       if (target && target !== resource) dependsOn.add(target);
     }
     const id = resource.resourceId!;
     const ordered = [...dependsOn].filter((candidate) => position.has(candidate)).sort((a, b) => position.get(a)! - position.get(b)!);
-    const digest = specDigest(resource.resourceType.type, id, resource.resourceType.normaliseDesired(resource.spec), secretSources(resource.secrets));
+    const digest = specDigest(resource.resourceType.type, id, resource.resourceType.normaliseDesired(spec), secretSources(resource.secrets));
     return { resource, id, dependsOn: ordered, digest };
   });
   return { resources, problems };
@@ -374,6 +392,11 @@ function associationMountProblems(resources: readonly StackMember[], byId: Map<s
     }
   }
   return problems;
+}
+
+/** Whether two lists hold the same resources in the same order. */
+function sameMembers(a: readonly StackMember[], b: readonly StackMember[]): boolean {
+  return a.length === b.length && a.every((resource, index) => resource === b[index]);
 }
 
 function toPosix(value: string): string {

@@ -7,6 +7,7 @@ import {
   SyncAssociation, SyncCloud1SmDestination, SyncCloud2KvDestination, SyncCloud3SmDestination, SyncConfig, SyncGithubApp, SyncRepohostDestination,
   SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
+import { validateStack } from '../../src/testing';
 
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -252,6 +253,20 @@ describe('validation at synth (real app.synth())', () => {
     for (const expected of ['prod/alice: username:', 'prod/alice: tokenType:', 'prod/svc: rotationPeriod:', 'prod/web: deploymentEnvironments:', 'prod/b: id:']) {
       expect(message).toContain(expected);
     }
+  });
+
+  test('the stack-level problems a synth found are not reused once the stack holds other constructs', () => {
+    // Validation takes the problems the synth pass just found for the same constructs (stack.ts); a construct
+    // added after that synth must be checked against the others.
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+    tempDirs.push(outdir);
+    const app = new App({ outdir });
+    const stack = new TerraformStack(app, 'prod');
+    new SyncConfig(stack, 'a', { disabled: true });
+    app.synth();
+    expect(validateStack(stack)).toEqual([]);
+    new SyncConfig(stack, 'b', { disabled: false });
+    expect(validateStack(stack)).toEqual([expect.stringContaining('prod/a already manages sys/sync/config')]);
   });
 
   test('never prints the value of a secret, even one given where a SecretValue belongs', () => {
