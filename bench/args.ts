@@ -106,6 +106,8 @@ export interface FleetSize {
 }
 
 export const FLEET_SERVERS = 4;
+/** The latency each fleet server adds to every answer. */
+export const FLEET_LATENCY_MS = 10;
 export const FULL_FLEET: FleetSize = { stacks: 100, objects: 1000 };
 
 export function parseFleetSize(text: string): FleetSize {

@@ -13,9 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform } from './run';
-import { FLEET_SERVERS, parseFleetSize } from './args';
+import { FLEET_LATENCY_MS, FLEET_SERVERS, parseFleetSize } from './args';
 import { perServer } from './fleet';
-import { FLEET_LATENCY_MS } from './fleet-servers';
 import { startFleet } from './fleet-setup';
 import { defaultFleetCacheDir } from './fleet-synth-cache';
 

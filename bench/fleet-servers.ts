@@ -6,9 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { FLEET_LATENCY_MS } from './args';
 import { benchServerOver, ROOT_TOKEN, type BenchServer } from './run';
-
-export const FLEET_LATENCY_MS = 10;
 
 /** One dev server process on `port`, with no mount, `latencyMs` added to each answer, logging `requestLogCap` requests. */
 export function startServerProcess(port: number, latencyMs: number, requestLogCap: number, cpuProfFile?: string): Promise<BenchServer> {

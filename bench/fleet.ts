@@ -8,8 +8,7 @@
  * $TMPDIR/secretform-bench-fleet-cache; bench/fleet-synth-cache.ts) for the next run of the same size and code,
  * whose servers then listen on the same ports: synth of 100 x 1,000 takes many minutes and runs once.
  */
-import { FLEET_SERVERS, type FleetSize } from './args';
-import { FLEET_LATENCY_MS } from './fleet-servers';
+import { FLEET_LATENCY_MS, FLEET_SERVERS, type FleetSize } from './args';
 import { startFleet } from './fleet-setup';
 import { defaultFleetCacheDir } from './fleet-synth-cache';
 import {
