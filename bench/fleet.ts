@@ -105,6 +105,9 @@ export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows:
       seconds: bareSeconds,
       requests: requests.reduce((a, b) => a + b, 0),
       floorSeconds: floor,
+      // The plan's CPU is compared with this: on a busy machine the wall ratio follows the CPU one.
+      cpuSeconds: median(bares.map((bare) => bare.run.cpuSeconds ?? 0)),
+      peakRssMb: Math.max(...bares.map((bare) => bare.run.peakRssMb ?? 0)),
       note: `reference: node + an undici Pool per server, ${PARALLELISM} in flight each, the same GETs; in flight at most ${bares.map((bare) => bare.maxInFlight.join('/')).join(', ')}; median of ${bares.length}`,
       failed: bares.find((bare) => bare.run.code !== 0) && failure(bares.find((bare) => bare.run.code !== 0)!.run, 'bare client'),
     });
