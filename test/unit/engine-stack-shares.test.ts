@@ -35,7 +35,7 @@ beforeAll(async () => {
   app.synth();
   const env = { SERVICE_ADDR: server.url, SERVICE_TOKEN: ROOT_TOKEN, SECRETFORM_STATE_KEY: 'stack-shares-key', SHARES_HASH: '$2a$04$abcdefghijklmnopqrstuuJ8rBv1Zb5F9H0lJm0m8rR5Qe0d6mO1a' };
   options = { desired: { kind: 'synth-output', outdir }, cwd: dir, env, stacks: STACKS };
-  const applied = await apply({ ...options, autoApprove: true });
+  const applied = await apply(options);
   if (!applied.ok) throw applied.error;
   expect(applied.value.stacks.every((outcome) => outcome.status === 'done')).toBe(true);
 }, 120_000);
