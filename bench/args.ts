@@ -1,6 +1,7 @@
 /**
  * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--synth] [--sizes 1000,3000]
- * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000] [--one-ms] [--service-addr URL]`.
+ * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000] [--fleet-cache DIR] [--one-ms]
+ * [--service-addr URL]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
@@ -22,6 +23,11 @@ export interface BenchArgs {
   cpuProfDir?: string;
   /** `--fleet [--fleet-size SxN]`: only the fleet rows (bench/fleet.ts), S stacks of N objects on 4 servers. */
   fleet?: FleetSize;
+  /**
+   * `--fleet-cache DIR`: where the fleet's synth outputs are kept between runs (default
+   * $TMPDIR/secretform-bench-fleet-cache; bench/fleet-synth-cache.ts). Implies --fleet.
+   */
+  fleetCacheDir?: string;
   /** `--one-ms`: only the 1 ms row as the issue measured it (JSON report, state key set; bench/one-ms.ts). */
   oneMs?: boolean;
   /** `--service-addr URL`: the server of the 1 ms row (SERVICE_TOKEN from the environment), not a dev server process of its own. */
@@ -76,13 +82,17 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     } else if (arg === '--cpu-prof') args.cpuProfDir = value();
     else if (arg === '--fleet') args.fleet ??= FULL_FLEET;
     else if (arg === '--fleet-size') args.fleet = parseFleetSize(value());
+    else if (arg === '--fleet-cache') {
+      args.fleetCacheDir = value();
+      args.fleet ??= FULL_FLEET;
+    }
     else if (arg === '--one-ms') args.oneMs = true;
     else if (arg === '--service-addr') {
       const address = value();
       if (!/^https?:\/\//.test(address)) throw new Error(`--service-addr takes an http:// or https:// address, got "${address}"`);
       args.serviceAddr = address;
       args.oneMs = true;
-    } else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --synth, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet, --fleet-size SxN, --one-ms or --service-addr URL`);
+    } else throw new Error(`unknown argument ${arg}; use --quick, --huge, --drift, --synth, --sizes N,N, --apply-timeout SECONDS, --cpu-prof DIR, --fleet, --fleet-size SxN, --fleet-cache DIR, --one-ms or --service-addr URL`);
   }
   // --synth --sizes N,N: one stack of each size instead of the two shapes.
   if (args.synth) args.synthShapes = sizesGiven ? args.sizes.map((size) => ({ size, stacks: 1 })) : args.sizes === QUICK_SIZES ? QUICK_SYNTH_SHAPES : SYNTH_SHAPES;
@@ -96,6 +106,8 @@ export interface FleetSize {
 }
 
 export const FLEET_SERVERS = 4;
+/** The latency each fleet server adds to every answer. */
+export const FLEET_LATENCY_MS = 10;
 export const FULL_FLEET: FleetSize = { stacks: 100, objects: 1000 };
 
 export function parseFleetSize(text: string): FleetSize {

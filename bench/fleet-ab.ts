@@ -1,21 +1,23 @@
 /**
- * `npx tsx bench/fleet-ab.ts --fleet-size 8x250 --base DIR [--runs 3] [--cpu-prof DIR]`: the fleet's plan of every
- * stack, this checkout's build against another build of secretform (DIR: a checkout of the base revision, built
- * with `tsc -p tsconfig.build.json` and `scripts/bundle-cli.js`), alternating with the bare client sending the
- * same reads (bench/bare-client.js, one undici Pool per server, 10 in flight each). One synth and one apply (this
- * checkout's), then the three runs alternate so that each sees the machine as it is at that moment. Prints the
- * medians, the ratios, the floor and the most requests in flight at each server.
+ * `npx tsx bench/fleet-ab.ts --fleet-size 8x250 --base DIR [--runs 3] [--cpu-prof DIR] [--fleet-cache DIR]`: the
+ * fleet's plan of every stack, this checkout's build against another build of secretform (DIR: a checkout of the
+ * base revision, built with `tsc -p tsconfig.build.json` and `scripts/bundle-cli.js`), alternating with the bare
+ * client sending the same reads (bench/bare-client.js, one undici Pool per server, 10 in flight each). The servers
+ * run in processes of their own; the synth output comes from the fleet's synth cache when it fits
+ * (bench/fleet-synth-cache.ts; `npm run bench -- --fleet` fills it), else it is synthesized and kept. One apply
+ * (this checkout's), then the runs alternate so that each sees the machine as it is at that moment. Prints the
+ * medians, the ratios, the floor and the most requests in flight at each server. Run `npm run build` first: the
+ * head build is this checkout's dist/.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import bcrypt from 'bcryptjs';
-import ts from 'typescript';
-import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform, startServerThread } from './run';
-import { FLEET_SERVERS, parseFleetSize } from './args';
+import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform } from './run';
+import { FLEET_LATENCY_MS, FLEET_SERVERS, parseFleetSize } from './args';
 import { perServer } from './fleet';
+import { startFleet } from './fleet-setup';
+import { defaultFleetCacheDir } from './fleet-synth-cache';
 
-const LATENCY_MS = 10;
 const PARALLELISM = 10;
 
 function option(name: string): string | undefined {
@@ -30,21 +32,12 @@ async function main(): Promise<void> {
   const baseBin = join(resolve(base), 'bin', 'secretform.js');
   const runs = Number(option('--runs') ?? '3');
   const cpuProfDir = option('--cpu-prof');
+  const cacheDir = resolve(option('--fleet-cache') ?? defaultFleetCacheDir());
   process.stdout.write(`fleet A/B ${size.stacks}x${size.objects} on ${FLEET_SERVERS} servers; load ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores\n`);
-  const servers = await Promise.all(Array.from({ length: FLEET_SERVERS }, () => startServerThread(0, LATENCY_MS, { seed: { mounts: [] }, requestLogCap: Math.ceil(size.stacks / FLEET_SERVERS) * size.objects * 2 })));
-  const project = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-ab-'));
+  const fleet = await startFleet(size, cacheDir, (line) => process.stdout.write(`${line}\n`));
+  const { servers, project, env } = fleet;
   try {
-    const source = readFileSync(join(__dirname, 'fleet-app.ts'), 'utf8');
-    writeFileSync(join(project, 'fleet-app.js'), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText);
-    writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `${JSON.stringify(process.execPath)} fleet-app.js`, output: 'cdktf.out' }));
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH, HOME: process.env.HOME, BENCH_ROOT: join(__dirname, '..'), FLEET_STACKS: String(size.stacks), FLEET_OBJECTS: String(size.objects),
-      FLEET_SERVERS: servers.map((server) => server.url).join(','), FLEET_PASSWORD_HASH: bcrypt.hashSync('fleet-user-password', 4),
-      SERVICE_TOKEN: ROOT_TOKEN, SECRETFORM_STATE_KEY: 'bench-fleet-state-key', NO_COLOR: '1',
-    };
-    const synth = await runSecretform(['synth', '--synth-env', 'FLEET_*', '--synth-env', 'BENCH_ROOT'], project, env);
-    if (synth.code !== 0) throw new Error(`synth: ${synth.stderr}`);
-    process.stdout.write(`synth ${synth.seconds.toFixed(1)} s\n`);
+    process.stdout.write(`synth ${fleet.synth.synth.seconds.toFixed(1)} s (plain cdktf ${fleet.synth.plain.seconds.toFixed(1)} s)${fleet.cached ? ` when cached, ${fleet.synth.measuredAt}` : ''}\n`);
     const applied = await runSecretform(['apply', '--stack', '*', '--no-synth', '--auto-approve'], project, env);
     if (applied.code !== 0) throw new Error(`apply: ${applied.stderr.slice(-2000)}`);
     process.stdout.write(`apply ${applied.seconds.toFixed(1)} s\n`);
@@ -68,7 +61,7 @@ async function main(): Promise<void> {
       rows.bare.push({ seconds: bare.result.seconds, cpu: bare.result.cpuSeconds ?? 0, inFlight: bare.maxInFlight });
       process.stdout.write(`bare ${bare.result.seconds.toFixed(2)} s (CPU ${(bare.result.cpuSeconds ?? 0).toFixed(2)} s)\n`);
     }
-    const floor = (Math.max(...requests) * LATENCY_MS) / PARALLELISM / 1000;
+    const floor = (Math.max(...requests) * FLEET_LATENCY_MS) / PARALLELISM / 1000;
     const bare = median(rows.bare.map((row) => row.seconds));
     for (const which of ['head', 'base', 'bare'] as const) {
       const seconds = median(rows[which].map((row) => row.seconds));
@@ -76,8 +69,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`reads per server ${requests.join(' / ')}; load at the end ${loadavg().map((l) => l.toFixed(1)).join(', ')}\n`);
   } finally {
-    await Promise.all(servers.map((server) => server.close()));
-    rmSync(project, { recursive: true, force: true });
+    await fleet.close();
   }
 }
 

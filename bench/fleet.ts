@@ -1,23 +1,25 @@
 /**
- * `npm run bench -- --fleet [--fleet-size 100x1000]`: a fleet of stacks on 4 dev servers (each on its own thread,
- * 10 ms added latency), a quarter of the stacks on each, parallelism 10. The plan of every stack in one run is
- * compared with a bare client sending the same reads at 10 in flight per server (measured right after it), and
- * printed beside the floor (the busiest server's reads x latency / 10), the most requests in flight seen at each
- * server (the budget: at most 10) and the plan's peak RSS. Synth of the app is measured apart.
+ * `npm run bench -- --fleet [--fleet-size 100x1000] [--fleet-cache DIR]`: a fleet of stacks on 4 dev servers (each
+ * in a process of its own, 10 ms added latency), a quarter of the stacks on each, parallelism 10. The plan of every
+ * stack in one run is compared with a bare client sending the same reads at 10 in flight per server (measured
+ * right after it), and printed beside the floor (the busiest server's reads x latency / 10), the most requests in
+ * flight seen at each server (the budget: at most 10) and the plan's peak RSS. Synth is measured apart, beside the
+ * same number of plain cdktf resources (cdktf's own cost), and its output is kept in a cache (by default
+ * $TMPDIR/secretform-bench-fleet-cache; bench/fleet-synth-cache.ts) for the next run of the same size and code,
+ * whose servers then listen on the same ports: synth of 100 x 1,000 takes many minutes and runs once.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { FLEET_LATENCY_MS, FLEET_SERVERS, type FleetSize } from './args';
+import { startFleet } from './fleet-setup';
+import { defaultFleetCacheDir } from './fleet-synth-cache';
+import {
+  failure, median, progress, ROOT_TOKEN, runNodeExport as runNode, runSecretform, type BenchServer, type CliRun, type Row,
+} from './run';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
-import ts from 'typescript';
-import {
-  failure, median, progress, ROOT_TOKEN, runNodeExport as runNode, runSecretform, startServerThread,
-  type BenchServer, type CliRun, type Row,
-} from './run';
-import { FLEET_SERVERS, type FleetSize } from './args';
 
 const SERVERS = FLEET_SERVERS;
-const LATENCY_MS = 10;
+const LATENCY_MS = FLEET_LATENCY_MS;
 const PARALLELISM = 10;
 const PLAN_TARGET = 1.3;
 const RSS_TARGET_MB = 1536;
@@ -33,41 +35,18 @@ export async function perServer<T>(servers: BenchServer[], run: () => Promise<T>
   return { result, requests: after.map((count, i) => count.count - before[i].count), maxInFlight };
 }
 
-function fleetProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-'));
-  const source = readFileSync(join(__dirname, 'fleet-app.ts'), 'utf8');
-  const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
-  writeFileSync(join(dir, 'fleet-app.js'), output.outputText);
-  writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: `${JSON.stringify(process.execPath)} fleet-app.js`, output: 'cdktf.out' }, null, 2));
-  return dir;
-}
-
 /** `cpuProfDir`: a CPU profile of each fleet plan is written there (bench's --cpu-prof). */
-export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows: Row[], notes: string[], cpuProfDir?: string): Promise<void> {
+export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows: Row[], notes: string[], cpuProfDir?: string, cacheDir = defaultFleetCacheDir()): Promise<void> {
   const label = `${size.stacks} stacks x ${size.objects.toLocaleString('en-US')} on ${SERVERS} servers`;
   const total = size.stacks * size.objects;
   process.stdout.write(`measuring a fleet: ${label}...\n`);
-  const servers = await Promise.all(Array.from({ length: SERVERS }, () => startServerThread(0, LATENCY_MS, { seed: { mounts: [] }, requestLogCap: Math.ceil(size.stacks / SERVERS) * size.objects * 2 })));
-  const project = fleetProject();
+  const fleet = await startFleet(size, cacheDir, (line) => process.stdout.write(`${line}\n`));
+  const { servers, project, env } = fleet;
   try {
-    const base: NodeJS.ProcessEnv = {};
-    for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) base[name] = process.env[name];
-    const env: NodeJS.ProcessEnv = {
-      ...base,
-      BENCH_ROOT: join(__dirname, '..'),
-      FLEET_STACKS: String(size.stacks),
-      FLEET_OBJECTS: String(size.objects),
-      FLEET_SERVERS: servers.map((server) => server.url).join(','),
-      FLEET_PASSWORD_HASH: bcrypt.hashSync('fleet-user-password', 4),
-      SERVICE_TOKEN: ROOT_TOKEN,
-      SECRETFORM_STATE_KEY: 'bench-fleet-state-key',
-      NO_COLOR: '1',
-    };
-
-    const synth = await runSecretform(['synth', '--synth-env', 'FLEET_*', '--synth-env', 'BENCH_ROOT'], project, env);
-    progress('fleet synth', synth);
-    if (synth.code !== 0) throw new Error(failure(synth, 'fleet synth'));
-    rows.push({ figure: `fleet synth (${label})`, size: total, seconds: synth.seconds, peakRssMb: synth.peakRssMb, cpuSeconds: synth.cpuSeconds, note: 'the app (cdktf and our constructs) included; CPU and RSS: secretform only' });
+    const { synth, plain } = fleet.synth;
+    const when = fleet.cached ? `, measured ${fleet.synth.measuredAt} when the cached output was made (load ${fleet.synth.load.map((l) => l.toFixed(1)).join(' ')})` : '';
+    rows.push({ figure: `fleet synth (${label})`, size: total, seconds: synth.seconds, peakRssMb: synth.peakRssMb, cpuSeconds: synth.cpuSeconds, note: `the app (cdktf and our constructs) included; CPU and RSS: secretform only; ${(synth.seconds / plain.seconds).toFixed(2)}x the plain cdktf app${when}` });
+    rows.push({ figure: `fleet synth: plain cdktf app, as many resources (${label})`, size: total, seconds: plain.seconds, peakRssMb: plain.peakRssMb, cpuSeconds: plain.cpuSeconds, note: `cdktf's own cost: terraform_data resources, node fleet-app.js with FLEET_PLAIN=1${when}` });
 
     const applied = await perServer(servers, () => runSecretform(['apply', '--stack', '*', '--no-synth', '--auto-approve'], project, env, { timeoutS: applyTimeoutS }));
     progress('fleet apply', applied.result);
@@ -126,13 +105,15 @@ export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows:
       seconds: bareSeconds,
       requests: requests.reduce((a, b) => a + b, 0),
       floorSeconds: floor,
+      // The plan's CPU is compared with this: on a busy machine the wall ratio follows the CPU one.
+      cpuSeconds: median(bares.map((bare) => bare.run.cpuSeconds ?? 0)),
+      peakRssMb: Math.max(...bares.map((bare) => bare.run.peakRssMb ?? 0)),
       note: `reference: node + an undici Pool per server, ${PARALLELISM} in flight each, the same GETs; in flight at most ${bares.map((bare) => bare.maxInFlight.join('/')).join(', ')}; median of ${bares.length}`,
       failed: bares.find((bare) => bare.run.code !== 0) && failure(bares.find((bare) => bare.run.code !== 0)!.run, 'bare client'),
     });
     notes.push(`fleet: floor = the busiest server's reads x ${LATENCY_MS} ms / ${PARALLELISM}; each server's requests in flight measured at the server (target: at most ${PARALLELISM}).`);
   } finally {
-    await Promise.all(servers.map((server) => server.close()));
-    rmSync(project, { recursive: true, force: true });
+    await fleet.close();
   }
 }
 

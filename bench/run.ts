@@ -5,6 +5,7 @@
 // than linear shows. The default configuration is used (no SECRETFORM_STATE_KEY: every user its own password);
 // the service has its usual KV v2 mount `secret/`. Exits non-zero when a target is missed.
 import { spawn } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,44 +70,54 @@ export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { 
     workerData: { port: 0, rootToken: ROOT_TOKEN, seed: seed.seed ?? seedFor(size, seed), latencyMs, cpuProfFile, ...(seed.requestLogCap === undefined ? {} : { requestLogCap: seed.requestLogCap }) },
     execArgv: ['--require', require.resolve('tsx/cjs')],
   });
+  return benchServerOver(worker, (message) => worker.postMessage(message), async () => {
+    await worker.terminate();
+  });
+}
+
+/**
+ * The bench's side of a dev server that answers dev-server-messages.ts's messages over `carrier` (a worker thread
+ * or a child process: both emit `message` and `error`); resolves once the server says it is ready.
+ */
+export function benchServerOver(carrier: EventEmitter, send: (message: object) => void, release: () => Promise<void>): Promise<BenchServer> {
   const next = (kind: string) =>
     new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][]; max?: number }>((done, reject) => {
       const onError = (error: Error) => {
-        worker.off('message', onMessage);
+        carrier.off('message', onMessage);
         reject(error);
       };
       const onMessage = (message: { kind: string; message?: string }) => {
         if (message.kind !== 'error' && message.kind !== kind) return;
-        worker.off('message', onMessage);
-        worker.off('error', onError);
+        carrier.off('message', onMessage);
+        carrier.off('error', onError);
         if (message.kind === 'error') reject(new Error(message.message));
         else done(message);
       };
-      worker.on('message', onMessage);
-      worker.once('error', onError);
+      carrier.on('message', onMessage);
+      carrier.once('error', onError);
     });
   return next('ready').then(({ url }) => ({
     url: url!,
     requestCount: () => {
       const reply = next('count');
-      worker.postMessage({ kind: 'count' });
+      send({ kind: 'count' });
       return reply.then((m) => ({ count: m.count!, busyMs: m.busyMs! }));
     },
     lastRequests: (last: number) => {
       const reply = next('reads');
-      worker.postMessage({ kind: 'reads', last });
+      send({ kind: 'reads', last });
       return reply.then((m) => m.reads!);
     },
     maxInFlight: () => {
       const reply = next('in-flight');
-      worker.postMessage({ kind: 'in-flight' });
+      send({ kind: 'in-flight' });
       return reply.then((m) => m.max!);
     },
     close: async () => {
       const closed = next('closed');
-      worker.postMessage({ kind: 'close' });
+      send({ kind: 'close' });
       await closed;
-      await worker.terminate();
+      await release();
     },
   }));
 }
@@ -596,7 +607,7 @@ async function main(): Promise<void> {
     `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
       (args.synthShapes
         ? `synth only (no service), stacks x objects: ${args.synthShapes.map((shape) => `${shape.stacks} x ${shape.size}`).join(', ')}\n`
-        : `dev server on its own thread, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; ${args.fleet ? `a fleet of ${args.fleet.stacks} stacks x ${args.fleet.objects} on 4 servers` : `sizes ${args.sizes.join(', ')}`}\n`),
+        : `${args.fleet ? 'dev servers in processes of their own' : 'dev server on its own thread'}, ${args.huge ? 'no added latency' : `${LATENCY_MS} ms added latency per request (and ${LOW_LATENCY_MS} ms for the 1 ms rows)`}, parallelism ${PARALLELISM}; ${args.fleet ? `a fleet of ${args.fleet.stacks} stacks x ${args.fleet.objects} on 4 servers` : `sizes ${args.sizes.join(', ')}`}\n`),
   );
   process.stdout.write('building dist/ and its CLI bundle (the secretform binary runs from it)...\n');
   const built = await new Promise<number | null>((done) => spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' }).on('close', done));
@@ -616,7 +627,7 @@ async function main(): Promise<void> {
     }
   }
   if (args.fleet) {
-    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir, 'fleet'));
+    await measureFleet(args.fleet, args.applyTimeoutS, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir, 'fleet'), args.fleetCacheDir && resolve(args.fleetCacheDir));
   } else if (args.oneMs) {
     for (const size of args.sizes) await measureOneMs(size, args.serviceAddr, rows, notes, args.cpuProfDir && resolve(args.cpuProfDir));
   } else if (!args.huge && !args.drift && !args.synth) await measureVersion(rows);

@@ -51,6 +51,12 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--fleet-size', '40'])).toThrow(/STACKSxOBJECTS/);
   });
 
+  it('takes --fleet-cache DIR (where the fleet keeps its synth outputs), which implies --fleet', () => {
+    expect(parseBenchArgs(['--fleet-cache', '/tmp/c'])).toMatchObject({ fleet: { stacks: 100, objects: 1000 }, fleetCacheDir: '/tmp/c' });
+    expect(parseBenchArgs(['--fleet-size', '8x250', '--fleet-cache', '/tmp/c'])).toMatchObject({ fleet: { stacks: 8, objects: 250 }, fleetCacheDir: '/tmp/c' });
+    expect(() => parseBenchArgs(['--fleet-cache'])).toThrow(/needs a value/);
+  });
+
   it('takes --one-ms, and --service-addr URL for it', () => {
     expect(parseBenchArgs(['--one-ms', '--sizes', '10000'])).toMatchObject({ oneMs: true, sizes: [10000] });
     expect(parseBenchArgs(['--service-addr', 'http://10.0.0.5:8200'])).toMatchObject({ oneMs: true, serviceAddr: 'http://10.0.0.5:8200' });

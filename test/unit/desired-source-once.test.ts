@@ -46,3 +46,22 @@ test('an in-memory desired state is checked again on every call (the caller may 
   expect(again.ok).toBe(false);
   if (!again.ok) expect(again.error.message).toContain('the address appears twice');
 });
+
+test("a run over several stacks reads the output's manifest once, not once per stack", () => {
+  const many = mkdtempSync(join(tmpdir(), 'secretform-desired-once-many-'));
+  try {
+    const app = new App({ outdir: many });
+    for (const name of ['a', 'b', 'c']) new AuthMount(new TerraformStack(app, name), 'userpass', { path: `${name}-users`, type: 'userpass' });
+    app.synth();
+    const source: EngineOptions['desired'] = { kind: 'synth-output', outdir: many };
+    expect(loadDesiredSource({ desired: source }, 'a').ok).toBe(true);
+    // The manifest is gone: only a second read of it would notice.
+    rmSync(join(many, 'manifest.json'));
+    for (const stack of ['b', 'c']) expect(loadDesiredSource({ desired: source }, stack).ok).toBe(true);
+    const fresh = loadDesiredSource({ desired: { kind: 'synth-output', outdir: many } }, 'b');
+    expect(fresh.ok).toBe(false);
+    if (!fresh.ok) expect(fresh.error.message).toContain('manifest.json');
+  } finally {
+    rmSync(many, { recursive: true, force: true });
+  }
+});

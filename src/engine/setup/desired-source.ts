@@ -6,7 +6,7 @@ import { findResourceType } from '../../resources/registry';
 import { fieldIndex } from '../../resources/field-index';
 import type { ResourceType } from '../../resources/types';
 import { reservedReferenceProblem } from '../../secret-value';
-import { connectionOfObject, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
+import { connectionOfObject, listSynthesizedStacks, loadDesired, resourcesOfSpecs, type DesiredStack } from './desired';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 
@@ -23,16 +23,22 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   // belongs to the caller, who may change it between runs.
   if (source.kind !== 'synth-output') return loadAndCheck(source, stack);
   let loaded = loadedOutputs.get(source);
-  if (!loaded) loadedOutputs.set(source, (loaded = new Map<string, Result<DesiredStack>>()));
-  let result = loaded.get(stack);
-  if (!result) loaded.set(stack, (result = loadAndCheck(source, stack)));
+  if (!loaded) loadedOutputs.set(source, (loaded = { byStack: new Map<string, Result<DesiredStack>>() }));
+  let result = loaded.byStack.get(stack);
+  if (!result) loaded.byStack.set(stack, (result = loadAndCheck(source, stack, loaded)));
   return result;
 }
 
-/** The synth outputs read in this process, by source object and stack (see `loadDesiredSource`). */
-const loadedOutputs = new WeakMap<EngineOptions['desired'], Map<string, Result<DesiredStack>>>();
+/** A synth output read in this process: its manifest's stacks (read once), and each stack loaded and checked. */
+interface LoadedOutput {
+  stacks?: readonly string[];
+  byStack: Map<string, Result<DesiredStack>>;
+}
 
-function loadAndCheck(source: EngineOptions['desired'], stack: string): Result<DesiredStack> {
+/** The synth outputs read in this process, by source object (see `loadDesiredSource`). */
+const loadedOutputs = new WeakMap<EngineOptions['desired'], LoadedOutput>();
+
+function loadAndCheck(source: EngineOptions['desired'], stack: string, output?: LoadedOutput): Result<DesiredStack> {
   let desired: DesiredStack;
   try {
     if (source.kind === 'loaded') desired = source.desired;
@@ -42,7 +48,11 @@ function loadAndCheck(source: EngineOptions['desired'], stack: string): Result<D
         ? { stack: source.stack, resources }
         : { stack: source.stack, resources, connection: connectionOfObject(source.connection, 'saved plan') };
     }
-    else desired = loadDesired(source.outdir, stack);
+    else {
+      // The manifest once per output, not once per stack (a run over a fleet loads every stack in turn).
+      if (output) output.stacks ??= listSynthesizedStacks(source.outdir);
+      desired = loadDesired(source.outdir, stack, output?.stacks);
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return fail(new EngineError('desired_invalid', `invalid desired state: ${message}`));

@@ -78,10 +78,10 @@ export function listSynthesizedStacks(outdir: string): string[] {
 
 /**
  * Reads the desired resources of one stack from a synth output directory. `stack` may be omitted when the
- * output holds exactly one stack.
+ * output holds exactly one stack. `stacks`: the output's stacks, when the caller read its manifest already (a run
+ * over 100 stacks read it once per stack before).
  */
-export function loadDesired(outdir: string, stack?: string): DesiredStack {
-  const stacks = listSynthesizedStacks(outdir);
+export function loadDesired(outdir: string, stack?: string, stacks: readonly string[] = listSynthesizedStacks(outdir)): DesiredStack {
   const name = stack ?? (stacks.length === 1 ? stacks[0] : undefined);
   if (name === undefined) {
     throw new DesiredStateError(`${outdir} holds ${stacks.length} stacks (${stacks.join(', ') || 'none'}); choose one with --stack`);

@@ -13,7 +13,8 @@ import { signSavedPlanSet } from '../saved-plan/sign-saved-plan-set';
 import type { FingerprintKey } from '../state/fingerprint';
 import { readAppDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
-import { withRunLimits } from '../setup/run-limits';
+import { DEFAULT_PARALLELISM, withRunLimits } from '../setup/run-limits';
+import { OBJECTS_PER_SLOT, ServerShares } from './server-shares';
 import { stackProgress } from './stack-progress';
 import { stackSetOf, type StackSet, type StackSetOptions } from './stack-set';
 import { runStacksInOrder, type StackOutcome } from './stack-scheduler';
@@ -74,8 +75,11 @@ async function planEachStack(
   const order = prepareStacks(shared, set.value, desiredOf, false);
   if (!order.ok) return order;
   const { targetsOf, several } = set.value;
+  // A plan reads only: its stacks need not all start at once, so each server takes a few at a time.
+  const { work } = order.value;
+  const servers = work && { shares: new ServerShares((shared.parallelism ?? DEFAULT_PARALLELISM) * OBJECTS_PER_SLOT), work };
   const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({
     ...shared, stack, targets: targetsOf(stack), desired: desiredOf(), onProgress: several ? stackProgress(shared.onProgress, stack) : shared.onProgress,
-  }));
+  }), undefined, servers);
   return ok({ outcomes, set: set.value });
 }
