@@ -8,7 +8,6 @@
  * synthesizer of the app's own) gets none, and any earlier one is removed: change detection then reads its
  * file in full, as it does for an output of a version before records. Synth never fails because of a record.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
 import { digestRecordOf, removeDigestRecord, writeDigestRecord } from '../engine/setup/desired-digest-record';
@@ -47,7 +46,7 @@ export function recordStackDigest(stack: IConstruct): void {
         removeDigestRecord(stackDir);
         return;
       }
-      writeDigestRecord(stackDir, digestRecordOf(built, fs.readFileSync(file), file));
+      writeDigestRecord(stackDir, digestRecordOf(built, file));
     } catch {
       // No record is a slower `secretform stacks`, never a wrong one (see above).
       removeDigestRecord(stackDir);

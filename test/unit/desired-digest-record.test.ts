@@ -6,12 +6,13 @@
  *   records for the same synth output (the desired state loaded from the file), for any service address, over the
  *   two examples and the bench apps (run as the real apps, in processes of their own, against dist/);
  * - it is used only for the very bytes it was made from: a missing, edited, foreign or malformed record means
- *   "compute from the file", never a wrong "unchanged";
+ *   "compute from the file", never a wrong "unchanged"; the bytes are hashed again only when the file's identity
+ *   or times differ from synth's;
  * - no secret value in it; none for a stack synthesized without validation or as HCL.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
@@ -159,6 +160,7 @@ describe('a record is used only for the bytes it was made from', () => {
       JSON.stringify({ ...record, before: { ...record.before, pending: Buffer.alloc(64).toString('base64') } }),
       JSON.stringify({ ...record, file: { ...record.file, sha256: 'x' } }),
       JSON.stringify({ ...record, connection: { construct: 'prod/service' } }),
+      JSON.stringify({ ...record, file: { ...record.file, written: { dev: 1 } } }),
     ];
     for (const text of malformed) {
       writeFileSync(recordFile, text);
@@ -168,6 +170,27 @@ describe('a record is used only for the bytes it was made from', () => {
     expect(readRecordedDigest(stackDir)).toBeUndefined();
     writeFileSync(recordFile, ours);
     expect(readRecordedDigest(stackDir)?.digestFor(service)).toBe(digestOfDesired(loadDesired(outdir, 'prod'), service));
+  });
+
+  test('the bytes are hashed again only when the file was written (or touched) since synth', () => {
+    const outdir = tempDir('identity');
+    synthProd(outdir);
+    const stackDir = join(outdir, 'stacks', 'prod');
+    const file = join(stackDir, 'cdk.tf.json');
+    const recordFile = join(stackDir, DIGEST_RECORD_FILE);
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as { file: { sha256: string; written?: Record<string, string> } };
+    const stat = statSync(file, { bigint: true });
+    expect(record.file.written).toEqual({ dev: String(stat.dev), ino: String(stat.ino), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) });
+    // The file as synth left it: its bytes are not read, so a record whose hash was altered still counts (what
+    // the record says is trusted as long as nothing wrote to the file; an altered hash state would show).
+    writeFileSync(recordFile, JSON.stringify({ ...record, file: { ...record.file, sha256: '0'.repeat(64) } }));
+    expect(readRecordedDigest(stackDir)).toBeDefined();
+    // Touched (its times changed, bytes the same): the bytes are hashed, and do not match the altered hash...
+    utimesSync(file, new Date(), new Date(Date.now() - 60_000));
+    expect(readRecordedDigest(stackDir)).toBeUndefined();
+    // ...but match the true one: the record counts again.
+    writeFileSync(recordFile, JSON.stringify(record));
+    expect(readRecordedDigest(stackDir)?.digestFor('https://x')).toBe(digestOfDesired(loadDesired(outdir, 'prod'), 'https://x'));
   });
 
   test('change detection gives the same answer with the record, without it, and with an edited file beside it', async () => {
