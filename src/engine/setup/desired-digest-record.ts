@@ -62,7 +62,8 @@ export interface RecordedDigest {
 }
 
 /**
- * The record of a stack's configuration (what the framework writes as `cdk.tf.json`) and the bytes written.
+ * The record of a stack's configuration (the object the framework wrote) and `file`, the `cdk.tf.json` it was
+ * written to, whose bytes and identity the record keeps.
  * Throws a SpecFormatError when the configuration holds a malformed spec or an invalid-construct marker (synth
  * without validation): such a stack gets no record, and change detection reports the problem from the file.
  */
