@@ -16,6 +16,7 @@ import {
 } from './bridge';
 import { DeferredOverrides } from './deferred-overrides';
 import { quietResourceClass, restoreOverrideKeys } from './override-keys';
+import { recordStackDigest } from './stack-digest';
 import type { StackMember } from './stack-member';
 
 /** One resource of a stack after the stack-level pass. */
@@ -79,6 +80,8 @@ export class StackSupport {
   private constructor(private readonly stack: IConstruct) {
     onStackSynth(stack, () => this.finalise());
     onStackConfiguration(stack, (configuration) => this.complete(configuration));
+    // After `complete`: the record is made from the finished configuration (stack-digest.ts).
+    recordStackDigest(stack);
     // Validation needs the stack's problems only, not the digests and dependencies of the synth pass.
     stack.node.addValidation({ validate: () => [...this.optionProblems(), ...this.stackProblems()] });
   }

@@ -7,8 +7,11 @@
  * servers) and one query for all stacks (counted in the database's statement log); `plan --changed` reads the
  * changed stacks only (requests counted at the servers) and lists the others as unchanged in every format; a
  * targeted apply records no digest; a state without one (an older version's) counts as changed and says why.
+ * The digest record synth writes beside each stack's file is what `stacks` reads when the file is the one it
+ * describes; a missing, stale or altered record, or a file edited after synth, is read in full (never a wrong
+ * "unchanged").
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
@@ -208,6 +211,51 @@ describeWithPostgres('change detection on PostgreSQL state and two dev servers',
     expect(json).toEqual([{ stack: 'extra', service: serverA.url, depends_on: [], changed: true, reason: 'no state yet (never applied)', reason_code: 'no_state', wave: 0 }]);
     const matrix = await withoutRequests(() => run(['stacks', '--changed', '--format', 'github-matrix'], 'new-stack'));
     expect(matrix.stdout).toBe('{"include":[{"stack":"extra","wave":0}]}\n');
+  });
+
+  test('synth writes a digest record per stack; stacks uses it only for the file it describes, else reads the file', async () => {
+    const v0 = outdirs.get('v0')!;
+    for (const stack of ['base', 'app', 'other']) expect(existsSync(join(v0, 'stacks', stack, 'secretform-digest.json'))).toBe(true);
+    /** A copy of a variant's output, changed by `edit`, run as the variant `name`. */
+    const copyOf = (variant: string, name: string, edit: (outdir: string) => void) => {
+      const outdir = mkdtempSync(join(tmpdir(), `secretform-changed-${name}-`));
+      cpSync(outdirs.get(variant)!, outdir, { recursive: true });
+      edit(outdir);
+      outdirs.set(name, outdir);
+    };
+    const record = (outdir: string, stack: string) => join(outdir, 'stacks', stack, 'secretform-digest.json');
+    const changedOnes = async (variant: string) => (await listed(variant, ['--changed'])).map((stack) => [stack.stack, stack.reason_code]);
+
+    // The record is what is read when the file is the one it describes: a record whose hash state was altered
+    // (the file untouched) gives another digest, so the stack shows as changed.
+    copyOf('v0', 'altered-record', (outdir) => {
+      const altered = JSON.parse(readFileSync(record(outdir, 'other'), 'utf8')) as { before: { chain: string } };
+      altered.before.chain = `${altered.before.chain.slice(0, 63)}${altered.before.chain.endsWith('0') ? '1' : '0'}`;
+      writeFileSync(record(outdir, 'other'), JSON.stringify(altered));
+    });
+    expect(await changedOnes('altered-record')).toEqual([['other', 'code_changed']]);
+
+    // No record (an output of an older version): every file read in full, the same answers.
+    copyOf('v0', 'no-records', (outdir) => {
+      for (const stack of ['base', 'app', 'other']) rmSync(record(outdir, stack));
+    });
+    expect(await changedOnes('no-records')).toEqual([]);
+    copyOf('base-changed', 'base-changed-no-records', (outdir) => {
+      for (const stack of ['base', 'app', 'other']) rmSync(record(outdir, stack));
+    });
+    expect(await changedOnes('base-changed-no-records')).toEqual([['base', 'code_changed'], ['app', 'dependency_changed']]);
+
+    // Never a wrong "unchanged": the applied version's records beside changed files (a stale record, or a file
+    // edited by hand after synth) are not used; the change is found from the file.
+    copyOf('other-changed', 'stale-record', (outdir) => copyFileSync(record(v0, 'other'), record(outdir, 'other')));
+    expect(await changedOnes('stale-record')).toEqual([['other', 'code_changed']]);
+    copyOf('v0', 'edited-by-hand', (outdir) => {
+      const file = join(outdir, 'stacks', 'base', 'cdk.tf.json');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('"description": "shared"');
+      writeFileSync(file, text.replace('"description": "shared"', '"description": "SHARED"'));
+    });
+    expect(await changedOnes('edited-by-hand')).toEqual([['base', 'code_changed'], ['app', 'dependency_changed']]);
   });
 
   test('plan --changed reads the changed stacks only and lists the others as unchanged in every format', async () => {

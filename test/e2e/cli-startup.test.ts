@@ -1,7 +1,7 @@
 /**
  * Start-up of the real binary: `version` answers at once, and each command loads only what it needs (cdktf and
  * the dev server are never loaded by `plan --no-synth`, nor zod when the synthesized output and the state are
- * well formed).
+ * well formed), nor the HTTP client by `stacks`, which sends no request.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +82,18 @@ describe('secretform start-up', () => {
     expect(planned.modules.filter(isDevServer)).toEqual([]);
     // A plan writes no file, deletes nothing here and names no stack pattern (src/lazy-packages.ts).
     expect(planned.modules.filter((m) => /node_modules[\\/](write-file-atomic|p-limit|picomatch)[\\/]/.test(m))).toEqual([]);
+  });
+
+  test('stacks --changed loads no HTTP client (undici: the plan above loads it), cdktf or dev server', async () => {
+    const before = server.requestCount;
+    const listed = await loadedModules(['stacks', '--changed', '--no-synth']);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('1 of 1 stack changed.');
+    expect(server.requestCount).toBe(before);
+    expect(listed.modules.filter((m) => /node_modules[\\/]undici[\\/]/.test(m))).toEqual([]);
+    expect(listed.modules.filter(isCdktf)).toEqual([]);
+    expect(listed.modules.filter(isDevServer)).toEqual([]);
   });
 
   test('a plan that writes its saved plan does load write-file-atomic (the check above can fail)', async () => {

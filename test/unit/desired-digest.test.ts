@@ -13,7 +13,7 @@ import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
 import { loadDesired, type DesiredResource, type DesiredStack } from '../../src/engine/setup/desired';
 import fc from 'fast-check';
-import { canonicalText, desiredDigest, digestInputOf, digestOfDesired, digestText } from '../../src/engine/setup/desired-digest';
+import { canonicalText, desiredDigest, digestInputOf, digestOfDesired, digestText, digestTextBeforeService, digestTextFromService } from '../../src/engine/setup/desired-digest';
 import { readSynthesizedConnection, readSynthesizedSpecs } from '../../src/synthesized-spec';
 
 const PASSWORD = 'digest-test-password-5f2c9';
@@ -129,4 +129,21 @@ test('the canonical text is the plain form: keys sorted at every level, undefine
   })).value;
   fc.assert(fc.property(json, (value) => canonicalText(value) === plain(value)), { numRuns: 2000 });
   expect(canonicalText({ b: 1, a: [undefined, { d: undefined, c: 'x' }] })).toBe('{"a":[null,{"c":"x"}],"b":1}');
+});
+
+test('the digest is the one earlier versions recorded: written in two parts, it is still the one-object canonical text', () => {
+  // Digests computed by the version that wrote the text as one object: states recorded then must still match.
+  const service = 'https://secrets.example.com:8200';
+  const guarded = user({ lifecycle: { protect: true }, policyWaivers: { 'no-admin': 'break glass' } });
+  expect(digestOfDesired(stack([mount, guarded], connection), service)).toBe('sha256:75bd75c1f44a363cb2935e2da57149b54f7680d0775a4caab17d54edc829c3bc');
+  expect(digestOfDesired(stack([mount]), undefined)).toBe('sha256:90fb60c80912a1e8c0d8789ec0734077158ee9445891ccd48b9f98675014165f');
+  // The text is canonical (keys sorted at every level) with the four members, the service after what synth knows.
+  for (const [desired, at] of [[stack([mount, guarded], connection), service], [stack([mount, user()]), undefined]] as const) {
+    const input = digestInputOf(desired, at);
+    const text = digestText(input);
+    expect(canonicalText(JSON.parse(text))).toBe(text);
+    expect(Object.keys(JSON.parse(text) as object)).toEqual(['connection', 'resources', 'service', 'version']);
+    expect(text).toBe(digestTextBeforeService(input) + digestTextFromService(at));
+    expect(digestTextBeforeService(input).endsWith('],"service":')).toBe(true);
+  }
 });

@@ -7,7 +7,11 @@
  * nothing to any service, so it needs no token.
  */
 import type { Command } from 'commander';
-import { detectChangedStacks, selectSynthesizedStacks, stackWaves } from '../../engine';
+// The modules themselves, not the engine's index: that loads the client (undici) and every stage, and `stacks`
+// sends no request (docs/performance.md, "Module loading").
+import { detectChangedStacks } from '../../engine/stacks/changed-stacks';
+import { selectSynthesizedStacks } from '../../engine/stacks/stack-selection';
+import { stackWaves } from '../../engine/stacks/stack-waves';
 import { addStateLocationOptions, addSynthOptions, EVERY_STACK, parseEngineFlags, prepareSynthOutput, stateFlagValue, type StateFlags } from '../run/engine-flags';
 import { addEnvironmentHelp, STATE_VARIABLES, SYNTH_VARIABLES } from '../run/environment-variables';
 import { commandFailure, type CommandEnd } from '../run/command-failure';

@@ -8,11 +8,11 @@ import * as path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { EngineError } from '../../engine/errors';
 import type { EngineOptions } from '../../engine/setup/engine-options';
-import { DEFAULT_PARALLELISM } from '../../engine/setup/run-context';
+import { DEFAULT_PARALLELISM } from '../../engine/setup/default-parallelism';
 import { isStateUrl, STATE_ENV } from '../../engine/state/state-location';
 import { configuredOutputDir, DEFAULT_OUTPUT_DIR } from '../../engine/setup/synth-output-dir';
 import { synthesize } from '../../synthesize';
-import { checkServiceConnection, resolveStack } from '../../engine';
+import { resolveStack } from '../../engine/setup/stack-name';
 import { attempt, commandFailure, CommandFailure } from './command-failure';
 import { writeWarning, type CliIo } from './io';
 import { UsageError } from './usage-error';
@@ -269,6 +269,10 @@ function checkConnectionOf(options: EngineOptions, io: CliIo): EngineError | und
 
 /** The problem with the connection of the stack `options` names (warnings are printed), or undefined. */
 export function connectionProblem(options: EngineOptions, io: CliIo): EngineError | undefined {
+  // Loaded when a command checks a connection: run-context.ts brings the client (undici), which `secretform
+  // stacks` (no request) never needs.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkServiceConnection } = require('../../engine/setup/run-context') as typeof import('../../engine/setup/run-context');
   const checked = checkServiceConnection(options);
   if (!checked.ok) return checked.error.code === 'service_config' ? checked.error : undefined;
   for (const warning of checked.value.config.warnings) writeWarning(io, warning);

@@ -67,8 +67,18 @@ export function digestInputOf(desired: DesiredStack, service: string | undefined
  * The canonical text the digest is taken over (exported for the tests that check it holds references only).
  * A secret given in memory as a plain value (`SecretValue.unsafePlainText`, never synthesized) stands as
  * `{"$secret": "in-memory"}`: its value never enters the digest.
+ *
+ * It is `canonicalText({ version: 1, service, connection, resources })`, written as two parts: with its keys
+ * sorted, the service comes after everything synth knows, so synth can hash the first part once
+ * (desired-digest-record.ts) and change detection add the service a run talks to. A unit test holds the two
+ * parts to the one-object form, and pins digests recorded by earlier versions.
  */
 export function digestText(input: DigestInput): string {
+  return digestTextBeforeService(input) + digestTextFromService(input.service);
+}
+
+/** The canonical text up to the service's value: `{"connection":...,"resources":[...],"service":`. */
+export function digestTextBeforeService(input: Omit<DigestInput, 'service'>): string {
   const resources = [...input.resources]
     .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
     .map((resource) => ({
@@ -82,8 +92,16 @@ export function digestText(input: DigestInput): string {
       ...(resource.policyWaivers !== undefined && Object.keys(resource.policyWaivers).length > 0 ? { policyWaivers: resource.policyWaivers } : {}),
     }));
   const { construct: _construct, ...connection } = input.connection ?? { construct: '' };
-  return canonicalText({ version: 1, service: input.service ?? null, connection: input.connection === undefined ? null : connection, resources });
+  return `{"connection":${canonicalText(input.connection === undefined ? null : connection)},"resources":${canonicalText(resources)},"service":`;
 }
+
+/** The rest of the canonical text: the service's value (null when no address is set) and the format's version. */
+export function digestTextFromService(service: string | undefined): string {
+  return `${canonicalText(service ?? null)},"version":${DIGEST_TEXT_VERSION}}`;
+}
+
+/** The `version` member of the canonical text: a new one would make every recorded digest differ. */
+const DIGEST_TEXT_VERSION = 1;
 
 /**
  * JSON with object keys sorted at every level and undefined members left out. (saved-plan/canonical-json.ts

@@ -6,9 +6,9 @@
  * its pool and the one deadline; a run started on its own (import, an operation) makes its own.
  */
 import { RequestBudgets, RunDeadline, SharedPools, DEFAULT_RUN_TIMEOUT_MS } from '../../client';
+import { DEFAULT_PARALLELISM } from './default-parallelism';
 
-/** Requests in flight at once to one service address, by default (`--parallelism`). */
-export const DEFAULT_PARALLELISM = 10;
+export { DEFAULT_PARALLELISM };
 
 /** The settings of a run that bound its requests (the EngineOptions fields of the same names). */
 export interface RunLimitSettings {

@@ -8,10 +8,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError, type SynthesizedConnection } from '../../synthesized-spec';
+import { readSynthesizedConnection, readSynthesizedSpecs, SpecFormatError } from '../../synthesized-spec';
 import { utf8Text } from '../../utf8-text';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { desiredDigest } from '../setup/desired-digest';
+import { readRecordedDigest, type RecordedDigest } from '../setup/desired-digest-record';
 import { DesiredStateError, listSynthesizedStacks } from '../setup/desired';
 import { serviceIdentity } from '../setup/service-identity';
 import { checkStackConnection } from '../setup/stack-connection';
@@ -110,26 +111,34 @@ function ownChange(record: AppliedRecord | undefined, digest: string, service: s
 }
 
 /**
- * The digest of a stack's desired state as the synth output holds it now, and its service address. The specs are
- * read as written (no check against the resource model: that is plan's, and a stack whose specs a plan would
- * refuse still differs from what was applied); a spec that is not one is an error naming it.
+ * The digest of a stack's desired state as the synth output holds it now, and its service address: from the
+ * digest record synth wrote next to the stack's file when that file is still the one it describes
+ * (setup/desired-digest-record.ts), else from the file read in full. The specs are read as written (no check
+ * against the resource model: that is plan's, and a stack whose specs a plan would refuse still differs from
+ * what was applied); a spec that is not one is an error naming it.
  */
 function currentDigest(outdir: string, stack: string, env: NodeJS.ProcessEnv, cwd: string): Result<{ digest: string; address: string; service: string }> {
-  const file = path.join(outdir, 'stacks', stack, 'cdk.tf.json');
-  let config: unknown;
-  let connection: SynthesizedConnection | undefined;
-  let specs;
-  try {
-    config = JSON.parse(utf8Text(fs.readFileSync(file)));
-    connection = readSynthesizedConnection(config, file);
-    specs = readSynthesizedSpecs(config, file);
-  } catch (error) {
-    const why = error instanceof SpecFormatError ? error.message : `${file}: ${(error as Error).message}`;
-    return fail(new EngineError('desired_invalid', `invalid desired state of stack ${stack}: ${why}`));
-  }
+  const recorded = readRecordedDigest(path.join(outdir, 'stacks', stack));
+  const read = recorded === undefined ? digestOfFile(outdir, stack) : ok(recorded);
+  if (!read.ok) return read;
+  const { connection, digestFor } = read.value;
   // The address as the stack's runs resolve it (checked without the token; files unread are the plan's to report).
   const checked = checkStackConnection({ stack, connection, env, cwd }, false);
   const address = checked.ok ? checked.value.config.address : connection?.address ?? env.SERVICE_ADDR ?? '';
   const service = serviceIdentity(address);
-  return ok({ digest: desiredDigest({ resources: specs, connection, service }), address, service });
+  return ok({ digest: digestFor(service), address, service });
+}
+
+/** The stack's connection and digest read from its whole `cdk.tf.json` (no record, or not this file's). */
+function digestOfFile(outdir: string, stack: string): Result<RecordedDigest> {
+  const file = path.join(outdir, 'stacks', stack, 'cdk.tf.json');
+  try {
+    const config: unknown = JSON.parse(utf8Text(fs.readFileSync(file)));
+    const connection = readSynthesizedConnection(config, file);
+    const specs = readSynthesizedSpecs(config, file);
+    return ok({ ...(connection ? { connection } : {}), digestFor: (service) => desiredDigest({ resources: specs, connection, service }) });
+  } catch (error) {
+    const why = error instanceof SpecFormatError ? error.message : `${file}: ${(error as Error).message}`;
+    return fail(new EngineError('desired_invalid', `invalid desired state of stack ${stack}: ${why}`));
+  }
 }

@@ -1,0 +1,183 @@
+/**
+ * The digest record: `secretform-digest.json`, written by synth next to each stack's `cdk.tf.json`, so that change
+ * detection (`secretform stacks`, `--changed`) gets the stack's desired-state digest without reading, parsing and
+ * hashing the whole synth output again (seconds of CPU at 100 stacks of 1,000 objects).
+ *
+ * It holds the SHA-256 state after the part of the digest's canonical text that synth knows (everything before
+ * the service address: desired-digest.ts), the stack's connection (names and paths, never a token), and the
+ * size and SHA-256 of the `cdk.tf.json` bytes it was computed from. It is used only when those bytes are still
+ * the same: any other file (edited by hand, written by another synth, or by a version of secretform that writes
+ * no record) is read in full as before, so a record never makes a changed stack look unchanged. The digest it
+ * gives is the one apply records for the same file (a unit test checks it over the examples and the bench apps).
+ *
+ * Reading and hashing the bytes again was most of what was left at 100 stacks of 1,000 objects (150 MB: about a
+ * second of CPU on a loaded machine). So the record also keeps the file's identity and times as synth left them
+ * (device, inode, modification and status-change times in nanoseconds): when they are all the same, nothing has
+ * written to the file since (every write sets both times; the status-change time cannot be set back by a user),
+ * and the bytes are not read. When any differs (a copy, a restored cache, `touch`, an edit), the bytes are hashed
+ * and compared. A file system whose times have whole seconds only could hide a second write within the same
+ * second: there the bytes are always hashed.
+ *
+ * No secret value is in it: the canonical text holds secrets as references only, and the record holds a hash
+ * state of that text and at most its last 63 bytes.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection } from '../../synthesized-spec';
+import { digestTextBeforeService, digestTextFromService } from './desired-digest';
+import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
+
+/** The record's file name, in the stack's directory of the synth output (terraform reads `*.tf.json` only). */
+export const DIGEST_RECORD_FILE = 'secretform-digest.json';
+
+/** The file the record describes, in the same directory. */
+const STACK_FILE = 'cdk.tf.json';
+
+const RECORD_VERSION = 1;
+
+/** A stack's record, as written. */
+export interface DigestRecord {
+  /** Size and SHA-256 of the `cdk.tf.json` bytes the record was computed from, and the file's identity then. */
+  readonly file: { readonly bytes: number; readonly sha256: string; readonly written?: FileIdentity };
+  /** The stack's ServiceConnection as synthesized, when it has one. */
+  readonly connection?: SynthesizedConnection;
+  /** The SHA-256 state after the canonical text up to the service's value. */
+  readonly before: Sha256State;
+}
+
+/** Where a file is and when it was last written, from `fs.statSync(file, { bigint: true })`, as decimal text. */
+export interface FileIdentity {
+  readonly dev: string;
+  readonly ino: string;
+  readonly mtimeNs: string;
+  readonly ctimeNs: string;
+}
+
+/** What change detection takes from a record whose file is unchanged. */
+export interface RecordedDigest {
+  readonly connection?: SynthesizedConnection;
+  /** The stack's desired-state digest when its runs talk to `service` (as `desiredDigest` gives it). */
+  readonly digestFor: (service: string | undefined) => string;
+}
+
+/**
+ * The record of a stack's configuration (the object the framework wrote) and `file`, the `cdk.tf.json` it was
+ * written to, whose bytes and identity the record keeps.
+ * Throws a SpecFormatError when the configuration holds a malformed spec or an invalid-construct marker (synth
+ * without validation): such a stack gets no record, and change detection reports the problem from the file.
+ */
+export function digestRecordOf(configuration: unknown, file: string): DigestRecord {
+  const connection = readSynthesizedConnection(configuration, file);
+  const text = digestTextBeforeService({ resources: readSynthesizedSpecs(configuration, file), connection });
+  const before = new ResumableSha256().update(Buffer.from(text, 'utf8')).state();
+  // The identity before and after reading: when they differ, something wrote meanwhile and none is kept (the
+  // bytes are then hashed at every check).
+  const identity = fileIdentity(file);
+  const written = fs.readFileSync(file);
+  const still = identity !== undefined && sameIdentity(identity, fileIdentity(file)) ? identity : undefined;
+  return { file: { ...fingerprint(written), ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before };
+}
+
+/** Writes the record into the stack's directory of the synth output. */
+export function writeDigestRecord(stackDir: string, record: DigestRecord): void {
+  const json = {
+    version: RECORD_VERSION,
+    file: record.file,
+    ...(record.connection ? { connection: writeSynthesizedConnection(record.connection) } : {}),
+    before: { chain: record.before.chain, hashedBytes: record.before.hashedBytes, pending: Buffer.from(record.before.pending).toString('base64') },
+  };
+  fs.writeFileSync(path.join(stackDir, DIGEST_RECORD_FILE), `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** Removes a record that no longer describes the stack's file (it would be ignored, but need not linger). */
+export function removeDigestRecord(stackDir: string): void {
+  fs.rmSync(path.join(stackDir, DIGEST_RECORD_FILE), { force: true });
+}
+
+/**
+ * The stack's recorded digest, when its directory holds a well-formed record whose size and SHA-256 match the
+ * `cdk.tf.json` there now; undefined otherwise (no record, another file, a record this version cannot read), and
+ * the caller computes the digest from the file.
+ */
+export function readRecordedDigest(stackDir: string): RecordedDigest | undefined {
+  let record: DigestRecord | undefined;
+  try {
+    record = parseDigestRecord(JSON.parse(fs.readFileSync(path.join(stackDir, DIGEST_RECORD_FILE), 'utf8')));
+    if (record === undefined || !describesFile(record.file, path.join(stackDir, STACK_FILE))) return undefined;
+  } catch {
+    return undefined;
+  }
+  const { before, connection } = record;
+  return {
+    ...(connection ? { connection } : {}),
+    digestFor: (service) => `sha256:${new ResumableSha256(before).update(Buffer.from(digestTextFromService(service), 'utf8')).hexDigest()}`,
+  };
+}
+
+/** Whether `file` holds the bytes the record was made from: not written since synth, else the same size and SHA-256. */
+function describesFile(recorded: DigestRecord['file'], file: string): boolean {
+  const now = fileIdentity(file);
+  if (now === undefined) return false;
+  if (recorded.written !== undefined && sameIdentity(recorded.written, now) && hasSubsecondTimes(now)) return true;
+  const bytes = fs.readFileSync(file);
+  const fingerprinted = fingerprint(bytes);
+  return fingerprinted.bytes === recorded.bytes && fingerprinted.sha256 === recorded.sha256;
+}
+
+function fingerprint(bytes: Uint8Array): { bytes: number; sha256: string } {
+  return { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+function fileIdentity(file: string): FileIdentity | undefined {
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  return { dev: String(stat.dev), ino: String(stat.ino), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) };
+}
+
+function sameIdentity(a: FileIdentity, b: FileIdentity | undefined): boolean {
+  return b !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** Times finer than whole seconds: a file system whose clock could not hide a second write of the same second. */
+function hasSubsecondTimes(identity: FileIdentity): boolean {
+  return BigInt(identity.ctimeNs) % 1_000_000_000n !== 0n && BigInt(identity.mtimeNs) % 1_000_000_000n !== 0n;
+}
+
+/** A record read back, or undefined when it is not one this version writes. */
+function parseDigestRecord(value: unknown): DigestRecord | undefined {
+  if (!isObject(value) || value.version !== RECORD_VERSION || !isObject(value.file) || !isObject(value.before)) return undefined;
+  const { file, before } = value;
+  if (!Number.isSafeInteger(file.bytes) || typeof file.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(file.sha256)) return undefined;
+  const written = file.written === undefined ? undefined : parseIdentity(file.written);
+  if (file.written !== undefined && written === undefined) return undefined;
+  if (typeof before.chain !== 'string' || !/^[0-9a-f]{64}$/.test(before.chain) || !Number.isSafeInteger(before.hashedBytes) || (before.hashedBytes as number) % 64 !== 0 || (before.hashedBytes as number) < 0) return undefined;
+  if (typeof before.pending !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(before.pending)) return undefined;
+  const pending = Buffer.from(before.pending, 'base64');
+  if (pending.length >= 64) return undefined;
+  let connection: SynthesizedConnection | undefined;
+  if (value.connection !== undefined) {
+    try {
+      connection = parseSynthesizedConnection(value.connection, DIGEST_RECORD_FILE);
+    } catch {
+      return undefined;
+    }
+  }
+  return {
+    file: { bytes: file.bytes as number, sha256: file.sha256, ...(written ? { written } : {}) },
+    ...(connection ? { connection } : {}),
+    before: { chain: before.chain, hashedBytes: before.hashedBytes as number, pending },
+  };
+}
+
+function parseIdentity(value: unknown): FileIdentity | undefined {
+  if (!isObject(value)) return undefined;
+  const { dev, ino, mtimeNs, ctimeNs } = value;
+  const parts = [dev, ino, mtimeNs, ctimeNs];
+  if (!parts.every((part) => typeof part === 'string' && /^[0-9]{1,30}$/.test(part))) return undefined;
+  return { dev: dev as string, ino: ino as string, mtimeNs: mtimeNs as string, ctimeNs: ctimeNs as string };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
