@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import ts from 'typescript';
-import { parseBenchArgs, type BenchArgs } from './args';
+import { BenchUsageError, parseBenchArgs, USAGE, type BenchArgs } from './args';
 import { findPostgresBin, startPostgres } from '../test/support/postgres';
 import { secretEnv, seedFor } from './mix';
 import { measureDrift, type DriftBenchKit } from './drift';
@@ -602,6 +602,10 @@ function table(rows: Row[]): string {
 
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   if (args.cpuProfDir) mkdirSync(args.cpuProfDir, { recursive: true });
   process.stdout.write(
     `secretform bench: load average ${loadavg().map((load) => load.toFixed(1)).join(", ")}; node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}; ` +
@@ -670,6 +674,11 @@ export function summaryLine(rows: readonly Row[]): { line: string; missed: boole
 
 if (require.main === module) {
   main().catch((err) => {
+    if (err instanceof BenchUsageError) {
+      process.stderr.write(`bench: ${err.message}\n${USAGE}\n`);
+      process.exitCode = 2;
+      return;
+    }
     process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exitCode = 1;
   });

@@ -1,6 +1,6 @@
 // The bench is not part of the test suite; this checks that its command line is understood (and, through the
 // type-check of `npm test`, that bench/*.ts compiles).
-import { DEFAULT_APPLY_TIMEOUT_S, FULL_SIZES, parseBenchArgs, QUICK_SIZES, QUICK_SYNTH_SHAPES, SYNTH_SHAPES } from '../../bench/args';
+import { BenchUsageError, DEFAULT_APPLY_TIMEOUT_S, FULL_SIZES, parseBenchArgs, QUICK_SIZES, QUICK_SYNTH_SHAPES, SYNTH_SHAPES, USAGE } from '../../bench/args';
 import { mixFor } from '../../bench/mix';
 
 describe('bench arguments', () => {
@@ -41,6 +41,16 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--sizes', 'ten'])).toThrow(/whole numbers of at least 100/);
     expect(() => parseBenchArgs(['--apply-timeout'])).toThrow(/needs a value/);
     expect(() => parseBenchArgs(['--apply-timeout', '0'])).toThrow(/positive number of seconds/);
+    expect(() => parseBenchArgs(['--fast'])).toThrow(BenchUsageError);
+  });
+
+  it('takes --help, and the usage names every option the parser takes', () => {
+    expect(parseBenchArgs(['--help'])).toMatchObject({ help: true });
+    expect(parseBenchArgs(['-h'])).toMatchObject({ help: true });
+    const named = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
+    expect(named).toEqual(['--quick', '--sizes', '--huge', '--drift', '--synth', '--fleet', '--fleet-size', '--fleet-cache', '--one-ms', '--service-addr', '--apply-timeout', '--cpu-prof', '--help']);
+    const valued: Record<string, string> = { '--sizes': '1000', '--fleet-size': '8x100', '--fleet-cache': '/tmp/c', '--service-addr': 'http://a:1', '--apply-timeout': '5', '--cpu-prof': '/tmp/p' };
+    for (const option of named) expect(() => parseBenchArgs(option in valued ? [option, valued[option]] : [option])).not.toThrow();
   });
 
   it('takes --fleet (100 stacks x 1,000) and --fleet-size STACKSxOBJECTS', () => {
