@@ -1,7 +1,7 @@
 /**
  * The bench's command line: `npm run bench [-- --quick] [--huge] [--drift] [--synth] [--sizes 1000,3000]
  * [--apply-timeout SECONDS] [--cpu-prof DIR] [--fleet] [--fleet-size 100x1000] [--fleet-cache DIR] [--one-ms]
- * [--service-addr URL]`.
+ * [--service-addr URL] [--help]`.
  */
 export interface BenchArgs {
   /** `--huge`: the 10,000 / 30,000 / 100,000 simulation (no added latency; time and peak RSS), not the targets. */
