@@ -2,13 +2,15 @@
  * A PostgreSQL state's drift history: one row per stack in `drift_history`, a table of the state's schema
  * (created on first use, as the state's tables are). An update is one transaction that first takes a
  * transaction-scoped advisory lock of the stack's history (not the state's lock), then reads, then writes: checks
- * that run at once are recorded one after the other, none lost. `pg` is loaded only when this is used.
+ * that run at once are recorded one after the other, none lost. The lock is tried, and a busy one tried again
+ * after a pause outside the transaction, so a wait never holds the connection other stacks share. `pg` is loaded only when this is used.
  *
  * Its statements run on the process's shared connections to the database (postgres-connections.ts), as the state
  * backend's do: a drift check of many stacks used to open one more connection per stack for its history, past the
  * run's bound, and met a role's `CONNECTION LIMIT` (the history then went unrecorded). Each read or update is one
  * unit of work on the shared connection, so no other stack's statement lands inside its transaction.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'pg';
 import { maskPassword } from './postgres-client';
 import { pinStateConnection, unpinStateConnection, type SharedStateConnection } from './postgres-connections';
@@ -16,6 +18,12 @@ import { createUnderDdlLock } from './postgres-ddl';
 import { EngineError, fail, ok, type Result } from '../errors';
 import type { DriftHistoryStore } from './drift-history-store';
 import type { PostgresLocation } from './state-location';
+
+/** What a try returns when another update of the stack's history holds its lock. */
+const BUSY: unique symbol = Symbol('drift history busy');
+
+/** The wait between tries of a busy history: its updates are a read and a write, a few milliseconds each. */
+const HISTORY_POLL_MS = 20;
 
 export class PostgresDriftHistoryStore implements DriftHistoryStore {
   readonly location: string;
@@ -39,28 +47,39 @@ export class PostgresDriftHistoryStore implements DriftHistoryStore {
   }
 
   async update<T>(change: (stored: unknown) => Result<{ document: unknown; value: T }>): Promise<Result<T>> {
-    return this.#run('cannot record in the drift history', async (client) => {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [`secretform:drift:${this.where.schema}`, this.stack]);
-        const rows = await client.query<{ document: unknown }>(`SELECT document FROM ${this.#table} WHERE stack = $1`, [this.stack]);
-        const changed = change(rows.rows[0]?.document);
-        if (!changed.ok) {
-          await client.query('ROLLBACK');
-          return changed;
+    for (;;) {
+      const tried = await this.#run<T | typeof BUSY>('cannot record in the drift history', async (client) => {
+        await client.query('BEGIN');
+        try {
+          // Tried, not waited for: a wait inside this unit of work would hold the shared connection, and every
+          // other stack's statements on it, until the stack's other update ends. The wait is outside, below.
+          const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS locked', [`secretform:drift:${this.where.schema}`, this.stack]);
+          if (!lock.rows[0].locked) {
+            await client.query('ROLLBACK');
+            return ok(BUSY);
+          }
+          const rows = await client.query<{ document: unknown }>(`SELECT document FROM ${this.#table} WHERE stack = $1`, [this.stack]);
+          const changed = change(rows.rows[0]?.document);
+          if (!changed.ok) {
+            await client.query('ROLLBACK');
+            return changed;
+          }
+          await client.query(
+            `INSERT INTO ${this.#table} (stack, document, updated_at) VALUES ($1, $2, now())
+             ON CONFLICT (stack) DO UPDATE SET document = EXCLUDED.document, updated_at = now()`,
+            [this.stack, JSON.stringify(changed.value.document)],
+          );
+          await client.query('COMMIT');
+          return ok(changed.value.value);
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
         }
-        await client.query(
-          `INSERT INTO ${this.#table} (stack, document, updated_at) VALUES ($1, $2, now())
-           ON CONFLICT (stack) DO UPDATE SET document = EXCLUDED.document, updated_at = now()`,
-          [this.stack, JSON.stringify(changed.value.document)],
-        );
-        await client.query('COMMIT');
-        return ok(changed.value.value);
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
+      });
+      if (!tried.ok) return tried;
+      if (tried.value !== BUSY) return ok(tried.value);
+      await sleep(HISTORY_POLL_MS);
+    }
   }
 
   async close(): Promise<void> {
