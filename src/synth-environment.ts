@@ -15,8 +15,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSecretReferenceJson } from './secret-value';
-import { readSynthesizedConnection, specObjectsOf } from './synthesized-spec';
+import { secretVariablesOfConfiguration } from './secret-variables';
 
 /** The user's list of extra variables for the app, read by secretform itself (it is never passed on). */
 export const SYNTH_ENV_VARIABLE = 'SECRETFORM_SYNTH_ENV';
@@ -92,6 +91,14 @@ function splitList(value: string | undefined): string[] {
  * read names none: the denylist's prefixes still apply.
  */
 export function secretVariablesOfOutput(outdir: string): Set<string> {
+  return secretVariablesOfStacks(outdir, () => undefined);
+}
+
+/**
+ * The same names, taking a stack's from `recorded(stackDir)` when it gives them (synthesize.ts passes the digest
+ * record's: it says why that is safe), else from the stack's file.
+ */
+export function secretVariablesOfStacks(outdir: string, recorded: (stackDir: string) => readonly string[] | undefined): Set<string> {
   const names = new Set<string>();
   const stacksDir = path.join(outdir, 'stacks');
   let stacks: string[];
@@ -101,32 +108,19 @@ export function secretVariablesOfOutput(outdir: string): Set<string> {
     return names;
   }
   for (const stack of stacks) {
+    const stackDir = path.join(stacksDir, stack);
+    const listed = recorded(stackDir);
+    if (listed !== undefined) {
+      for (const name of listed) names.add(name);
+      continue;
+    }
     let config: unknown;
     try {
-      config = JSON.parse(fs.readFileSync(path.join(stacksDir, stack, 'cdk.tf.json'), 'utf8'));
+      config = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
     } catch {
       continue;
     }
-    // Read leniently: an output that a later synth replaces may be half-written or hold invalid markers.
-    const tokenEnv = connectionTokenVariable(config);
-    if (tokenEnv !== undefined) names.add(tokenEnv);
-    for (const { object } of specObjectsOf(config)) {
-      const secrets = (object as { secrets?: unknown } | null)?.secrets;
-      if (typeof secrets !== 'object' || secrets === null) continue;
-      for (const value of Object.values(secrets)) {
-        const reference = parseSecretReferenceJson(value);
-        if (reference && 'env' in reference) names.add(reference.env);
-      }
-    }
+    for (const name of secretVariablesOfConfiguration(config)) names.add(name);
   }
   return names;
-}
-
-/** The token variable a stack's connection names, read leniently (an invalid connection names none). */
-function connectionTokenVariable(config: unknown): string | undefined {
-  try {
-    return readSynthesizedConnection(config, 'synth output')?.tokenEnv;
-  } catch {
-    return undefined;
-  }
 }

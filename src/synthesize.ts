@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { secretVariablesOfOutput, synthEnvironment } from './synth-environment';
+import { readRecordedDigest } from './engine/setup/desired-digest-record';
+import { secretVariablesOfStacks, synthEnvironment } from './synth-environment';
 
 export interface SynthOptions {
   /** Command that runs the app; default: `app` of cdktf.json. */
@@ -73,7 +74,7 @@ export async function synthesize(options: SynthOptions = {}): Promise<SynthResul
   const outdir = path.resolve(cwd, options.output ?? config.output ?? 'cdktf.out');
   fs.mkdirSync(outdir, { recursive: true });
   // Read before the app rewrites the output: the variables its secrets came from last time.
-  const secretVariables = secretVariablesOfOutput(outdir);
+  const secretVariables = secretVariablesOfPreviousOutput(outdir);
   const manifestPath = path.join(outdir, 'manifest.json');
   // A manifest left from an earlier run must not pass for this run's output.
   fs.rmSync(manifestPath, { force: true });
@@ -121,4 +122,16 @@ function removeStaleStacks(outdir: string, stacks: string[]): void {
   for (const entry of fs.readdirSync(stacksDir)) {
     if (!stacks.includes(entry)) fs.rmSync(path.join(stacksDir, entry), { recursive: true, force: true });
   }
+}
+
+/**
+ * The variables that hold secrets in the output the previous synth left, for synth to withhold from the app it is
+ * about to run (synth-environment.ts). A stack whose digest record still describes its `cdk.tf.json`
+ * (desired-digest-record.ts) gives the names the record lists, so the file (150 MB at 100 stacks of 1,000
+ * objects, about two seconds to parse) is not read. Both were written by the same earlier synth and the record
+ * is used only while the file is the one it was made from, so it says what the file says; the app about to run
+ * has written neither. Any other stack's file is parsed.
+ */
+export function secretVariablesOfPreviousOutput(outdir: string): Set<string> {
+  return secretVariablesOfStacks(outdir, (stackDir) => readRecordedDigest(stackDir)?.secretVariables);
 }

@@ -1,7 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { DIGEST_RECORD_FILE, writeDigestRecord } from '../../src/engine/setup/desired-digest-record';
+import { ResumableSha256 } from '../../src/engine/setup/desired-digest-sha256';
 import { secretVariablesOfOutput, synthEnvironment } from '../../src/synth-environment';
+import { secretVariablesOfPreviousOutput } from '../../src/synthesize';
 
 describe('synthEnvironment', () => {
   const source = {
@@ -46,5 +50,35 @@ describe('secretVariablesOfOutput', () => {
       writeFileSync(join(outdir, 'stacks', stack, 'cdk.tf.json'), JSON.stringify({ resource: { null_resource: { r: block, mine: { triggers: {} } } } }));
     }
     expect(secretVariablesOfOutput(outdir)).toEqual(new Set(['A_PASSWORD', 'B_KEY']));
+  });
+});
+
+describe('secretVariablesOfPreviousOutput (what synth withholds from the app it is about to run)', () => {
+  /** A stack directory whose cdk.tf.json holds `bytes`, with a record made from those bytes listing `listed`. */
+  function stackWithRecord(outdir: string, stack: string, bytes: string, listed: string[] | undefined): string {
+    const dir = join(outdir, 'stacks', stack);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'cdk.tf.json'), bytes);
+    const file = { bytes: Buffer.byteLength(bytes), sha256: createHash('sha256').update(bytes).digest('hex') };
+    writeDigestRecord(dir, { file, before: new ResumableSha256().state(), ...(listed ? { secretVariables: listed } : {}) });
+    return dir;
+  }
+  const config = (variable: string) => JSON.stringify({ resource: { terraform_data: { r: { '//': { secretform: { secrets: { password: { $secret: { env: variable } } } } } } } } });
+
+  test('a record that describes its file gives its names: the file is not parsed', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'sf-synth-env-record-'));
+    // Bytes no parse could read: only the record can name RECORDED_PASSWORD.
+    stackWithRecord(outdir, 'a', '{ not json', ['RECORDED_PASSWORD']);
+    expect(secretVariablesOfPreviousOutput(outdir)).toEqual(new Set(['RECORDED_PASSWORD']));
+    expect(secretVariablesOfOutput(outdir)).toEqual(new Set());
+  });
+
+  test('a record of other bytes, or of a version without the names, is not used: the file is parsed', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'sf-synth-env-record-'));
+    const edited = stackWithRecord(outdir, 'edited', config('OLD_PASSWORD'), ['OLD_PASSWORD']);
+    writeFileSync(join(edited, 'cdk.tf.json'), config('NEW_PASSWORD'));
+    stackWithRecord(outdir, 'older', config('OLDER_RECORD_PASSWORD'), undefined);
+    expect(JSON.parse(readFileSync(join(outdir, 'stacks', 'older', DIGEST_RECORD_FILE), 'utf8')).secretVariables).toBeUndefined();
+    expect(secretVariablesOfPreviousOutput(outdir)).toEqual(new Set(['NEW_PASSWORD', 'OLDER_RECORD_PASSWORD']));
   });
 });

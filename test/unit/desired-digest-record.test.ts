@@ -22,6 +22,7 @@ import { loadDesired, listSynthesizedStacks } from '../../src/engine/setup/desir
 import { digestOfDesired } from '../../src/engine/setup/desired-digest';
 import { DIGEST_RECORD_FILE, readRecordedDigest } from '../../src/engine/setup/desired-digest-record';
 import { ResumableSha256 } from '../../src/engine/setup/desired-digest-sha256';
+import { secretVariablesOfConfiguration } from '../../src/secret-variables';
 import { detectChangedStacks } from '../../src/engine/stacks/changed-stacks';
 
 jest.setTimeout(180_000);
@@ -51,6 +52,9 @@ function runApp(name: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return outdir;
 }
 
+/** How many secret variable names the records checked by `digestsOf` listed (the examples and bench apps have some). */
+let namesRecorded = 0;
+
 /** Each stack's record-given digest and the digest apply records, for every service of SERVICES. */
 function digestsOf(outdir: string): { recorded: Record<string, (string | undefined)[]>; applied: Record<string, string[]> } {
   const recorded: Record<string, (string | undefined)[]> = {};
@@ -61,6 +65,10 @@ function digestsOf(outdir: string): { recorded: Record<string, (string | undefin
     recorded[stack] = SERVICES.map((service) => record?.digestFor(service));
     applied[stack] = SERVICES.map((service) => digestOfDesired(desired, service));
     expect({ stack, connection: record?.connection }).toEqual({ stack, connection: desired.connection });
+    // The variables the next synth withholds from the app: those a parse of the file names.
+    const parsed = [...secretVariablesOfConfiguration(JSON.parse(readFileSync(join(outdir, 'stacks', stack, 'cdk.tf.json'), 'utf8')))].sort();
+    expect({ stack, secretVariables: record?.secretVariables }).toEqual({ stack, secretVariables: parsed });
+    namesRecorded += parsed.length;
   }
   return { recorded, applied };
 }
@@ -111,6 +119,7 @@ describe('the digest a record gives is the digest apply records, for every stack
       expect(recorded).toEqual(applied);
     }
     expect(listSynthesizedStacks(mixed)).toHaveLength(3);
+    expect(namesRecorded).toBeGreaterThan(0);
   });
 });
 

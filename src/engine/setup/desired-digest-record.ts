@@ -18,13 +18,17 @@
  * and compared. A file system whose times have whole seconds only could hide a second write within the same
  * second: there the bytes are always hashed.
  *
+ * It also lists the variables the stack's secrets and token are read from, for the next synth to withhold from the
+ * app (synth-environment.ts) without parsing the file.
+ *
  * No secret value is in it: the canonical text holds secrets as references only, and the record holds a hash
- * state of that text and at most its last 63 bytes.
+ * state of that text and at most its last 63 bytes, and variable names.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection } from '../../synthesized-spec';
+import { secretVariablesOfConfiguration } from '../../secret-variables';
 import { digestTextBeforeService, digestTextFromService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
 
@@ -44,6 +48,11 @@ export interface DigestRecord {
   readonly connection?: SynthesizedConnection;
   /** The SHA-256 state after the canonical text up to the service's value. */
   readonly before: Sha256State;
+  /**
+   * The variables the stack's secrets and connection token are read from (secret-variables.ts), sorted; absent in
+   * a record of a version before them (then synth parses the file to learn them).
+   */
+  readonly secretVariables?: readonly string[];
 }
 
 /** Where a file is and when it was last written, from `fs.statSync(file, { bigint: true })`, as decimal text. */
@@ -59,6 +68,8 @@ export interface RecordedDigest {
   readonly connection?: SynthesizedConnection;
   /** The stack's desired-state digest when its runs talk to `service` (as `desiredDigest` gives it). */
   readonly digestFor: (service: string | undefined) => string;
+  /** The record's `secretVariables`, when it has them. */
+  readonly secretVariables?: readonly string[];
 }
 
 /**
@@ -76,7 +87,8 @@ export function digestRecordOf(configuration: unknown, file: string): DigestReco
   const identity = fileIdentity(file);
   const written = fs.readFileSync(file);
   const still = identity !== undefined && sameIdentity(identity, fileIdentity(file)) ? identity : undefined;
-  return { file: { ...fingerprint(written), ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before };
+  const secretVariables = [...secretVariablesOfConfiguration(configuration)].sort();
+  return { file: { ...fingerprint(written), ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before, secretVariables };
 }
 
 /** Writes the record into the stack's directory of the synth output. */
@@ -86,6 +98,7 @@ export function writeDigestRecord(stackDir: string, record: DigestRecord): void 
     file: record.file,
     ...(record.connection ? { connection: writeSynthesizedConnection(record.connection) } : {}),
     before: { chain: record.before.chain, hashedBytes: record.before.hashedBytes, pending: Buffer.from(record.before.pending).toString('base64') },
+    ...(record.secretVariables ? { secretVariables: record.secretVariables } : {}),
   };
   fs.writeFileSync(path.join(stackDir, DIGEST_RECORD_FILE), `${JSON.stringify(json, null, 2)}\n`);
 }
@@ -108,9 +121,10 @@ export function readRecordedDigest(stackDir: string): RecordedDigest | undefined
   } catch {
     return undefined;
   }
-  const { before, connection } = record;
+  const { before, connection, secretVariables } = record;
   return {
     ...(connection ? { connection } : {}),
+    ...(secretVariables ? { secretVariables } : {}),
     digestFor: (service) => `sha256:${new ResumableSha256(before).update(Buffer.from(digestTextFromService(service), 'utf8')).hexDigest()}`,
   };
 }
@@ -163,10 +177,13 @@ function parseDigestRecord(value: unknown): DigestRecord | undefined {
       return undefined;
     }
   }
+  const { secretVariables } = value;
+  if (secretVariables !== undefined && !(Array.isArray(secretVariables) && secretVariables.every((name) => typeof name === 'string' && name !== ''))) return undefined;
   return {
     file: { bytes: file.bytes as number, sha256: file.sha256, ...(written ? { written } : {}) },
     ...(connection ? { connection } : {}),
     before: { chain: before.chain, hashedBytes: before.hashedBytes as number, pending },
+    ...(secretVariables ? { secretVariables: secretVariables as string[] } : {}),
   };
 }
 
