@@ -51,10 +51,10 @@ function valueAccepts(field: FieldSpec): Accepts {
       return stringAccepts(field);
     case 'template': {
       const syntax = field.template ?? {};
-      return (value) => typeof value === 'string' && (field.emptyAllowed || value.length >= 1) && templateProblems(value, syntax).length === 0;
+      return lastAcceptedText((value) => (field.emptyAllowed || value.length >= 1) && templateProblems(value, syntax).length === 0);
     }
     case 'ldif':
-      return (value) => typeof value === 'string' && value.length >= 1 && ldifProblems(value).length === 0;
+      return lastAcceptedText((value) => value.length >= 1 && ldifProblems(value).length === 0);
     case 'bool':
       return (value) => typeof value === 'boolean';
     case 'int': {
@@ -75,6 +75,21 @@ function valueAccepts(field: FieldSpec): Accepts {
       return (value) => everyElement(value, element);
     }
   }
+}
+
+/**
+ * A check of texts that parses them (templates, LDIF), remembering the last text it accepted: an app's constructs
+ * often repeat one (the LDIF of every dynamic role), and the answer is a function of the text alone.
+ */
+function lastAcceptedText(accepts: (value: string) => boolean): Accepts {
+  let accepted: string | undefined;
+  return (value) => {
+    if (typeof value !== 'string') return false;
+    if (value === accepted) return true;
+    if (!accepts(value)) return false;
+    accepted = value;
+    return true;
+  };
 }
 
 function stringAccepts(field: Pick<FieldSpec, 'allowed' | 'format' | 'emptyAllowed'>): Accepts {

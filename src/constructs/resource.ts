@@ -9,7 +9,7 @@ import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
 import type { ResourceLifecycle, SourceLocation } from '../synthesized-spec';
-import { addValidation, containsToken, stackOf } from './cdktf-adapter';
+import { addValidation, stackOf, tokenTest } from './cdktf-adapter';
 import { captureCreationStack, creationSiteOf, type CreationStack } from './creation-site';
 import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
@@ -155,13 +155,18 @@ function reservedVariableIssues(fields: readonly FieldSpec[], secrets: Readonly<
 
 /** The engine reads plain values from the synthesized JSON: terraform references cannot be resolved there. */
 function tokenIssues(props: Record<string, unknown>, scope: Construct): PropIssue[] {
-  return Object.entries(props)
-    .filter(([, value]) => !SecretValue.isSecretValue(value) && !Construct.isConstruct(value) && containsToken(value, scope))
-    .map(([prop, value]) => ({
+  const containsToken = tokenTest(scope);
+  let issues: PropIssue[] | undefined;
+  for (const prop of Object.keys(props)) {
+    const value = props[prop];
+    if (SecretValue.isSecretValue(value) || Construct.isConstruct(value) || !containsToken(value)) continue;
+    (issues ??= []).push({
       prop,
       value,
       allowed: 'a plain value: cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform, which reads the synthesized values as they are',
-    }));
+    });
+  }
+  return issues ?? [];
 }
 
 /**
@@ -185,11 +190,21 @@ function fieldFactIssues(
     if (value === undefined || field.sensitive) continue;
     const source = props[field.prop] === value ? field.prop : nonFieldProps.find((prop) => isPlainValue(props[prop]) && props[prop] === value);
     if (source === undefined || reported.has(source)) continue;
-    for (const allowed of fieldValueProblems(field, value)) issues.push({ prop: source, value, allowed });
     reported.add(source);
+    if (typeof value === 'string' && lastCleanText.get(field) === value) continue;
+    const problems = fieldValueProblems(field, value);
+    for (const allowed of problems) issues.push({ prop: source, value, allowed });
+    if (typeof value === 'string' && problems.length === 0) lastCleanText.set(field, value);
   }
   return issues;
 }
+
+/**
+ * The last text each field took without a problem. The check is a function of the field and the value alone, and
+ * an app's constructs often repeat one (the LDIF of every dynamic role, a policy, a mount path), some of which
+ * are parsed to be checked (LDIF, templates): a repeated text is not checked again.
+ */
+const lastCleanText = new WeakMap<FieldSpec, string>();
 
 function isPlainValue(value: unknown): boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';

@@ -13,6 +13,7 @@ import { fieldSchema, propsSchema } from '../../src/constructs/props-schema';
 import { constructOrPathSchema } from '../../src/constructs/references';
 import { RESOURCE_TYPES } from '../../src/resources';
 import type { FieldSpec, ResourceType } from '../../src/resources/types';
+import { ldapDynamicRole } from '../../src/resources/ldap-dynamic-role';
 import { ldapStaticRole } from '../../src/resources/ldap-static-role';
 import { userpassUser } from '../../src/resources/userpass-user';
 
@@ -151,6 +152,18 @@ describe('what it accepts', () => {
     // A policy waiver's id and reason have checks the plain check does not repeat: zod reads them.
     expect(certainlyAccepted(userSchema, { ...user, policyWaivers: { 'userpass-token-ttl': 'a reason' } })).toBe(false);
     expect(userSchema.safeParse({ ...user, policyWaivers: { 'userpass-token-ttl': 'a reason' } }).success).toBe(true);
+  });
+
+  test('a text it parses is accepted again without parsing only when it is the one it accepted last', () => {
+    // The LDIF and template checks remember the last text they accepted (props-check.ts): a refused text stays
+    // refused however often it comes, before and after an accepted one.
+    const roleSchema = propsSchema(ldapDynamicRole, { backend: EXTRA.backend });
+    const role = (creationLdif: string) => ({ backend, name: 'dynamic-1', creationLdif, deletionLdif: LDIF });
+    const broken = 'dn: cn={{.Username}},dc=example,dc=org\nobjectClass person\n';
+    for (const [text, accepted] of [[LDIF, true], [LDIF, true], [broken, false], [broken, false], [LDIF, true], [broken, false]] as const) {
+      expect({ text, accepted: certainlyAccepted(roleSchema, role(text)) }).toEqual({ text, accepted });
+      expect(roleSchema.safeParse(role(text)).success).toBe(accepted);
+    }
   });
 
   test('a zod prop of a kind it does not know is left to zod when set', () => {
