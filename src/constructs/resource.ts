@@ -58,17 +58,22 @@ export abstract class SecretformResource extends Construct implements StackMembe
     const props = (definition.props ?? {}) as Record<string, unknown>;
     const { resourceType } = definition;
     this.resourceType = resourceType;
-    const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
-    const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    const { spec: fullSpec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
+    // The derived values after the props' own (an undefined one is no value), as `{ ...spec, ...derived }` would
+    // order them, without the copies: every construct's objects live until the app exits (GC is a fifth of synth).
+    const derived = definition.derived ?? {};
+    for (const key of Object.keys(derived)) {
+      if (derived[key] !== undefined) fullSpec[key] = derived[key];
+    }
     const { lifecycle, issues: lifecycleIssues } = lifecycleOfProps(resourceType, props);
-    const shapeIssues = [
-      ...tokenIssues(props, this),
-      ...schemaIssues(definition.schema, props),
-      ...(definition.rules?.(props) ?? []),
-      ...reservedVariableIssues(resourceType.fields, secrets),
-      ...lifecycleIssues,
-    ];
-    const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
+    const shapeIssues = joined(
+      tokenIssues(props, this),
+      schemaIssues(definition.schema, props),
+      definition.rules?.(props) ?? [],
+      reservedVariableIssues(resourceType.fields, secrets),
+      lifecycleIssues,
+    );
+    const issues = joined(shapeIssues, fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues));
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
     this.propIssues = issues.length === 0 ? NO_ISSUES : markSensitive(issues, resourceType.fields);
@@ -138,6 +143,13 @@ export abstract class SecretformResource extends Construct implements StackMembe
 
 /** The issues of valid props, shared: most constructs have none, and each keeps its list until the app exits. */
 const NO_ISSUES: readonly PropIssue[] = Object.freeze([]);
+
+/** The lists one after the other; the shared empty list when all are empty (the usual case: nothing copied). */
+function joined(...lists: ReadonlyArray<readonly PropIssue[]>): readonly PropIssue[] {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length === 0) return NO_ISSUES;
+  return nonEmpty.length === 1 ? nonEmpty[0] : nonEmpty.flat();
+}
 
 /** The issues, those that name a sensitive prop and hold a value marked sensitive (never shown). */
 function markSensitive(issues: readonly PropIssue[], fields: readonly FieldSpec[]): PropIssue[] {
@@ -249,8 +261,4 @@ function snakeCaseKeys(element: unknown): unknown {
     if (value !== undefined) result[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
   }
   return result;
-}
-
-function dropUndefined(attributes: Attributes): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined));
 }
