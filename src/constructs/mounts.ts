@@ -62,7 +62,10 @@ export interface EngineMountProps {
   readonly manageMount?: boolean;
 }
 
-/** The props of `EngineMountProps`, spread into a backend's schema. */
+/**
+ * The props of `EngineMountProps`, spread into a backend's schema.
+ * @internal (zod's types stay out of the public declarations)
+ */
 export const engineMountShape = { path: optionalProp(mountPathProp), manageMount: optionalProp(boolProp) };
 
 /**

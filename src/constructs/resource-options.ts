@@ -41,6 +41,7 @@ export interface ResourceOptions {
 /**
  * The props of `ResourceOptions`, added to every construct's props schema. A policy waiver's id and reason have
  * checks the plain check does not repeat: zod reads them when a construct sets any.
+ * @internal (zod's types stay out of the public declarations)
  */
 export const resourceOptionDeclarations: Readonly<Record<string, PropDeclaration>> = {
   protect: optionalProp(boolProp),

@@ -134,7 +134,10 @@ export function durationSchema(zod: typeof z): z.ZodType<string | number> {
   return zod.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
 }
 
-/** A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends. */
+/**
+ * A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends.
+ * @internal (zod's types stay out of the public declarations)
+ */
 export const mountPathProp: PropDeclaration = {
   accepts: (value) => typeof value === 'string' && MOUNT_PATH.every((rule) => rule.test(value)),
   schema: (zod) => zod.string().refine((value) => MOUNT_PATH.every((rule) => rule.test(value)), { message: MOUNT_PATH[0].message }),
