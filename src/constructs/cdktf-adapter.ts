@@ -227,14 +227,32 @@ export function newNullResource(
 
 /** Whether a value holds an unresolved framework token (a terraform reference or variable) anywhere inside. */
 export function containsToken(value: unknown, scope: IConstruct): boolean {
-  const { Token } = frameworkOf(scope).module;
-  const inner = (item: unknown): boolean => {
-    if (typeof item === 'string' || typeof item === 'number') return Token.isUnresolved(item);
-    if (Array.isArray(item)) return item.some(inner);
-    if (typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === Object.prototype) {
-      return Object.values(item).some(inner);
-    }
-    return Token.isUnresolved(item);
-  };
-  return inner(value);
+  return tokenTest(scope)(value);
+}
+
+const tokenTests = new WeakMap<FrameworkModule, (value: unknown) => boolean>();
+
+/**
+ * `containsToken` for the framework of `scope`, made once per framework: every construct asks it of each of its
+ * props, most of them strings.
+ */
+export function tokenTest(scope: IConstruct): (value: unknown) => boolean {
+  const { module } = frameworkOf(scope);
+  let test = tokenTests.get(module);
+  if (test === undefined) {
+    const { Token } = module;
+    const inner = (item: unknown): boolean => {
+      // A string token is encoded as `${TfToken[...]}` (lists and maps `#{...}`, `&{...}`): a string without `{`
+      // holds none, and is never handed to the framework's regular expressions.
+      if (typeof item === 'string') return item.includes('{') && Token.isUnresolved(item);
+      if (typeof item === 'number') return Token.isUnresolved(item);
+      if (Array.isArray(item)) return item.some(inner);
+      if (typeof item === 'object' && item !== null && Object.getPrototypeOf(item) === Object.prototype) {
+        return Object.values(item).some(inner);
+      }
+      return Token.isUnresolved(item);
+    };
+    tokenTests.set(module, (test = inner));
+  }
+  return test;
 }

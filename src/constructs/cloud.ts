@@ -5,7 +5,7 @@ import { cloudSecretRole } from '../resources/cloud-secret-role';
 import type { CloudSecretBackendFields, CloudSecretRoleFields } from './generated/fields';
 import { EngineBackend, engineMountShape, type EngineMountProps } from './mounts';
 import { propsSchema } from './props-schema';
-import { constructOrPathSchema, resolveMountReference } from './references';
+import { constructOrPathProp, resolveMountReference } from './references';
 import { SecretformResource } from './resource';
 import { durationNotAbove, exactlyOne, type PropIssue } from './validation';
 
@@ -42,7 +42,7 @@ export interface CloudSecretRoleProps extends CloudSecretRoleFields {
   readonly backend: CloudSecretBackend | string;
 }
 
-const roleSchema = propsSchema(cloudSecretRole, { backend: constructOrPathSchema(CloudSecretBackend, 'a CloudSecretBackend') });
+const roleSchema = propsSchema(cloudSecretRole, { backend: constructOrPathProp(CloudSecretBackend, 'a CloudSecretBackend') });
 
 function roleRules(props: Record<string, unknown>): PropIssue[] {
   const issues: PropIssue[] = [];

@@ -166,6 +166,17 @@ function userFileOf(location: string): string | undefined {
 
 /** `file` relative to `cwd` with `/` separators; undefined outside it (no path to write that is not the machine's). */
 function projectFile(file: string, cwd: string): string | undefined {
+  // Most constructs of an app are made in a few files: `path.relative` once per file and directory.
+  const key = `${cwd}\u0000${file}`;
+  if (projectFiles.has(key)) return projectFiles.get(key);
+  const relative = projectFileUncached(file, cwd);
+  projectFiles.set(key, relative);
+  return relative;
+}
+
+const projectFiles = new Map<string, string | undefined>();
+
+function projectFileUncached(file: string, cwd: string): string | undefined {
   const relative = path.relative(cwd, file);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   return relative.split(path.sep).join('/');

@@ -6,13 +6,14 @@
  * `resolve` of the element's fragment, the stack's merge and `resolve` of the whole configuration, allocating a
  * context per value. A carrier's values (its identity, its synthesized spec, its `depends_on`) are most of a
  * stack's configuration, so that walk was most of what the constructs cost at synth. A value that resolution
- * would return unchanged (inert-value.ts) gets an empty placeholder of the same kind through the framework (so
- * the override key is recorded where the framework records it) and is set in the built configuration by
+ * would return unchanged (inert-value.ts) has its override key recorded (by a carrier itself, override-keys.ts;
+ * by an empty placeholder of the same kind through the framework for any other element) and is set in the built configuration by
  * `complete`: the file holds the same bytes, since the framework's JSON writer sorts keys. Anything else goes
  * through the framework as before, and nothing is deferred when the app writes HCL (written by another method).
  */
 import type { TerraformElementLike } from './cdktf-adapter';
 import { isInert, type TokenRules } from './inert-value';
+import { isQuiet } from './override-keys';
 
 type Configuration = Record<string, unknown>;
 
@@ -25,7 +26,9 @@ export class DeferredOverrides {
   /** Sets `value` at the override `path` of `element`: deferred when it is inert, else through the framework. */
   set(element: TerraformElementLike, path: string, value: unknown): void {
     if (this.rules !== undefined && isInert(value, this.rules)) {
-      element.addOverride(path, Array.isArray(value) ? [] : {});
+      // A carrier records the key itself (override-keys.ts); any other element gets an empty placeholder through
+      // the framework, which records its key.
+      if (!isQuiet(element) || !element.deferOverride(path)) element.addOverride(path, Array.isArray(value) ? [] : {});
       let values = this.byElement.get(element);
       if (values === undefined) this.byElement.set(element, (values = new Map<string, unknown>()));
       values.set(path, value);

@@ -30,9 +30,18 @@ export function isInert(value: unknown, rules: TokenRules): boolean {
   return inert(value, rules, 0);
 }
 
+/**
+ * A text resolution leaves as it is. `NOT_INERT_TEXT` needs a `{` or a `+`: most texts (names, paths, digests)
+ * hold neither and skip the regular expression (every value of every construct's spec is tested).
+ */
+function inertText(text: string, rules: TokenRules): boolean {
+  if ((text.includes('{') || text.includes('+')) && NOT_INERT_TEXT.test(text)) return false;
+  return !rules.refusedTexts.has(text);
+}
+
 function inert(value: unknown, rules: TokenRules, depth: number): boolean {
   if (value === null || typeof value === 'boolean') return true;
-  if (typeof value === 'string') return !NOT_INERT_TEXT.test(value) && !rules.refusedTexts.has(value);
+  if (typeof value === 'string') return inertText(value, rules);
   if (typeof value === 'number') return Number.isFinite(value) && !rules.isNumberToken(value);
   if (typeof value !== 'object' || depth >= MAX_DEPTH) return false;
   if (Array.isArray(value)) {
@@ -45,7 +54,7 @@ function inert(value: unknown, rules: TokenRules, depth: number): boolean {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return false;
   for (const key of Object.keys(value)) {
-    if (NOT_INERT_TEXT.test(key) || rules.refusedTexts.has(key)) return false;
+    if (!inertText(key, rules)) return false;
     const item = (value as Record<string, unknown>)[key];
     // An undefined property is left out by both resolution and the writer.
     if (item !== undefined && !inert(item, rules, depth + 1)) return false;

@@ -8,7 +8,7 @@ import { ldapStaticRole } from '../resources/ldap-static-role';
 import type { LdapDynamicRoleFields, LdapLibrarySetFields, LdapSecretBackendFields, LdapStaticRoleFields } from './generated/fields';
 import { EngineBackend, engineMountShape, type EngineMountProps } from './mounts';
 import { propsSchema } from './props-schema';
-import { constructOrPathSchema, resolveMountReference } from './references';
+import { constructOrPathProp, resolveMountReference } from './references';
 import { SecretformResource } from './resource';
 import { durationNotAbove, notBoth, showValue, type PropIssue } from './validation';
 
@@ -38,7 +38,7 @@ export class LdapSecretBackend extends EngineBackend {
   }
 }
 
-const backendReference = constructOrPathSchema(LdapSecretBackend, 'an LdapSecretBackend');
+const backendReference = constructOrPathProp(LdapSecretBackend, 'an LdapSecretBackend');
 
 function mountOfBackend(backend: unknown) {
   return resolveMountReference('backend', backend, (target) => (target as LdapSecretBackend).path);

@@ -6,7 +6,8 @@ import type { AuthMountFields, SecretsMountFields } from './generated/fields';
 import { propsSchema } from './props-schema';
 import type { ResourceOptions } from './resource-options';
 import { SecretformResource, type ResourceDefinition } from './resource';
-import { bool, mountPathSchema, type PropIssue } from './validation';
+import { boolProp, optionalProp } from './prop-declaration';
+import { mountPathProp, type PropIssue } from './validation';
 
 export { SECRETS_ENGINE_TYPES } from '../resources/secrets-mount';
 export { AUTH_METHOD_TYPES } from '../resources/auth-mount';
@@ -62,10 +63,10 @@ export interface EngineMountProps {
 }
 
 /**
- * Schema entries for `EngineMountProps`, spread into a backend's schema.
+ * The props of `EngineMountProps`, spread into a backend's schema.
  * @internal (zod's types stay out of the public declarations)
  */
-export const engineMountShape = { path: mountPathSchema.optional(), manageMount: bool.optional() };
+export const engineMountShape = { path: optionalProp(mountPathProp), manageMount: optionalProp(boolProp) };
 
 /**
  * An engine's configuration (`<path>/config`): `path` defaults to the engine type, and the engine is mounted

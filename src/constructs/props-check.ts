@@ -1,41 +1,37 @@
 /**
  * A plain check of a construct's props that says, without zod, when its props schema (props-schema.ts) accepts
  * them: every construct's props are checked when it is created, and zod's parse was the largest part of that at
- * 10,000 constructs (a synth runs each schema a few thousand times, mostly before V8 has optimised zod's code).
+ * 10,000 constructs (a synth runs each schema a few thousand times, mostly before V8 has optimised zod's code);
+ * and with the check, zod is not even loaded while every construct's props pass it.
  *
  * The check is conservative: `true` only when the schema certainly accepts the props, `false` whenever it might
  * not or the check does not know a part of the schema. Props it does not accept are parsed by zod as before, so
  * every message stays zod's (validation.ts). It follows the same field declarations as the schema, rule for rule;
- * the props the constructs declare by hand (references to other constructs, the resource options) are read from
- * their zod definitions, for the few kinds they use (a custom test, optional, boolean, unknown, a plain string or
- * list of strings); any other kind is left to zod when the prop is set. test/unit/props-check.test.ts holds it
- * to zod's answers.
+ * the props the constructs declare by hand (references to other constructs, the resource options) say what they
+ * accept themselves (prop-declaration.ts). test/unit/props-check.test.ts holds it to zod's answers.
  */
-import type { z } from 'zod';
 import { isDuration, parseDuration } from '../resources/duration';
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec } from '../resources/types';
 import { SecretValue } from '../secret-value';
-
-type Accepts = (value: unknown) => boolean;
-
-const checks = new WeakMap<object, (props: unknown) => boolean>();
+import type { Accepts, PropDeclaration } from './prop-declaration';
+import type { LazyPropsSchema } from './props-schema';
 
 /**
- * Records the plain check of a props schema made by `propsSchema`: the props of `fields` made from their
- * declarations, then the props declared with zod (`zodProps`, which take precedence, as in the schema).
+ * The plain check of a props schema: the props of `fields` made from their declarations, then the props
+ * declared by hand (`declared`, which take precedence, as in the schema).
  */
-export function registerPropsCheck(schema: object, fields: readonly FieldSpec[], zodProps: Readonly<Record<string, z.core.$ZodType>>): void {
+export function propsCheck(fields: readonly FieldSpec[], declared: Readonly<Record<string, PropDeclaration>>): (props: unknown) => boolean {
   const props = new Map<string, Accepts>();
   for (const field of fields) props.set(field.prop, fieldAccepts(field));
-  for (const [prop, schemaOfProp] of Object.entries(zodProps)) props.set(prop, zodAccepts(schemaOfProp));
-  checks.set(schema, objectAccepts(props));
+  for (const [prop, declaration] of Object.entries(declared)) props.set(prop, declaration.accepts);
+  return objectAccepts(props);
 }
 
 /** Whether `schema` certainly accepts `props` (false: parse with zod to know). */
 export function certainlyAccepted(schema: object, props: unknown): boolean {
-  return checks.get(schema)?.(props) === true;
+  return (schema as LazyPropsSchema).check(props);
 }
 
 /** The check of one field's prop: `fieldSchema` in props-schema.ts, rule for rule. */
@@ -51,10 +47,10 @@ function valueAccepts(field: FieldSpec): Accepts {
       return stringAccepts(field);
     case 'template': {
       const syntax = field.template ?? {};
-      return (value) => typeof value === 'string' && (field.emptyAllowed || value.length >= 1) && templateProblems(value, syntax).length === 0;
+      return lastAcceptedText((value) => (field.emptyAllowed || value.length >= 1) && templateProblems(value, syntax).length === 0);
     }
     case 'ldif':
-      return (value) => typeof value === 'string' && value.length >= 1 && ldifProblems(value).length === 0;
+      return lastAcceptedText((value) => value.length >= 1 && ldifProblems(value).length === 0);
     case 'bool':
       return (value) => typeof value === 'boolean';
     case 'int': {
@@ -75,6 +71,21 @@ function valueAccepts(field: FieldSpec): Accepts {
       return (value) => everyElement(value, element);
     }
   }
+}
+
+/**
+ * A check of texts that parses them (templates, LDIF), remembering the last text it accepted: an app's constructs
+ * often repeat one (the LDIF of every dynamic role), and the answer is a function of the text alone.
+ */
+function lastAcceptedText(accepts: (value: string) => boolean): Accepts {
+  let accepted: string | undefined;
+  return (value) => {
+    if (typeof value !== 'string') return false;
+    if (value === accepted) return true;
+    if (!accepts(value)) return false;
+    accepted = value;
+    return true;
+  };
 }
 
 function stringAccepts(field: Pick<FieldSpec, 'allowed' | 'format' | 'emptyAllowed'>): Accepts {
@@ -138,38 +149,6 @@ function recordAccepts(accepts: Accepts): Accepts {
     }
     return true;
   };
-}
-
-/**
- * The check of a prop the construct declares with zod itself, from the schema's definition: a custom test (its
- * function), optional, boolean, unknown, a string or an array without further checks. Anything else accepts
- * nothing certainly (zod decides).
- */
-export function zodAccepts(schema: z.core.$ZodType): Accepts {
-  const def = schema._zod.def as z.core.$ZodTypeDef & { innerType?: z.core.$ZodType; element?: z.core.$ZodType; fn?: (value: unknown) => unknown; checks?: readonly unknown[] };
-  if (def.checks !== undefined && def.checks.length > 0) return () => false;
-  switch (def.type) {
-    case 'optional': {
-      const inner = zodAccepts(def.innerType!);
-      return (value) => value === undefined || inner(value);
-    }
-    case 'custom': {
-      const test = def.fn!;
-      return (value) => Boolean(test(value));
-    }
-    case 'unknown':
-      return () => true;
-    case 'boolean':
-      return (value) => typeof value === 'boolean';
-    case 'string':
-      return (value) => typeof value === 'string';
-    case 'array': {
-      const element = zodAccepts(def.element!);
-      return (value) => everyElement(value, element);
-    }
-    default:
-      return () => false;
-  }
 }
 
 /** What zod's object schemas take: an object that is not an array. */

@@ -1,73 +1,86 @@
 /**
- * The zod schema of a construct's props, derived from its resource type's field declarations (kind, required,
- * allowed values, format, minimum, list rules, members). Constructs add only the props that are not fields
- * (references to other constructs, `manageMount`) and the rules that span props.
+ * The props schema of a construct, derived from its resource type's field declarations (kind, required, allowed
+ * values, format, minimum, list rules, members). Constructs add only the props that are not fields (references
+ * to other constructs, `manageMount`: prop-declaration.ts) and the rules that span props.
+ *
+ * It is two things: the plain check that says, without zod, when the schema certainly accepts a construct's
+ * props (props-check.ts), and the zod schema, built with zod loaded on the first props the check does not vouch
+ * for (lazy-zod.ts). Most props are valid: an app making only valid constructs never loads zod.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../lazy-zod';
 import { parseDuration } from '../resources/duration';
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec, ResourceType } from '../resources/types';
-import { registerPropsCheck } from './props-check';
-import { resourceOptionsShape } from './resource-options';
-import { bool, durationSchema, secretSchema } from './validation';
+import type { PropDeclaration } from './prop-declaration';
+import { propsCheck } from './props-check';
+import { resourceOptionDeclarations } from './resource-options';
+import { durationSchema, secretSchema } from './validation';
+
+/** A construct's props schema (see above). */
+export interface LazyPropsSchema {
+  /** True only when the zod schema certainly accepts the props. */
+  readonly check: (props: unknown) => boolean;
+  /** The zod schema: built, and zod loaded, on the first call. */
+  readonly zod: () => z.ZodObject;
+}
 
 /**
  * Props schema: the hand-written `extra` props first (in their order), then one entry per field the code sets,
  * then the options every construct takes (resource-options.ts: guardrails, policy waivers).
  */
-export function propsSchema(resourceType: ResourceType, extra: z.ZodRawShape = {}): z.ZodObject {
-  const shape: Record<string, z.core.$ZodType> = { ...extra };
-  const fields: FieldSpec[] = [];
-  for (const field of resourceType.fields) {
-    if (field.computed || field.setByConstruct || field.prop in extra) continue;
-    shape[field.prop] = fieldSchema(field);
-    fields.push(field);
-  }
-  const schema = z.strictObject({ ...shape, ...resourceOptionsShape });
-  // Most props are valid: a plain check says so without zod (props-check.ts).
-  registerPropsCheck(schema, fields, { ...extra, ...resourceOptionsShape });
-  return schema;
+export function propsSchema(resourceType: ResourceType, extra: Readonly<Record<string, PropDeclaration>> = {}): LazyPropsSchema {
+  const fields = resourceType.fields.filter((field) => !field.computed && !field.setByConstruct && !(field.prop in extra));
+  const declared = { ...extra, ...resourceOptionDeclarations };
+  const zod = lazy((zod) => {
+    const shape: Record<string, z.core.$ZodType> = {};
+    for (const [prop, declaration] of Object.entries(extra)) shape[prop] = declaration.schema(zod);
+    for (const field of fields) shape[field.prop] = fieldSchema(field, zod);
+    for (const [prop, declaration] of Object.entries(resourceOptionDeclarations)) shape[prop] = declaration.schema(zod);
+    return zod.strictObject(shape);
+  });
+  return { check: propsCheck(fields, declared), zod };
 }
 
 /** The schema of one field's prop (optional unless the field is required). */
-export function fieldSchema(field: FieldSpec): z.ZodType {
-  const schema = valueSchema(field);
+export function fieldSchema(field: FieldSpec, zod: typeof z): z.ZodType {
+  const schema = valueSchema(field, zod);
   return field.required ? schema : schema.optional();
 }
 
-function valueSchema(field: FieldSpec): z.ZodType {
-  if (field.sensitive) return secretSchema;
+function valueSchema(field: FieldSpec, zod: typeof z): z.ZodType {
+  if (field.sensitive) return secretSchema(zod);
   switch (field.kind) {
     case 'string':
-      return stringSchema(field);
+      return stringSchema(field, zod);
     case 'template':
-      return withProblems(field.emptyAllowed ? z.string() : z.string().min(1), (text) =>
+      return withProblems(field.emptyAllowed ? zod.string() : zod.string().min(1), (text) =>
         templateProblems(text, field.template ?? {}).map((problem) => `a template that parses: ${problem}`));
     case 'ldif':
-      return withProblems(z.string().min(1), (text) => ldifProblems(text).map((problem) => `LDIF that parses: ${problem}`));
+      return withProblems(zod.string().min(1), (text) => ldifProblems(text).map((problem) => `LDIF that parses: ${problem}`));
     case 'bool':
-      return bool;
+      return zod.boolean();
     case 'int':
-      return field.minimum === undefined ? z.number().int() : z.number().int().min(field.minimum);
+      return field.minimum === undefined ? zod.number().int() : zod.number().int().min(field.minimum);
     case 'duration': {
       const minimum = field.minimum;
-      if (minimum === undefined) return durationSchema;
-      return durationSchema.refine((value) => (parseDuration(value) ?? 0) >= minimum, { message: `at least ${minimum} seconds` });
+      if (minimum === undefined) return durationSchema(zod);
+      return durationSchema(zod).refine((value) => (parseDuration(value) ?? 0) >= minimum, { message: `at least ${minimum} seconds` });
     }
     case 'stringList':
-      return listSchema(field);
+      return listSchema(field, zod);
     case 'stringMap':
-      return field.members ? membersSchema(field.members) : z.record(z.string(), z.string());
+      return field.members ? membersSchema(field.members, zod) : zod.record(zod.string(), zod.string());
     case 'objectList':
-      return z.array(field.members ? membersSchema(field.members) : z.record(z.string(), z.unknown()));
+      return zod.array(field.members ? membersSchema(field.members, zod) : zod.record(zod.string(), zod.unknown()));
   }
 }
 
 /** A string: one of the allowed values, else non-empty (unless allowed) and following the field's format rules. */
-function stringSchema(field: Pick<FieldSpec, 'allowed' | 'format' | 'emptyAllowed'>): z.ZodType {
-  if (field.allowed) return z.enum(field.allowed as [string, ...string[]]);
-  const base = field.emptyAllowed || field.format ? z.string() : z.string().min(1);
+function stringSchema(field: Pick<FieldSpec, 'allowed' | 'format' | 'emptyAllowed'>, zod: typeof z): z.ZodType {
+  if (field.allowed) return zod.enum(field.allowed as [string, ...string[]]);
+  const base = field.emptyAllowed || field.format ? zod.string() : zod.string().min(1);
   const rules = field.format ?? [];
   if (rules.length === 0) return base;
   // The first rule that fails says what is allowed (later rules assume the earlier ones hold).
@@ -77,8 +90,8 @@ function stringSchema(field: Pick<FieldSpec, 'allowed' | 'format' | 'emptyAllowe
   });
 }
 
-function listSchema(field: FieldSpec): z.ZodType {
-  let list = z.array(stringSchema(field) as z.ZodType<string>);
+function listSchema(field: FieldSpec, zod: typeof z): z.ZodType {
+  let list = zod.array(stringSchema(field, zod) as z.ZodType<string>);
   if (field.nonEmpty) list = list.min(1);
   if (!field.unique) return list;
   const key = (value: string) => (field.matchesIgnoringCase ? value.toLowerCase() : value);
@@ -86,8 +99,8 @@ function listSchema(field: FieldSpec): z.ZodType {
 }
 
 /** The elements of an object list, or a map with known keys: an object of the members' props (camelCase). */
-function membersSchema(members: readonly FieldSpec[]): z.ZodObject {
-  return z.strictObject(Object.fromEntries(members.map((member) => [member.prop, fieldSchema(member)])));
+function membersSchema(members: readonly FieldSpec[], zod: typeof z): z.ZodObject {
+  return zod.strictObject(Object.fromEntries(members.map((member) => [member.prop, fieldSchema(member, zod)])));
 }
 
 function withProblems(base: z.ZodString, problems: (text: string) => string[]): z.ZodType {

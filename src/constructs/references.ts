@@ -1,16 +1,17 @@
 /** Props that refer to another construct or name it by path (a role's backend, an association's mount). */
-import { z } from 'zod';
 import { MOUNT_PATH } from '../resources/formats';
+import { customProp, type PropDeclaration } from './prop-declaration';
 import type { ResourceReference, SecretformResource } from './resource';
 
 
 type ConstructClass<T> = abstract new (...args: never[]) => T;
 
 /** A prop that takes a construct of `cls` or a mount path string. */
-export function constructOrPathSchema<T>(cls: ConstructClass<T>, what: string) {
-  return z.custom<T | string>((value) => (typeof value === 'string' ? MOUNT_PATH.every((rule) => rule.test(value)) : value instanceof cls), {
-    message: `${what} construct, or its mount path as a string (letters, digits, "_", "-", "." in "/"-separated segments)`,
-  });
+export function constructOrPathProp<T>(cls: ConstructClass<T>, what: string): PropDeclaration {
+  return customProp(
+    (value) => (typeof value === 'string' ? MOUNT_PATH.every((rule) => rule.test(value)) : value instanceof cls),
+    `${what} construct, or its mount path as a string (letters, digits, "_", "-", "." in "/"-separated segments)`,
+  );
 }
 
 /** The mount path a `construct or path` prop stands for, and the reference when it is a construct. */

@@ -4,11 +4,11 @@
  * and `propsSchema` adds their schema, so no construct lists them. They become the synthesized spec's
  * `lifecycle` and `policyWaivers` (synthesized-spec.ts).
  */
-import { z } from 'zod';
 import { POLICY_ID_PATTERN } from '../policy/policy';
 import type { FieldSpec, ResourceType } from '../resources/types';
 import type { ResourceLifecycle } from '../synthesized-spec';
-import { bool, type PropIssue } from './validation';
+import { boolProp, optionalProp, stringListProp, zodOnlyProp, type PropDeclaration } from './prop-declaration';
+import type { PropIssue } from './validation';
 
 export interface ResourceOptions {
   /**
@@ -38,20 +38,19 @@ export interface ResourceOptions {
   readonly policyWaivers?: Readonly<Record<string, string>>;
 }
 
-const policyWaiversSchema = z.record(
-  z.string().regex(POLICY_ID_PATTERN, 'a policy id (letters, digits, "-", "_", ".", "/")'),
-  z.string().trim().min(1, 'a reason: say why the policy does not apply here'),
-);
-
 /**
- * The schema entries of `ResourceOptions`, added to every construct's props schema.
+ * The props of `ResourceOptions`, added to every construct's props schema. A policy waiver's id and reason have
+ * checks the plain check does not repeat: zod reads them when a construct sets any.
  * @internal (zod's types stay out of the public declarations)
  */
-export const resourceOptionsShape = {
-  protect: bool.optional(),
-  retainOnDelete: bool.optional(),
-  ignoreChanges: z.array(z.string()).optional(),
-  policyWaivers: policyWaiversSchema.optional(),
+export const resourceOptionDeclarations: Readonly<Record<string, PropDeclaration>> = {
+  protect: optionalProp(boolProp),
+  retainOnDelete: optionalProp(boolProp),
+  ignoreChanges: optionalProp(stringListProp),
+  policyWaivers: optionalProp(zodOnlyProp((z) => z.record(
+    z.string().regex(POLICY_ID_PATTERN, 'a policy id (letters, digits, "-", "_", ".", "/")'),
+    z.string().trim().min(1, 'a reason: say why the policy does not apply here'),
+  ))),
 };
 
 /** The policy waivers as the synthesized spec carries them (absent when none). */

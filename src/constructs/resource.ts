@@ -9,7 +9,7 @@ import { fieldValueProblems } from '../resources/field-rules';
 import type { Attributes, FieldSpec, ResourceType } from '../resources/types';
 import { reservedReferenceProblem, SecretValue } from '../secret-value';
 import type { ResourceLifecycle, SourceLocation } from '../synthesized-spec';
-import { addValidation, containsToken, stackOf } from './cdktf-adapter';
+import { addValidation, stackOf, tokenTest } from './cdktf-adapter';
 import { captureCreationStack, creationSiteOf, type CreationStack } from './creation-site';
 import { lifecycleOfProps, policyWaiversOf } from './resource-options';
 import { StackSupport } from './stack';
@@ -58,17 +58,22 @@ export abstract class SecretformResource extends Construct implements StackMembe
     const props = (definition.props ?? {}) as Record<string, unknown>;
     const { resourceType } = definition;
     this.resourceType = resourceType;
-    const { spec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
-    const fullSpec = { ...spec, ...dropUndefined(definition.derived ?? {}) };
+    const { spec: fullSpec, secrets } = specFromProps(resourceType.fields, props, definition.nonFieldProps ?? []);
+    // The derived values after the props' own (an undefined one is no value), as `{ ...spec, ...derived }` would
+    // order them, without the copies: every construct's objects live until the app exits (GC is a fifth of synth).
+    const derived = definition.derived ?? {};
+    for (const key of Object.keys(derived)) {
+      if (derived[key] !== undefined) fullSpec[key] = derived[key];
+    }
     const { lifecycle, issues: lifecycleIssues } = lifecycleOfProps(resourceType, props);
-    const shapeIssues = [
-      ...tokenIssues(props, this),
-      ...schemaIssues(definition.schema, props),
-      ...(definition.rules?.(props) ?? []),
-      ...reservedVariableIssues(resourceType.fields, secrets),
-      ...lifecycleIssues,
-    ];
-    const issues = [...shapeIssues, ...fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues)];
+    const shapeIssues = joined(
+      tokenIssues(props, this),
+      schemaIssues(definition.schema, props),
+      definition.rules?.(props) ?? [],
+      reservedVariableIssues(resourceType.fields, secrets),
+      lifecycleIssues,
+    );
+    const issues = joined(shapeIssues, fieldFactIssues(resourceType.fields, fullSpec, props, definition.nonFieldProps ?? [], shapeIssues));
     // Whichever check raised it, an issue naming a secret prop never shows the value received (a plain string
     // given where a SecretValue belongs is a secret too); a missing one still reads "received nothing".
     this.propIssues = issues.length === 0 ? NO_ISSUES : markSensitive(issues, resourceType.fields);
@@ -139,6 +144,13 @@ export abstract class SecretformResource extends Construct implements StackMembe
 /** The issues of valid props, shared: most constructs have none, and each keeps its list until the app exits. */
 const NO_ISSUES: readonly PropIssue[] = Object.freeze([]);
 
+/** The lists one after the other; the shared empty list when all are empty (the usual case: nothing copied). */
+function joined(...lists: ReadonlyArray<readonly PropIssue[]>): readonly PropIssue[] {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length === 0) return NO_ISSUES;
+  return nonEmpty.length === 1 ? nonEmpty[0] : nonEmpty.flat();
+}
+
 /** The issues, those that name a sensitive prop and hold a value marked sensitive (never shown). */
 function markSensitive(issues: readonly PropIssue[], fields: readonly FieldSpec[]): PropIssue[] {
   const sensitiveProps = new Set(fields.filter((field) => field.sensitive).map((field) => field.prop));
@@ -155,13 +167,18 @@ function reservedVariableIssues(fields: readonly FieldSpec[], secrets: Readonly<
 
 /** The engine reads plain values from the synthesized JSON: terraform references cannot be resolved there. */
 function tokenIssues(props: Record<string, unknown>, scope: Construct): PropIssue[] {
-  return Object.entries(props)
-    .filter(([, value]) => !SecretValue.isSecretValue(value) && !Construct.isConstruct(value) && containsToken(value, scope))
-    .map(([prop, value]) => ({
+  const containsToken = tokenTest(scope);
+  let issues: PropIssue[] | undefined;
+  for (const prop of Object.keys(props)) {
+    const value = props[prop];
+    if (SecretValue.isSecretValue(value) || Construct.isConstruct(value) || !containsToken(value)) continue;
+    (issues ??= []).push({
       prop,
       value,
       allowed: 'a plain value: cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform, which reads the synthesized values as they are',
-    }));
+    });
+  }
+  return issues ?? [];
 }
 
 /**
@@ -185,11 +202,21 @@ function fieldFactIssues(
     if (value === undefined || field.sensitive) continue;
     const source = props[field.prop] === value ? field.prop : nonFieldProps.find((prop) => isPlainValue(props[prop]) && props[prop] === value);
     if (source === undefined || reported.has(source)) continue;
-    for (const allowed of fieldValueProblems(field, value)) issues.push({ prop: source, value, allowed });
     reported.add(source);
+    if (typeof value === 'string' && lastCleanText.get(field) === value) continue;
+    const problems = fieldValueProblems(field, value);
+    for (const allowed of problems) issues.push({ prop: source, value, allowed });
+    if (typeof value === 'string' && problems.length === 0) lastCleanText.set(field, value);
   }
   return issues;
 }
+
+/**
+ * The last text each field took without a problem. The check is a function of the field and the value alone, and
+ * an app's constructs often repeat one (the LDIF of every dynamic role, a policy, a mount path), some of which
+ * are parsed to be checked (LDIF, templates): a repeated text is not checked again.
+ */
+const lastCleanText = new WeakMap<FieldSpec, string>();
 
 function isPlainValue(value: unknown): boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -234,8 +261,4 @@ function snakeCaseKeys(element: unknown): unknown {
     if (value !== undefined) result[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
   }
   return result;
-}
-
-function dropUndefined(attributes: Attributes): Attributes {
-  return Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined));
 }

@@ -1,6 +1,5 @@
 /** The five secret-sync destination types. */
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { syncDestinationCloud1Sm } from '../resources/sync-destination-cloud1-sm';
 import { syncDestinationCloud2Kv } from '../resources/sync-destination-cloud2-kv';
 import { syncDestinationCloud3Sm } from '../resources/sync-destination-cloud3-sm';
@@ -11,6 +10,7 @@ import type {
   SyncCloud1SmDestinationFields, SyncCloud2KvDestinationFields, SyncCloud3SmDestinationFields, SyncRepohostDestinationFields,
   SyncWebhostProjectDestinationFields,
 } from './generated/fields';
+import { customProp, optionalProp, unknownProp } from './prop-declaration';
 import { propsSchema } from './props-schema';
 import { SecretformResource, type ResourceReference } from './resource';
 import { SyncGithubApp } from './sync-github-app';
@@ -23,7 +23,7 @@ export interface SyncDestinationBaseProps extends Pick<SyncRepohostDestinationFi
 export interface SyncCloudDestinationProps extends SyncDestinationBaseProps, Pick<SyncCloud1SmDestinationFields, 'customTags'> {}
 
 /** Non-cloud types list `customTags` only to answer it with a clear rule instead of "unknown prop". */
-const notACloudType = { customTags: z.unknown().optional() };
+const notACloudType = { customTags: optionalProp(unknownProp) };
 
 function noCustomTags(destinationType: string) {
   return (props: Record<string, unknown>): PropIssue[] =>
@@ -102,9 +102,10 @@ export interface SyncRepohostDestinationProps extends SyncRepohostDestinationFie
 
 const repohostSchema = propsSchema(syncDestinationRepohost, {
   ...notACloudType,
-  app: z.custom<SyncGithubApp | string>((value) => (typeof value === 'string' ? /^[A-Za-z0-9_.@-]+$/.test(value) : value instanceof SyncGithubApp), {
-    message: 'a SyncGithubApp construct, or the app name as a string',
-  }).optional(),
+  app: optionalProp(customProp(
+    (value) => (typeof value === 'string' ? /^[A-Za-z0-9_.@-]+$/.test(value) : value instanceof SyncGithubApp),
+    'a SyncGithubApp construct, or the app name as a string',
+  )),
 });
 
 function repohostRules(props: Record<string, unknown>): PropIssue[] {

@@ -1,10 +1,10 @@
 /** Secret sync: the global configuration and the associations of secrets with destinations. */
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { syncAssociation } from '../resources/sync-association';
 import { syncConfig } from '../resources/sync-config';
 import { SecretsMount } from './mounts';
-import { constructOrPathSchema, resolveMountReference } from './references';
+import { customProp } from './prop-declaration';
+import { constructOrPathProp, resolveMountReference } from './references';
 import { SecretformResource, type ResourceReference } from './resource';
 import type { SyncAssociationFields, SyncConfigFields } from './generated/fields';
 import { propsSchema } from './props-schema';
@@ -29,8 +29,8 @@ export interface SyncAssociationProps extends SyncAssociationFields {
 }
 
 const associationSchema = propsSchema(syncAssociation, {
-  destination: z.custom<SyncDestination>((value) => value instanceof SyncDestination, { message: 'a sync destination construct (SyncCloud1SmDestination, ...)' }),
-  mount: constructOrPathSchema(SecretsMount, 'a SecretsMount'),
+  destination: customProp((value) => value instanceof SyncDestination, 'a sync destination construct (SyncCloud1SmDestination, ...)'),
+  mount: constructOrPathProp(SecretsMount, 'a SecretsMount'),
 });
 
 /** Links a KV-v2 secret to a destination (`sys/sync/destinations/<type>/<name>/associations/<mount>/<secret>`). */

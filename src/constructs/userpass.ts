@@ -4,7 +4,8 @@ import { userpassUser } from '../resources/userpass-user';
 import type { UserpassUserFields } from './generated/fields';
 import { AuthMount } from './mounts';
 import { propsSchema } from './props-schema';
-import { constructOrPathSchema, resolveMountReference } from './references';
+import { optionalProp } from './prop-declaration';
+import { constructOrPathProp, resolveMountReference } from './references';
 import { SecretformResource } from './resource';
 import { durationNotAbove, exactlyOne, type PropIssue } from './validation';
 
@@ -19,7 +20,7 @@ export interface UserpassUserProps extends UserpassUserFields {
   readonly mount?: AuthMount | string;
 }
 
-const userSchema = propsSchema(userpassUser, { mount: constructOrPathSchema(AuthMount, 'an AuthMount').optional() });
+const userSchema = propsSchema(userpassUser, { mount: optionalProp(constructOrPathProp(AuthMount, 'an AuthMount')) });
 
 function userRules(props: Record<string, unknown>): PropIssue[] {
   return [

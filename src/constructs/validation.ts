@@ -3,11 +3,12 @@
  * every problem becomes one line `<construct path>: <prop>: received <value>; <what is allowed>`. Secrets are
  * shown as `(sensitive)`, never their value.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DURATION_ALLOWED, isDuration, parseDuration } from '../resources/duration';
 import { MOUNT_PATH } from '../resources/formats';
 import { SecretValue } from '../secret-value';
-import { certainlyAccepted } from './props-check';
+import type { PropDeclaration } from './prop-declaration';
+import type { LazyPropsSchema } from './props-schema';
 
 /** One problem of one construct's props. */
 export interface PropIssue {
@@ -61,21 +62,24 @@ export function propLabel(path: readonly PropertyKey[]): string {
 }
 
 /**
- * A construct's props schema: a zod schema, typed as a plain object where the public declarations show it (a
- * construct's definition), so that they do not name zod (whose own declarations fail a user's
- * `esModuleInterop: false`).
+ * A construct's props schema (props-schema.ts: the plain check and the zod schema built on demand), typed as a
+ * plain object where the public declarations show it (a construct's definition), so that they do not name zod
+ * (whose own declarations fail a user's `esModuleInterop: false`).
  */
 export type PropsSchema = object;
 
 /** Runs a schema over the props and turns every zod issue into a PropIssue. */
 export function schemaIssues(schema: PropsSchema, props: unknown): PropIssue[] {
-  if (certainlyAccepted(schema, props ?? {})) return [];
-  const result = (schema as z.ZodType).safeParse(props ?? {}, { error: allowedText });
+  const { check, zod } = schema as LazyPropsSchema;
+  if (check(props ?? {})) return [];
+  // Only props the plain check does not vouch for are parsed: zod is loaded and the schema built here.
+  const zodSchema = zod();
+  const result = zodSchema.safeParse(props ?? {}, { error: allowedText });
   if (result.success) return [];
   const issues: PropIssue[] = [];
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      const known = schema instanceof z.ZodObject ? Object.keys(schema.shape).join(', ') : '';
+      const known = Object.keys(zodSchema.shape).join(', ');
       for (const key of issue.keys) {
         const path = [...issue.path, key];
         issues.push({ prop: propLabel(path), value: valueAt(props, path), allowed: `not a known prop; known props: ${known}`, sensitive: true });
@@ -116,24 +120,28 @@ function article(expected: string): string {
   return `a ${expected}`;
 }
 
-// ---- schemas shared by the constructs ----
+// ---- schemas shared by the constructs (built with the `z` given: zod is loaded on first use) ----
 
 /** @internal (zod's types stay out of the public declarations) */
-export const secretSchema = z.custom<SecretValue>((value) => SecretValue.isSecretValue(value), {
-  message: 'a SecretValue (SecretValue.fromEnv("NAME") or SecretValue.fromFile("path")), never a plain string',
-});
+export function secretSchema(zod: typeof z): z.ZodType {
+  return zod.custom<SecretValue>((value) => SecretValue.isSecretValue(value), {
+    message: 'a SecretValue (SecretValue.fromEnv("NAME") or SecretValue.fromFile("path")), never a plain string',
+  });
+}
 
 /** @internal (zod's types stay out of the public declarations) */
-export const durationSchema = z.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
-
-/** @internal (zod's types stay out of the public declarations) */
-export const bool = z.boolean();
+export function durationSchema(zod: typeof z): z.ZodType<string | number> {
+  return zod.custom<string | number>((value) => isDuration(value), { message: `expected ${DURATION_ALLOWED}` });
+}
 
 /**
  * A mount path (the resource model's MOUNT_PATH form), for the `path` prop of engine backends.
  * @internal (zod's types stay out of the public declarations)
  */
-export const mountPathSchema = z.string().refine((value) => MOUNT_PATH.every((rule) => rule.test(value)), { message: MOUNT_PATH[0].message });
+export const mountPathProp: PropDeclaration = {
+  accepts: (value) => typeof value === 'string' && MOUNT_PATH.every((rule) => rule.test(value)),
+  schema: (zod) => zod.string().refine((value) => MOUNT_PATH.every((rule) => rule.test(value)), { message: MOUNT_PATH[0].message }),
+};
 
 // ---- rules that span props ----
 

@@ -313,7 +313,39 @@ describe('validation at synth (real app.synth())', () => {
   });
 });
 
+describe('a text repeated across constructs', () => {
+  // The checks remember the last text each field accepted (the LDIF of every dynamic role is often the same):
+  // a repeated good text passes, and a bad one is reported for every construct that holds it, before or after.
+  test('a bad LDIF or text is reported for every construct holding it, between constructs holding good ones', () => {
+    const badLdif = 'dn: cn={{.Username}},dc=example,dc=org\nobjectClass person\n';
+    // Longer than any text a field takes (field-rules.ts): only the check of the field's facts refuses it.
+    const tooLong = 'x'.repeat(70_000);
+    const message = synthError((s) => {
+      for (const [id, creationLdif, description] of [['a', ldif, 'fine'], ['b', badLdif, tooLong], ['c', badLdif, tooLong], ['d', ldif, 'fine'], ['e', badLdif, tooLong]]) {
+        new LdapDynamicRole(s, `dynamic-${id}`, { backend: 'ldap', name: `dynamic-${id}`, creationLdif, deletionLdif: ldif });
+        new SecretsMount(s, `mount-${id}`, { path: `kv-${id}`, type: 'kv', description });
+      }
+    });
+    const lines = message.split('\n');
+    for (const id of ['b', 'c', 'e']) {
+      expect(lines.some((line) => line.includes(`prod/dynamic-${id}: creationLdif:`))).toBe(true);
+      expect(lines.some((line) => line.includes(`prod/mount-${id}: description: received`) && line.includes('65536'))).toBe(true);
+    }
+    for (const id of ['a', 'd']) expect(message).not.toMatch(new RegExp(`prod/(mount|dynamic)-${id}: `));
+  });
+});
+
 describe('values secretform cannot read', () => {
+  test('rejects a cdktf token inside a longer text', () => {
+    const message = synthError((s) => {
+      const { TerraformVariable } = jest.requireActual<typeof import('cdktf')>('cdktf');
+      const variable = new TerraformVariable(s, 'team', { type: 'string' });
+      new LdapStaticRole(s, 'svc', { backend: 'ldap', name: 'svc', username: `svc-${variable.stringValue}-x`, rotationPeriod: '1h' });
+    });
+    expect(message).toContain('prod/svc: username: received');
+    expect(message).toContain('cdktf tokens (terraform references, variables, functions) cannot be resolved by secretform');
+  });
+
   test('rejects a cdktf token (a terraform variable) as a prop value', () => {
     const message = synthError((s) => {
       const { TerraformVariable } = jest.requireActual<typeof import('cdktf')>('cdktf');

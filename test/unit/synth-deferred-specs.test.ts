@@ -69,18 +69,22 @@ describe('an inert value is what cdktf resolution returns unchanged', () => {
 });
 
 describe('a stack with deferred specs and the user\'s own resources', () => {
+  function mixedStack(stack: TerraformStack) {
+    const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
+    // The user's own terraform_data between secretform constructs, with overrides of its own.
+    const own = new TerraformResource(stack, 'own', { terraformResourceType: 'terraform_data' });
+    own.addOverride('input', { note: 'mine' });
+    own.addOverride('lifecycle.ignore_changes', ['input']);
+    // A description terraform would interpolate: this spec is not inert and goes through cdktf as before.
+    const apps = new SecretsMount(stack, 'apps', { path: 'apps', type: 'kv', options: { version: '2' }, description: 'cost ${var.team}' });
+    const user = new UserpassUser(stack, 'ci', { mount: userpass, username: 'ci', password: SecretValue.fromEnv('CI_PASSWORD'), tokenPolicies: ['deploy'] });
+    const after = new TerraformResource(stack, 'after', { terraformResourceType: 'terraform_data' });
+    after.addOverride('triggers_replace', ['x']);
+    return { userpass, apps, user };
+  }
   const { app, outdir } = newApp();
   const stack = new TerraformStack(app, 'mixed');
-  const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
-  // The user's own terraform_data between secretform constructs, with overrides of its own.
-  const own = new TerraformResource(stack, 'own', { terraformResourceType: 'terraform_data' });
-  own.addOverride('input', { note: 'mine' });
-  own.addOverride('lifecycle.ignore_changes', ['input']);
-  // A description terraform would interpolate: this spec is not inert and goes through cdktf as before.
-  const apps = new SecretsMount(stack, 'apps', { path: 'apps', type: 'kv', options: { version: '2' }, description: 'cost ${var.team}' });
-  const user = new UserpassUser(stack, 'ci', { mount: userpass, username: 'ci', password: SecretValue.fromEnv('CI_PASSWORD'), tokenPolicies: ['deploy'] });
-  const after = new TerraformResource(stack, 'after', { terraformResourceType: 'terraform_data' });
-  after.addOverride('triggers_replace', ['x']);
+  const { userpass, apps, user } = mixedStack(stack);
   app.synth();
   const config = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'mixed', 'cdk.tf.json'), 'utf8')) as {
     '//': { metadata: { overrides: Record<string, string[]> } };
@@ -90,12 +94,18 @@ describe('a stack with deferred specs and the user\'s own resources', () => {
   const specOf = (address: string) => blocks.find((block) => block['//'].secretform?.address === address)?.['//'].secretform;
 
   test('the metadata lists every element\'s override keys in element order, the carriers\' included', () => {
-    // What cdktf lists: each terraform_data element's top-level override keys, depth first through the stack.
-    const expected = stack.node.findAll()
-      .filter((node) => node instanceof TerraformResource && node.terraformResourceType === 'terraform_data')
-      .flatMap((node) => Object.keys((node as unknown as { rawOverrides: Record<string, unknown> }).rawOverrides));
+    // What cdktf lists itself: the same stack in an app that writes HCL, where secretform defers nothing and its
+    // carriers are cdktf's own class, so every value goes through cdktf's `addOverride` and metadata merge.
+    const hclApp = new App({ outdir: newApp().outdir, hclOutput: true });
+    const hclStack = new TerraformStack(hclApp, 'mixed');
+    mixedStack(hclStack);
+    hclApp.synth();
+    const expected = (hclStack.toTerraform() as typeof config)['//'].metadata.overrides.terraform_data;
     expect(config['//'].metadata.overrides.terraform_data).toEqual(expected);
     expect(expected).toEqual(expect.arrayContaining(['input', '//', 'depends_on', 'lifecycle', 'triggers_replace']));
+    // The carriers' values were deferred: cdktf holds no placeholder for them.
+    const carrier = user.node.findChild('resource') as unknown as { rawOverrides: Record<string, unknown> };
+    expect(Object.keys(carrier.rawOverrides)).toEqual([]);
   });
 
   test('every construct carries its full spec, inert or not', () => {
