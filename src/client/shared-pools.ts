@@ -3,8 +3,7 @@
  * (one client per stack). Before, each stack's client opened a pool of its own: 25 stacks on one server opened
  * up to 250 connections over the run, each with its TCP (and TLS) handshake and its close, although the run's
  * budget (request-budget.ts) lets only `--parallelism` requests be in flight there at once. A shared pool keeps
- * twice that many connections open (service-client.ts, CONNECTIONS_PER_REQUEST_IN_FLIGHT, says why) and reuses
- * them from stack to stack.
+ * that many connections open and reuses them from stack to stack.
  *
  * Only clients with the same settings share a pool: the same origin, the same TLS material and verification
  * (stacks may name different CA or client certificates for one address), the same pool size and timeouts. A
