@@ -27,7 +27,7 @@ import { SecretScrubber } from './secret-scrubber';
 import { RequestDeadlines } from './request-deadlines';
 import { isClientCertificateAlert, probeClientCertificateRequired } from './tls-probe';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, decideRetry, isAskedToWait } from './retry';
-import { RequestBudget } from './request-budget';
+import type { RequestBudget } from './request-budget';
 import type { RunDeadline } from './run-deadline';
 import {
   type JsonObject,
@@ -42,20 +42,8 @@ import {
 } from './response-shapes';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Matches the engine's default --parallelism (10): requests in flight at once. */
+/** Matches the engine's default --parallelism (10): one connection per request in flight. */
 export const DEFAULT_MAX_CONNECTIONS = 10;
-/**
- * Connections a client's pool keeps per request it may have in flight. undici (7.x) reuses a kept-alive connection
- * only after a full turn of the event loop once its answer is read (onMessageComplete resumes the connection from
- * a setImmediate, and the request is then written from another, after the idle connection is checked for bytes
- * the server sent unasked): with one connection per request in flight, every request freed by an answer waited
- * for two check phases, and in a plan those turns hold the judging and diffing of answers. With twice as many
- * connections as requests in flight there is always one that has finished that wait: the next request goes out
- * in the turn its slot was freed (at 1 ms from the service, the time from an answer to the next request written
- * fell from 1.24-1.38 ms to 0.84-0.91 ms on average; the bare client's is 0.42-0.55 ms). The requests in flight
- * stay bounded by the budget (request-budget.ts), never by the pool.
- */
-export const CONNECTIONS_PER_REQUEST_IN_FLIGHT = 2;
 /** Attempts of one request that ends in a connect timeout before the server ever answered (each waits 10 s). */
 const CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER = 2;
 /** Request timeouts in a row, with no response in between, after which the server is taken as hung. */
@@ -74,10 +62,7 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Limit for opening a connection, TLS handshake included (undici's default: 10 s). */
   connectTimeoutMs?: number;
-  /**
-   * Requests run in parallel: the size of the client's own budget (when `budget` is not given) and half the
-   * connections its pool keeps open to the service (CONNECTIONS_PER_REQUEST_IN_FLIGHT says why).
-   */
+  /** Connections kept open to the service; size it to the number of requests run in parallel. */
   maxConnections?: number;
   /** How long an idle connection stays open for reuse (the server's Keep-Alive hint may shorten it). */
   keepAliveTimeoutMs?: number;
@@ -103,7 +88,7 @@ export interface ServiceClientOptions {
   allowedMethods?: readonly string[];
   /**
    * The requests in flight this client may have, shared with the run's other clients of the same server
-   * (request-budget.ts); default: a budget of `maxConnections` of its own.
+   * (request-budget.ts); default: a budget of `maxConnections` of its own (its pool's connections bound it anyway).
    */
   budget?: RequestBudget;
   /**
@@ -242,7 +227,7 @@ export class ServiceClient {
   readonly #now: () => number;
   readonly #allowedMethods: readonly string[] | undefined;
   readonly #stats: ClientStats = { requests: 0, retries: 0 };
-  readonly #budget: RequestBudget;
+  readonly #budget: RequestBudget | undefined;
   readonly #deadline: RunDeadline | undefined;
   /** The last answer that asked this client to wait (`HTTP 429 with Retry-After: 1`), for a deadline's message. */
   #lastAskedToWait: string | undefined;
@@ -273,11 +258,10 @@ export class ServiceClient {
     this.#random = options.random ?? Math.random;
     this.#allowedMethods = options.allowedMethods?.map((method) => method.toUpperCase());
     this.#now = options.now ?? Date.now;
+    this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.#keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS;
     this.#stopAfterRunFailure = options.stopAfterRunFailure === true;
-    this.#maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-    // The pool keeps more connections than requests in flight: the budget is what bounds them.
-    this.#budget = options.budget ?? new RequestBudget(this.#maxConnections);
+    this.#budget = options.budget;
     this.#deadline = options.deadline;
     this.#sharedPools = options.pools;
     const token = config.token?.reveal();
@@ -292,7 +276,7 @@ export class ServiceClient {
     if (!pool) {
       const settings: PoolSettings = {
         origin,
-        connections: this.#maxConnections * CONNECTIONS_PER_REQUEST_IN_FLIGHT,
+        connections: this.#maxConnections,
         keepAliveTimeoutMs: this.#keepAliveTimeoutMs,
         ...(this.#connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.#connectTimeoutMs }),
         tls: this.#config.tls,
@@ -574,11 +558,11 @@ export class ServiceClient {
 
   async #attempt(origin: string, method: string, path: string, headers: Readonly<Record<string, string>>, body: string | undefined): Promise<Attempt> {
     // A slot of the server's budget, held while the request is on the wire; its time limit starts once it has one.
-    const waiting = this.#budget.take();
+    const waiting = this.#budget?.take();
     if (waiting !== undefined) {
       await waiting;
       if (this.#deadline?.passed() === true) {
-        this.#budget.give();
+        this.#budget!.give();
         return { kind: 'past_deadline' };
       }
     }
@@ -598,7 +582,7 @@ export class ServiceClient {
       return { kind: 'error', code: failure.code ?? failure.name ?? 'UNKNOWN', message: failure.message };
     } finally {
       this.#deadlines.end(deadline);
-      this.#budget.give();
+      this.#budget?.give();
     }
   }
 
