@@ -232,6 +232,12 @@ export class ServiceClient {
   /** The last answer that asked this client to wait (`HTTP 429 with Retry-After: 1`), for a deadline's message. */
   #lastAskedToWait: string | undefined;
   readonly #sharedPools: SharedPools | undefined;
+  /**
+   * The headers of a request without a body, with the token and without (anonymous): made once, not per request
+   * (undici only reads them). A request with a body gets a copy with its content type.
+   */
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #anonymousHeaders: Readonly<Record<string, string>> = Object.freeze({ accept: 'application/json', 'user-agent': 'secretform' });
   #closed = false;
 
   constructor(config: ClientConfig, options: ServiceClientOptions = {}) {
@@ -260,6 +266,7 @@ export class ServiceClient {
     this.#sharedPools = options.pools;
     const token = config.token?.reveal();
     if (token !== undefined) this.#scrubber.add([token]);
+    this.#headers = token === undefined ? this.#anonymousHeaders : Object.freeze({ ...this.#anonymousHeaders, 'x-service-token': token });
     this.#scrubber.add(options.secrets ?? []);
     this.#poolFor(url.origin);
   }
@@ -383,34 +390,34 @@ export class ServiceClient {
       return { ok: false, error: methodRefusedError(upperMethod, this.displayPath(path), this.#allowedMethods) };
     }
     if (this.#runFailure) return { ok: false, error: this.#runFailure };
-    const displayPath = this.displayPath(path);
+    // The path as errors show it (`this.displayPath(path)`) is made only when one does: most answers have none.
     const wirePath = this.#wirePath(path, options.query);
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'secretform' };
-    const token = this.#config.token?.reveal();
-    if (token !== undefined && options.anonymous !== true) headers['x-service-token'] = token;
+    let headers = options.anonymous === true ? this.#anonymousHeaders : this.#headers;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
-      headers['content-type'] = options.contentType ?? 'application/json';
+      headers = { ...headers, 'content-type': options.contentType ?? 'application/json' };
     }
 
     for (let attempts = 1; ; attempts++) {
       // Another call found the run broken while this one waited to retry: stop here too.
       if (attempts > 1 && this.#runFailure) return { ok: false, error: this.#runFailure };
       if (attempts > 1) this.#stats.retries++;
-      if (this.#deadline?.passed() === true) return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts - 1) });
-      const attempt = await this.#follow(upperMethod, wirePath, headers, body);
+      if (this.#deadline?.passed() === true) return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, this.displayPath(path), attempts - 1) });
+      // The first attempt goes to SERVICE_ADDR's origin as is; only a redirect costs another step (and a URL).
+      const first = await this.#attempt(this.#url.origin, upperMethod, wirePath, headers, body);
+      const attempt = isRedirect(first) ? await this.#followRedirects(first, upperMethod, wirePath, headers, body) : first;
 
-      if (attempt.kind === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts - 1) });
+      if (attempt.kind === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, this.displayPath(path), attempts - 1) });
       if (attempt.kind === 'redirect') {
-        return this.#finish({ ok: false, error: redirectError(upperMethod, displayPath, attempt.status, attempt.location, attempt.reason) });
+        return this.#finish({ ok: false, error: redirectError(upperMethod, this.displayPath(path), attempt.status, attempt.location, attempt.reason) });
       }
       if (attempt.kind === 'too_large') {
         // The same request would get the same answer: not retried. The server did answer, so not a run failure.
-        return this.#finish({ ok: false, error: responseTooLargeError(upperMethod, displayPath, attempt.status, this.#maxResponseBytes) });
+        return this.#finish({ ok: false, error: responseTooLargeError(upperMethod, this.displayPath(path), attempt.status, this.#maxResponseBytes) });
       }
       if (attempt.kind === 'timeout') {
-        const error = timeoutError(upperMethod, displayPath, this.#timeoutMs, attempts);
+        const error = timeoutError(upperMethod, this.displayPath(path), this.#timeoutMs, attempts);
         // A server that has answered nothing yet, or stopped answering, would leave every request of the run
         // waiting as long; one slow request after answers is that request's own failure.
         this.#timeoutsSinceAnswer++;
@@ -418,17 +425,17 @@ export class ServiceClient {
         return this.#finish({ ok: false, error });
       }
       if (attempt.kind === 'error') {
-        const classified = await this.#classifyConnectionError(upperMethod, displayPath, attempt);
+        const classified = await this.#classifyConnectionError(upperMethod, this.displayPath(path), attempt);
         if (classified) return this.#finish({ ok: false, error: classified });
         // Each connect timeout (an https server that never completes the handshake, or no SYN-ACK) has
         // already waited undici's 10 s: with no answer ever seen, one retry is enough to call it unreachable.
         if (attempt.code === 'UND_ERR_CONNECT_TIMEOUT' && this.#answered === 0 && attempts >= CONNECT_TIMEOUT_ATTEMPTS_BEFORE_ANY_ANSWER) {
-          return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.#whereFailed(attempt), attempt.code, attempts) });
+          return this.#finish({ ok: false, error: connectionError(upperMethod, this.displayPath(path), this.#whereFailed(attempt), attempt.code, attempts) });
         }
       }
       if (attempt.kind === 'response') {
         if (attempt.status !== 401 && attempt.status !== 403) this.#accepted++;
-        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, displayPath, attempt, body !== undefined));
+        if (attempt.status >= 200 && attempt.status < 300) return this.#finish(this.#success(upperMethod, path, attempt, body !== undefined));
       }
 
       const outcome = attempt.kind === 'response'
@@ -449,16 +456,16 @@ export class ServiceClient {
         await this.#sleep(decision.delayMs);
         continue;
       }
-      if (decision.reason === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, displayPath, attempts) });
+      if (decision.reason === 'past_deadline') return this.#finish({ ok: false, error: this.#pastDeadline(upperMethod, this.displayPath(path), attempts) });
 
       if (attempt.kind === 'error') {
-        return this.#finish({ ok: false, error: connectionError(upperMethod, displayPath, this.#whereFailed(attempt), attempt.code, attempts) });
+        return this.#finish({ ok: false, error: connectionError(upperMethod, this.displayPath(path), this.#whereFailed(attempt), attempt.code, attempts) });
       }
       const parsed = parseJsonText(attempt.text);
       // Only the service's own error strings are shown, each decoded and checked for secrets (secret-scrubber.ts).
       const serverErrors = parsed.ok ? errorsOf(parsed.value).map((text) => this.#scrubber.scrubServerText(text)) : [];
       const serviceErrorBody = parsed.ok && isJsonObject(parsed.value) && Array.isArray(parsed.value.errors);
-      const error = statusError(upperMethod, displayPath, attempt.status, serverErrors, attempts, serviceErrorBody);
+      const error = statusError(upperMethod, this.displayPath(path), attempt.status, serverErrors, attempts, serviceErrorBody);
       if (decision.reason === 'retry_after_too_long' && decision.retryAfterMs !== undefined) {
         error.message += ` The server asked to wait ${Math.ceil(decision.retryAfterMs / 1000)} s before retrying, longer than the ${this.#retry.maxRetryAfterMs / 1000} s this client waits.`;
       }
@@ -524,11 +531,9 @@ export class ServiceClient {
     return result;
   }
 
-  /** Sends the request and follows the redirects redirects.ts allows; a refused one comes back as `redirect`. */
-  async #follow(method: string, wirePath: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
-    // The first attempt goes to SERVICE_ADDR's origin as is: a URL is parsed only when a redirect needs one.
-    let attempt = await this.#attempt(this.#url.origin, method, wirePath, headers, body);
-    if (!isRedirect(attempt)) return attempt;
+  /** Follows the redirects redirects.ts allows from the first answer, `attempt`; a refused one comes back as `redirect`. */
+  async #followRedirects(first: Extract<Attempt, { kind: 'response' }>, method: string, wirePath: string, headers: Readonly<Record<string, string>>, body: string | undefined): Promise<Attempt> {
+    let attempt = first;
     let url = new URL(wirePath, this.#url.origin);
     const visited = [url.href];
     for (;;) {
@@ -545,13 +550,13 @@ export class ServiceClient {
   }
 
   /** A body that is not JSON is quoted (scrubbed) only for a request that sent none: a server may echo what it got. */
-  #success(method: string, displayPath: string, attempt: Extract<Attempt, { kind: 'response' }>, sentBody: boolean): ServiceResult {
+  #success(method: string, path: string, attempt: Extract<Attempt, { kind: 'response' }>, sentBody: boolean): ServiceResult {
     const parsed = parseJsonText(attempt.text, sentBody ? undefined : (start) => this.#scrubber.scrubServerText(start, 60));
-    if (!parsed.ok) return { ok: false, error: invalidResponseError(method, displayPath, attempt.status, parsed.detail) };
+    if (!parsed.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), attempt.status, parsed.detail) };
     return { ok: true, status: attempt.status, data: payloadOf(parsed.value), raw: parsed.value, warnings: warningsOf(parsed.value) };
   }
 
-  async #attempt(origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+  async #attempt(origin: string, method: string, path: string, headers: Readonly<Record<string, string>>, body: string | undefined): Promise<Attempt> {
     // A slot of the server's budget, held while the request is on the wire; its time limit starts once it has one.
     const waiting = this.#budget?.take();
     if (waiting !== undefined) {
@@ -565,16 +570,12 @@ export class ServiceClient {
     const deadline = this.#deadlines.start(REQUEST_TIMED_OUT);
     try {
       const response = await poolRequest(this.#poolFor(origin), { method, path, headers, body, signal: deadline });
-      const header = (name: string): string | undefined => {
-        const value = response.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
       this.#answered++;
       this.#timeoutsSinceAnswer = 0;
       // Reading the whole body also hands the connection back to the pool for reuse.
-      const text = await readBounded(response.body, this.#maxResponseBytes, Number(header('content-length')));
+      const text = await readBounded(response.body, this.#maxResponseBytes, Number(headerOf(response.headers, 'content-length')));
       if (text === undefined) return { kind: 'too_large', status: response.statusCode };
-      return { kind: 'response', status: response.statusCode, retryAfter: header('retry-after'), location: header('location'), text };
+      return { kind: 'response', status: response.statusCode, retryAfter: headerOf(response.headers, 'retry-after'), location: headerOf(response.headers, 'location'), text };
     } catch (error) {
       if (error === REQUEST_TIMED_OUT || deadline.aborted) return { kind: 'timeout' };
       const failure = error as NodeJS.ErrnoException;
@@ -604,6 +605,12 @@ export class ServiceClient {
   }
 }
 
+/** A response header's value (the first, when it came several times). */
+function headerOf(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function isRedirect(attempt: Attempt): attempt is Extract<Attempt, { kind: 'response' }> {
   return attempt.kind === 'response' && attempt.status >= 300 && attempt.status < 400;
 }
@@ -612,23 +619,30 @@ function isRedirect(attempt: Attempt): attempt is Extract<Attempt, { kind: 'resp
  * The body as text, or undefined when it is larger than `maxBytes` (declared so, or found so while reading): then
  * reading stops and the connection is closed, so memory holds at most `maxBytes` of it.
  */
-async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number, declaredBytes: number): Promise<string | undefined> {
-  const stop = (): undefined => {
-    // The abort that closes the connection is reported on the stream: expected here, nothing to handle.
-    body.on('error', () => undefined);
-    body.destroy();
-    return undefined;
-  };
-  if (Number.isFinite(declaredBytes) && declaredBytes > maxBytes) return stop();
+function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number, declaredBytes: number): Promise<string | undefined> {
+  if (Number.isFinite(declaredBytes) && declaredBytes > maxBytes) return Promise.resolve(stopReading(body));
   // A declared length frames the body (HTTP/1.1 reads no byte past it): within the limit, undici reads it whole,
-  // which costs less per response than iterating the stream.
+  // which costs less per response than iterating the stream (and than a function of ours awaiting it).
   if (Number.isFinite(declaredBytes)) return body.text();
+  return readChunks(body, maxBytes);
+}
+
+/** Stops reading a body that is too large: the connection is closed. */
+function stopReading(body: Dispatcher.ResponseData['body']): undefined {
+  // The abort that closes the connection is reported on the stream: expected here, nothing to handle.
+  body.on('error', () => undefined);
+  body.destroy();
+  return undefined;
+}
+
+/** A body without a declared length, read chunk by chunk up to `maxBytes`. */
+async function readChunks(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     const bytes = chunk as Buffer;
     size += bytes.length;
-    if (size > maxBytes) return stop();
+    if (size > maxBytes) return stopReading(body);
     chunks.push(bytes);
   }
   return Buffer.concat(chunks, size).toString('utf8');
