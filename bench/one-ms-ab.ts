@@ -1,9 +1,11 @@
 /**
- * `npx tsx bench/one-ms-ab.ts --base DIR [--size 10000] [--runs 5] [--cpu-prof DIR]`: the 1 ms row
+ * `npx tsx bench/one-ms-ab.ts --base DIR [--head DIR] [--size 10000] [--runs 5] [--cpu-prof DIR]`: the 1 ms row
  * (bench/one-ms.ts: JSON report, SECRETFORM_STATE_KEY set, parallelism 10, the dev server in a process of its own)
  * for this checkout's build against another build of secretform (DIR: a checkout of the base revision, built with
  * `npm run build`), alternating base, head and the bare client so that each sees the machine as it is at that
- * moment. One synth and one apply (this checkout's), then the runs. Every plan's JSON report is compared with the
+ * moment (`--head DIR`: another built checkout as the head, e.g. a copy of this one, so that tests rebuilding
+ * this checkout's dist/ meanwhile do not change what is measured). One synth and one apply (this checkout's),
+ * then the runs. Every plan's JSON report is compared with the
  * first base plan's, byte for byte: a change that alters the output shows here as a failure, not as a speed-up.
  * Prints each run and the medians of wall and CPU, with the load before and after. Run `npm run build` first: the
  * head build is this checkout's dist/.
@@ -30,6 +32,8 @@ async function main(): Promise<void> {
   const base = option('--base');
   if (base === undefined) throw new Error('--base DIR (a built checkout of the base revision) is required');
   const baseBin = join(resolve(base), 'bin', 'secretform.js');
+  const head = option('--head');
+  const headBin = head === undefined ? undefined : join(resolve(head), 'bin', 'secretform.js');
   const size = Number(option('--size') ?? '10000');
   const runs = Number(option('--runs') ?? '5');
   const cpuProfDir = option('--cpu-prof');
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
         const before = server.cpuSeconds() ?? 0;
         let run: CliRun;
         if (which === 'bare') run = await runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, profile);
-        else if (which === 'head') run = await runSecretform(args, project, env, profile);
+        else if (which === 'head') run = headBin === undefined ? await runSecretform(args, project, env, profile) : await runNode([headBin, ...args], env, { cwd: project, ...profile });
         else run = await runNode([baseBin, ...args], env, { cwd: project, ...profile });
         const serverCpu = (server.cpuSeconds() ?? 0) - before;
         if (run.code !== 0) throw new Error(`${which}: exit ${run.code}: ${run.stderr.slice(-2000)}`);
