@@ -54,6 +54,22 @@ test('what JSON.stringify leaves out or writes its own way: the same text', () =
   for (const value of values) expect(chunksOf(value).join('')).toBe(JSON.stringify(value, null, 2));
 });
 
+test('a report made for a text (attributes not copied) reads as the one with copies', () => {
+  const before = { username: 'ann', note: undefined, password: 'hidden-by-name' };
+  const change: PlannedChange = {
+    address: 'app/ann', type: 'userpass_user', id: 'auth/userpass/users/ann', action: 'update', reasons: [],
+    before, after: { ...before, username: 'bob' }, sensitive: ['password'], secrets: [], replacePaths: [], fieldChanges: [],
+  };
+  const shownAsIs = { username: 'bob', note: undefined };
+  const plain: PlannedChange = { ...change, address: 'app/bob', before: shownAsIs, after: shownAsIs, sensitive: [] };
+  const reports = [stackReport({ stack: 'app', refreshOnly: false, changes: [change, plain], drift: [], warnings: [] })];
+  const text = JSON.stringify(reportToJson(reports, true), null, 2);
+  expect(text).toBe(JSON.stringify(reportToJson(reports), null, 2));
+  expect(text).not.toContain('hidden-by-name');
+  expect(text).not.toContain('note');
+  expect(renderJson(reports)).toBe(`${text}\n`);
+});
+
 test('a report of 10,000 changes: renderJson\'s text, in pieces of at most about 60,000 characters', () => {
   const changes: PlannedChange[] = Array.from({ length: 10_000 }, (_, index) => ({
     address: `app/role-${index}`,

@@ -84,7 +84,7 @@ export function writePlanReport(reports: readonly StackReport[], format: PlanFor
 function writeJsonReport(reports: readonly StackReport[], io: CliIo): void {
   for (const warning of reportWarnings(reports)) writeWarning(io, warning);
   const chunks: string[] = [];
-  writeJsonInChunks(reportToJson(reports), (chunk) => chunks.push(chunk));
+  writeJsonInChunks(reportToJson(reports, true), (chunk) => chunks.push(chunk));
   chunks.push('\n');
   for (const chunk of chunks) io.stdout.write(chunk);
 }
