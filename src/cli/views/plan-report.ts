@@ -9,8 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { renderJson, renderMarkdown, renderText, reportToJson, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
-import { writeJsonInChunks } from '../../report/json-chunks';
+import { renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
 import { commentContext } from '../run/ci-context';
 import { nonEmptyFlag } from '../run/engine-flags';
 import { writeWarning, type CliIo } from '../run/io';
@@ -68,25 +67,8 @@ export function renderReport(reports: readonly StackReport[], format: PlanFormat
  * one `show` reads) goes into the markdown's context line as the command applying it.
  */
 export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
-  if (format === 'json' && outFile === undefined) {
-    writeJsonReport(reports, io);
-    return;
-  }
   const context = markdownContext(format, io, savedPlanFile);
   writeReport((color) => renderReport(reports, format, color, context), reportWarnings(reports), format, outFile, io);
-}
-
-/**
- * The JSON report on stdout, the same text as `renderJson` in pieces (report/json-chunks.ts): a plan of 10,000
- * objects is 9 MB of text, which as one string and one buffer cost about 0.1 s more. All pieces are made before
- * the first is written, so a report that cannot be made writes nothing, as before.
- */
-function writeJsonReport(reports: readonly StackReport[], io: CliIo): void {
-  for (const warning of reportWarnings(reports)) writeWarning(io, warning);
-  const chunks: string[] = [];
-  writeJsonInChunks(reportToJson(reports, true), (chunk) => chunks.push(chunk));
-  chunks.push('\n');
-  for (const chunk of chunks) io.stdout.write(chunk);
 }
 
 /** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */
