@@ -1,10 +1,14 @@
 /**
- * `npx tsx bench/one-ms-ab.ts --base DIR [--size 10000] [--runs 5] [--cpu-prof DIR]`: the 1 ms row (bench/one-ms.ts:
- * JSON report, state key set, parallelism 10, the dev server in a process of its own) with this checkout's build
- * against another build of secretform (DIR: a checkout of the base revision, built), alternating with the bare
- * client sending the same reads. One synth and one apply (this checkout's), then head, base and bare client in
- * turn, so each sees the machine as it is at that moment. Prints every run and the medians of wall and CPU (the
- * figure that compares on a shared machine), and checks that both plans printed the same JSON report.
+ * `npx tsx bench/one-ms-ab.ts --base DIR [--head DIR] [--size 10000] [--runs 5] [--cpu-prof DIR]`: the 1 ms row
+ * (bench/one-ms.ts: JSON report, SECRETFORM_STATE_KEY set, parallelism 10, the dev server in a process of its own)
+ * for this checkout's build against another build of secretform (DIR: a checkout of the base revision, built with
+ * `npm run build`), alternating base, head and the bare client so that each sees the machine as it is at that
+ * moment (`--head DIR`: another built checkout as the head, e.g. a copy of this one, so that tests rebuilding
+ * this checkout's dist/ meanwhile do not change what is measured). One synth and one apply (this checkout's),
+ * then the runs. Every plan's JSON report is compared with the
+ * first base plan's, byte for byte: a change that alters the output shows here as a failure, not as a speed-up.
+ * Prints each run and the medians of wall and CPU, with the load before and after. Run `npm run build` first: the
+ * head build is this checkout's dist/.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,25 +18,31 @@ import { planReads } from './one-ms';
 import { benchProject, defaultEnv, median, ROOT_TOKEN, runNodeExport as runNode, runSecretform, type CliRun } from './run';
 import { startServerProcess } from './server-process';
 
+const LATENCY_MS = 1;
+const PARALLELISM = 10;
+
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
+const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
+
 async function main(): Promise<void> {
   const base = option('--base');
   if (base === undefined) throw new Error('--base DIR (a built checkout of the base revision) is required');
   const baseBin = join(resolve(base), 'bin', 'secretform.js');
+  const head = option('--head');
+  const headBin = head === undefined ? undefined : join(resolve(head), 'bin', 'secretform.js');
   const size = Number(option('--size') ?? '10000');
   const runs = Number(option('--runs') ?? '5');
   const cpuProfDir = option('--cpu-prof');
-  const load = (): string => loadavg().map((l) => l.toFixed(1)).join(', ');
-  process.stdout.write(`1 ms A/B at ${size}; load ${load()} on ${cpus().length} cores\n`);
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-one-ms-ab-'));
+  process.stdout.write(`1 ms A/B at ${size} objects; load ${load()} on ${cpus().length} cores\n`);
   const project = benchProject(size);
+  const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-one-ms-ab-'));
   const seedFile = join(dir, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(seedFor(size)));
-  const server = await startServerProcess(['--no-defaults', '--seed', seedFile, '--latency-ms', '1', '--root-token', ROOT_TOKEN]);
+  const server = await startServerProcess(['--no-defaults', '--seed', seedFile, '--latency-ms', String(LATENCY_MS), '--root-token', ROOT_TOKEN]);
   try {
     const env = { ...defaultEnv({ url: server.url }, size), SECRETFORM_STATE_KEY: 'bench-one-ms-state-key' };
     const synth = await runSecretform(['synth', '--synth-env', 'BENCH_ROOT', '--synth-env', 'BENCH_SIZE', '--synth-env', 'BENCH_STACK'], project, env);
@@ -41,41 +51,50 @@ async function main(): Promise<void> {
     const applied = await runSecretform(['apply', '--no-synth', '--auto-approve', '--state', statePath], project, env);
     if (applied.code !== 0) throw new Error(`apply: ${applied.stderr.slice(-2000)}`);
     const readsFile = join(dir, 'reads.json');
-    writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: 10, reads: planReads(join(project, 'cdktf.out'), 'bench') }));
+    const reads = planReads(join(project, 'cdktf.out'), 'bench');
+    writeFileSync(readsFile, JSON.stringify({ url: server.url, parallelism: PARALLELISM, reads }));
+    process.stdout.write(`synth ${synth.seconds.toFixed(1)} s, apply ${applied.seconds.toFixed(1)} s, ${reads.length} reads\n`);
+
     const args = ['plan', '--no-synth', '--format', 'json', '--state', statePath];
-    const rows: Record<'head' | 'base' | 'bare', (CliRun & { serverCpu: number })[]> = { head: [], base: [], bare: [] };
-    const outputs: Record<'head' | 'base', string | undefined> = { head: undefined, base: undefined };
+    const rows: Record<'base' | 'head' | 'bare', { seconds: number; cpu: number; server: number }[]> = { base: [], head: [], bare: [] };
+    let reference: string | undefined;
     for (let i = 0; i < runs; i++) {
-      for (const which of ['head', 'base', 'bare'] as const) {
-        const profile = cpuProfDir === undefined || i > 0 ? {} : { cpuProfDir: join(cpuProfDir, which) };
+      // Both orders of base and head, so that neither always runs right after the bare client.
+      const order = i % 2 === 0 ? (['base', 'head', 'bare'] as const) : (['head', 'base', 'bare'] as const);
+      for (const which of order) {
+        const profile = cpuProfDir === undefined ? {} : { cpuProfDir: join(cpuProfDir, which) };
         const before = server.cpuSeconds() ?? 0;
-        const run = which === 'head'
-          ? await runSecretform(args, project, env, profile)
-          : which === 'base'
-            ? await runNode([baseBin, ...args], env, { cwd: project, ...profile })
-            : await runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, profile);
+        let run: CliRun;
+        if (which === 'bare') run = await runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, profile);
+        else if (which === 'head') run = headBin === undefined ? await runSecretform(args, project, env, profile) : await runNode([headBin, ...args], env, { cwd: project, ...profile });
+        else run = await runNode([baseBin, ...args], env, { cwd: project, ...profile });
         const serverCpu = (server.cpuSeconds() ?? 0) - before;
         if (run.code !== 0) throw new Error(`${which}: exit ${run.code}: ${run.stderr.slice(-2000)}`);
         if (which !== 'bare') {
-          if (outputs[which] !== undefined && outputs[which] !== run.stdout) throw new Error(`${which}: the report differs between runs`);
-          outputs[which] = run.stdout;
+          reference ??= run.stdout;
+          if (run.stdout !== reference) {
+            const kept = mkdtempSync(join(tmpdir(), 'secretform-bench-one-ms-differs-'));
+            writeFileSync(join(kept, `${which}.json`), run.stdout);
+            writeFileSync(join(kept, 'reference.json'), reference);
+            throw new Error(`${which}'s plan JSON differs from the first plan's (both kept in ${kept})`);
+          }
         }
-        rows[which].push({ ...run, serverCpu });
-        process.stdout.write(`${which} ${run.seconds.toFixed(2)} s, CPU ${(run.cpuSeconds ?? 0).toFixed(2)} s, server CPU ${serverCpu.toFixed(2)} s, load ${load()}\n`);
+        rows[which].push({ seconds: run.seconds, cpu: run.cpuSeconds ?? 0, server: serverCpu });
+        process.stdout.write(`${which.padEnd(4)} ${run.seconds.toFixed(2)} s, CPU ${(run.cpuSeconds ?? 0).toFixed(2)} s, server CPU ${serverCpu.toFixed(2)} s (load ${load()})\n`);
       }
     }
-    process.stdout.write(`reports ${outputs.head === outputs.base ? 'identical' : 'DIFFER'} (${outputs.head?.length} bytes)\n`);
     const bare = median(rows.bare.map((row) => row.seconds));
-    for (const which of ['head', 'base', 'bare'] as const) {
+    for (const which of ['base', 'head', 'bare'] as const) {
       const seconds = median(rows[which].map((row) => row.seconds));
-      const cpu = median(rows[which].map((row) => row.cpuSeconds ?? 0));
-      process.stdout.write(`${which.padEnd(5)} median ${seconds.toFixed(2)} s (${(seconds / bare).toFixed(2)}x bare), CPU ${cpu.toFixed(2)} s [${rows[which].map((row) => (row.cpuSeconds ?? 0).toFixed(2)).join(' ')}], server CPU ${median(rows[which].map((row) => row.serverCpu)).toFixed(2)} s\n`);
+      const cpu = median(rows[which].map((row) => row.cpu));
+      const serverCpu = median(rows[which].map((row) => row.server));
+      process.stdout.write(`${which.padEnd(4)} median ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s, server CPU ${serverCpu.toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client\n`);
     }
-    process.stdout.write(`load at the end ${load()}\n`);
+    process.stdout.write(`plan JSON identical in all ${runs * 2} plans (${reference!.length} bytes); load at the end ${load()}\n`);
   } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    process.stdout.write(`${await server.close()}\n`);
     rmSync(project, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

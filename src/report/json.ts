@@ -90,15 +90,19 @@ export interface StacksPlanJson {
  * `onlyPlan`), several stacks as a `StacksPlanJson`.
  */
 export function renderJson(reports: readonly StackReport[]): string {
-  return `${JSON.stringify(reportToJson(reports), null, 2)}\n`;
+  return `${JSON.stringify(reportToJson(reports, true), null, 2)}\n`;
 }
 
-export function reportToJson(reports: readonly StackReport[]): PlanJson | StacksPlanJson {
+/**
+ * The report's JSON object. `forText`: it is only made into JSON text (renderJson, the CLI's report), so the
+ * attributes of a change with nothing to hide are the plan's own objects, not copies (the text is the same).
+ */
+export function reportToJson(reports: readonly StackReport[], forText = false): PlanJson | StacksPlanJson {
   const only = onlyPlan(reports);
-  if (only !== undefined) return planToJson(only);
+  if (only !== undefined) return planToJson(only, forText);
   const json: StacksPlanJson = {
     format_version: '1.0',
-    stacks: reports.flatMap((report) => (report.status === 'done' ? [planToJson(report.value)] : [])),
+    stacks: reports.flatMap((report) => (report.status === 'done' ? [planToJson(report.value, forText)] : [])),
     summary: summedSummary(reports),
   };
   const errors = reports.flatMap((report) => (report.status === 'failed' || report.status === 'skipped' ? [{ stack: report.stack, status: report.status, message: stackProblem(report)! }] : []));
@@ -109,11 +113,11 @@ export function reportToJson(reports: readonly StackReport[]): PlanJson | Stacks
 }
 
 /** One stack's plan, the shape of the whole report for one stack and of each entry of `stacks` for several. */
-export function planToJson(plan: Plan): PlanJson {
+export function planToJson(plan: Plan, forText = false): PlanJson {
   return {
     format_version: '1.0',
     stack: plan.stack,
-    resource_changes: plan.changes.map(changeToJson),
+    resource_changes: plan.changes.map((change) => changeToJson(change, forText)),
     resource_drift: plan.drift.map(driftToJson),
     summary: summarize(plan),
     ...(plan.policy !== undefined ? { policy_results: plan.policy.results.map(policyResultToJson) } : {}),
@@ -132,12 +136,16 @@ function policyResultToJson(result: PolicyResult): PolicyResultJson {
   };
 }
 
-function changeToJson(change: PlannedChange): ResourceChangeJson {
+function changeToJson(change: PlannedChange, forText: boolean): ResourceChangeJson {
   // Secret values never reach a Plan; leaving secret field names out of before/after is a second guard.
   const hidden = secretFieldNames(change);
-  const before = change.before === null ? null : visibleAttributes(change.before, hidden);
+  // For a text, attributes with nothing to hide are shown as they are: JSON.stringify leaves out what
+  // visibleAttributes would (keys whose value is undefined), so the text is the same without a copy of each.
+  const shown = (attributes: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+    forText && hidden.size === 0 ? attributes : visibleAttributes(attributes, hidden);
+  const before = change.before === null ? null : shown(change.before);
   // An unchanged object's change holds the live attributes twice: shown twice, copied once.
-  const after = change.after === change.before ? before : change.after === null ? null : visibleAttributes(change.after, hidden);
+  const after = change.after === change.before ? before : change.after === null ? null : shown(change.after);
   return {
     address: change.address,
     ...(change.previousAddress !== undefined ? { previous_address: change.previousAddress } : {}),

@@ -72,7 +72,7 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
     const diff = (request: RefreshRequest, live: LiveObject, key: FingerprintKey): void => {
       const guardrails = guardrailsOf(allDesired.get(request.address), stateEntryOf(request.address), input.mode === 'destroy');
       // The diff puts the guardrails into the resource's plan: no copy of it per object.
-      diffs.set(request.address, diffResource({
+      const diffed = diffResource({
         address: request.address,
         resourceType: request.resourceType,
         desired: desiredByAddress.get(request.address),
@@ -82,7 +82,12 @@ export async function computePlan(input: ComputePlanInput): Promise<Result<PlanC
         fingerprintKey: key,
         refreshOnly: input.refreshOnly,
         guardrails,
-      }));
+      });
+      // Frozen now, while other reads are on their way, rather than all at once with the plan after the last
+      // answer (planComputation), which then finds them frozen: about 30 ms less after the last answer at 10,000.
+      deepFreeze(diffed.plan.change);
+      if (diffed.plan.drift) deepFreeze(diffed.plan.drift);
+      diffs.set(request.address, diffed);
     };
     // Each object is diffed as soon as it is read, while the other reads are on their way; except before the
     // key is known, and where a slow (scrypt) fingerprint of an older state must be checked first: those are

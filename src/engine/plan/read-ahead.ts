@@ -30,6 +30,9 @@ export interface ReadAhead {
   release(): Promise<void>;
 }
 
+/** How many reads are queued between two turns of the event loop (a few ms of work each at most). */
+const READ_AHEAD_SLICE = 250;
+
 export async function startReadAhead(context: RunContext): Promise<ReadAhead | undefined> {
   if ((context.options.targets ?? []).length > 0) return undefined;
   const secrets = await resolveRunSecrets(context, 'apply');
@@ -39,10 +42,17 @@ export async function startReadAhead(context: RunContext): Promise<ReadAhead | u
   const reads = new ReadQueue(client.value, context.parallelism);
   // In the refresh's order (by address), so the service sees the same reads in the same order as without it.
   const resources = [...context.desired.resources].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  for (const resource of resources) void reads.read(getResourceType(resource.type).api(resource.spec).read);
-  // One turn of the event loop before anything else: the connections to the service open and the first reads go
-  // out now, not after the state backend's module is loaded and the state parsed (synchronous work of tens of ms).
-  await new Promise((resolve) => setImmediate(resolve));
+  // A slice at a time, each followed by a turn of the event loop: the connections open and the first reads go
+  // out at once, and the answers that arrive meanwhile send the next ones, where queueing all 10,000 of a large
+  // plan in one go held the first answers (and so every next read) for about 60 ms.
+  let start = 0;
+  do {
+    for (const resource of resources.slice(start, start + READ_AHEAD_SLICE)) void reads.read(getResourceType(resource.type).api(resource.spec).read);
+    start += READ_AHEAD_SLICE;
+    // After the last slice too: the state backend's module is loaded and the state parsed after it (synchronous
+    // work of tens of ms), when the reads are on their way.
+    await new Promise((resolve) => setImmediate(resolve));
+  } while (start < resources.length);
   const backend = openStateBackend(context.stateLocation, context.stack);
   const fingerprintKey = runFingerprintKey(context, client.value, 'read', backend);
   // A run that stops before the diff (a state that cannot be read) never awaits it.

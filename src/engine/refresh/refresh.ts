@@ -20,6 +20,9 @@ import type { AbsenceMeaning, LiveObject, RefreshRequest } from './refresh-reque
  * the service (a read that looked like its object, else one lookup of the token); without it the run stops with
  * an error naming SERVICE_ADDR, and nothing is called deleted or not found.
  */
+/** How many reads the refresh starts between two turns of the event loop. */
+const REFRESH_SLICE = 500;
+
 export async function refresh(
   client: ServiceClient,
   requests: readonly RefreshRequest[],
@@ -55,8 +58,11 @@ export async function refresh(
         resolve();
       });
     }));
-  await Promise.all(
-    requests.map(async (request) => {
+  // What a read's handling threw (a bug, not an answer): thrown once every read has settled, so that no read's
+  // promise rejects before all of them are awaited together.
+  let thrown: { error: unknown } | undefined;
+  const readOne = async (request: RefreshRequest): Promise<void> => {
+    try {
       const call = request.resourceType.api(request.identity).read;
       const result = await reads.read(call);
       // Judged in the event loop's check phase, after every answer that arrived with this one has sent its next
@@ -77,8 +83,20 @@ export async function refresh(
       }
       done += 1;
       options.onProgress?.({ kind: 'refresh', done, total });
-    }),
-  );
+    } catch (error) {
+      thrown ??= { error };
+    }
+  };
+  // Started a slice at a time, each after a turn of the event loop: the answers that arrive meanwhile (a plan's
+  // reads went out ahead, read-ahead.ts) send their next reads, where starting 10,000 in one go held them for
+  // about 30 ms.
+  const settled: Promise<void>[] = [];
+  for (let start = 0; start < requests.length; start += REFRESH_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const request of requests.slice(start, start + REFRESH_SLICE)) settled.push(readOne(request));
+  }
+  await Promise.all(settled);
+  if (thrown) throw thrown.error;
   runFailure = client.runFailure() ?? runFailure;
   if (runFailure) return fail(new EngineError('service_unusable', `refresh ${runFailureMessage(runFailure)}`));
   if (problems.length > 0) {
