@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
 import { loadDesired, listSynthesizedStacks } from '../../src/engine/setup/desired';
 import { digestOfDesired } from '../../src/engine/setup/desired-digest';
-import { DIGEST_RECORD_FILE, readRecordedDigest } from '../../src/engine/setup/desired-digest-record';
+import { DIGEST_RECORD_FILE, readRecordedDigest, updateWithText } from '../../src/engine/setup/desired-digest-record';
 import { ResumableSha256 } from '../../src/engine/setup/desired-digest-sha256';
 import { secretVariablesOfConfiguration } from '../../src/secret-variables';
 import { detectChangedStacks } from '../../src/engine/stacks/changed-stacks';
@@ -87,6 +87,23 @@ test('the resumable SHA-256 gives node\'s digest, however the input is cut and r
     expect(new ResumableSha256().update(bytes).hexDigest()).toBe(createHash('sha256').update(bytes).digest('hex'));
   }
   expect(() => new ResumableSha256({ chain: 'x', hashedBytes: 64, pending: new Uint8Array() })).toThrow(RangeError);
+});
+
+test('a text hashed a slice at a time gives the digest of its UTF-8 bytes, a surrogate pair across a slice\'s end too', () => {
+  // Slices are a third of 1 MiB in UTF-16 units: put astral, 3-byte and 2-byte characters on and around the cuts.
+  const step = Math.floor((1 << 20) / 3);
+  const texts = [
+    '',
+    'plain ascii',
+    `${'a'.repeat(step - 1)}\u{1F600}${'é'.repeat(5)}`,
+    `${'中'.repeat(step)}\u{1F600}${'a'.repeat(step - 2)}\u{10FFFF}b`,
+    `${'\u{1F600}'.repeat(step)}${'é'.repeat(step + 1)}`,
+  ];
+  for (const text of texts) {
+    expect(updateWithText(new ResumableSha256(), text).hexDigest()).toBe(createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex'));
+  }
+  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) =>
+    updateWithText(new ResumableSha256(), text).hexDigest() === createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex')), { numRuns: 300 });
 });
 
 describe('the digest a record gives is the digest apply records, for every stack of', () => {
