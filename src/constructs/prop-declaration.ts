@@ -46,3 +46,11 @@ export const stringListProp: PropDeclaration = {
 export function zodOnlyProp(schema: (z: typeof Zod) => Zod.ZodType): PropDeclaration {
   return { accepts: () => false, schema };
 }
+
+/** A construct's props schema (props-schema.ts): the plain check, and the zod schema built on demand. */
+export interface LazyPropsSchema {
+  /** True only when the zod schema certainly accepts the props. */
+  readonly check: (props: unknown) => boolean;
+  /** The zod schema: built, and zod loaded, on the first call. */
+  readonly zod: () => Zod.ZodObject;
+}

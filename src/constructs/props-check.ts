@@ -15,8 +15,7 @@ import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec } from '../resources/types';
 import { SecretValue } from '../secret-value';
-import type { Accepts, PropDeclaration } from './prop-declaration';
-import type { LazyPropsSchema } from './props-schema';
+import type { Accepts, LazyPropsSchema, PropDeclaration } from './prop-declaration';
 
 /**
  * The plain check of a props schema: the props of `fields` made from their declarations, then the props

@@ -13,18 +13,10 @@ import { parseDuration } from '../resources/duration';
 import { ldifProblems } from '../resources/ldif';
 import { templateProblems } from '../resources/template';
 import type { FieldSpec, ResourceType } from '../resources/types';
-import type { PropDeclaration } from './prop-declaration';
+import type { LazyPropsSchema, PropDeclaration } from './prop-declaration';
 import { propsCheck } from './props-check';
 import { resourceOptionDeclarations } from './resource-options';
 import { durationSchema, secretSchema } from './validation';
-
-/** A construct's props schema (see above). */
-export interface LazyPropsSchema {
-  /** True only when the zod schema certainly accepts the props. */
-  readonly check: (props: unknown) => boolean;
-  /** The zod schema: built, and zod loaded, on the first call. */
-  readonly zod: () => z.ZodObject;
-}
 
 /**
  * Props schema: the hand-written `extra` props first (in their order), then one entry per field the code sets,

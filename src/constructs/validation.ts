@@ -7,8 +7,7 @@ import type { z } from 'zod';
 import { DURATION_ALLOWED, isDuration, parseDuration } from '../resources/duration';
 import { MOUNT_PATH } from '../resources/formats';
 import { SecretValue } from '../secret-value';
-import type { PropDeclaration } from './prop-declaration';
-import type { LazyPropsSchema } from './props-schema';
+import type { LazyPropsSchema, PropDeclaration } from './prop-declaration';
 
 /** One problem of one construct's props. */
 export interface PropIssue {
