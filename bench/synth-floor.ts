@@ -15,12 +15,13 @@
  * system of the app's process) and the medians, with their ratios to plain cdktf.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { DIGEST_RECORD_FILE } from '../src/engine/setup/desired-digest-record';
 import { benchProject, median, runNodeExport as runNode } from './run';
+import { filesUnder } from './files-under';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -41,22 +42,9 @@ function transpile(project: string, name: string): void {
   writeFileSync(join(project, `${name}.js`), output.outputText);
 }
 
-function filesUnder(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (current: string) => {
-    for (const name of readdirSync(current).sort()) {
-      const file = join(current, name);
-      if (statSync(file).isDirectory()) walk(file);
-      else if (name !== DIGEST_RECORD_FILE) files.push(relative(dir, file));
-    }
-  };
-  walk(dir);
-  return files;
-}
-
 function sameOutput(expected: string, actual: string): string | undefined {
-  const files = filesUnder(expected);
-  if (files.join('\n') !== filesUnder(actual).join('\n')) return 'the file lists differ';
+  const files = filesUnder(expected, (name) => name === DIGEST_RECORD_FILE);
+  if (files.join('\n') !== filesUnder(actual, (name) => name === DIGEST_RECORD_FILE).join('\n')) return 'the file lists differ';
   const different = files.find((file) => !readFileSync(join(expected, file)).equals(readFileSync(join(actual, file))));
   return different && `${different} differs`;
 }

@@ -12,11 +12,12 @@
  * Exits 1 naming the first differing file and offset.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { DIGEST_RECORD_FILE } from '../src/engine/setup/desired-digest-record';
 import { benchProject } from './run';
+import { filesUnder } from './files-under';
 
 const ROOT = resolve(__dirname, '..');
 /** What an app needs of a tree (the examples import `../../src`). */
@@ -59,19 +60,6 @@ function replaceWithCurrent(dir: string): void {
 function compile(tree: string): void {
   const built = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(tree, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`tsc -p ${tree}/tsconfig.build.json failed`);
-}
-
-function filesUnder(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (current: string) => {
-    for (const name of readdirSync(current).sort()) {
-      const file = join(current, name);
-      if (statSync(file).isDirectory()) walk(file);
-      else files.push(relative(dir, file));
-    }
-  };
-  walk(dir);
-  return files;
 }
 
 /** The first difference between two output directories, or undefined when they hold the same bytes. */
