@@ -90,7 +90,16 @@ export interface StacksPlanJson {
  * `onlyPlan`), several stacks as a `StacksPlanJson`.
  */
 export function renderJson(reports: readonly StackReport[]): string {
-  return `${JSON.stringify(reportToJson(reports, true), null, 2)}\n`;
+  return `${jsonReportText(reports)}\n`;
+}
+
+/**
+ * `renderJson`'s text without its final newline: the one string JSON.stringify makes, for a writer that writes the
+ * newline apart (a ~9 MB text with a newline appended is a second string that V8 copies whole before it is sliced
+ * or written: cli/views/plan-report.ts).
+ */
+export function jsonReportText(reports: readonly StackReport[]): string {
+  return JSON.stringify(reportToJson(reports, true), null, 2);
 }
 
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount } from '../../src';
-import { loadDesiredSource } from '../../src/engine/setup/desired-source';
+import { loadDesiredSource, releaseDesiredSource } from '../../src/engine/setup/desired-source';
 import type { EngineOptions } from '../../src/engine/setup/engine-options';
 
 let outdir: string;
@@ -32,6 +32,22 @@ test('the same synth-output source is read and checked once per stack, a new sou
   const fresh = loadDesiredSource({ desired: { kind: 'synth-output', outdir } }, 'once');
   expect(fresh.ok).toBe(false);
   if (!fresh.ok) expect(fresh.error.message).toContain('cdk.tf.json');
+});
+
+test('a released stack is read and checked again; the other stacks of the source stay loaded', () => {
+  const source: EngineOptions['desired'] = { kind: 'synth-output', outdir };
+  const first = loadDesiredSource({ desired: source }, 'once');
+  expect(first.ok).toBe(true);
+  releaseDesiredSource({ desired: source }, 'once');
+  const again = loadDesiredSource({ desired: source }, 'once');
+  expect(again.ok).toBe(true);
+  expect(again).not.toBe(first);
+  // Released again, the file is gone: the next load reads it, and says so.
+  releaseDesiredSource({ desired: source }, 'once');
+  rmSync(join(outdir, 'stacks', 'once', 'cdk.tf.json'));
+  const gone = loadDesiredSource({ desired: source }, 'once');
+  expect(gone.ok).toBe(false);
+  if (!gone.ok) expect(gone.error.message).toContain('cdk.tf.json');
 });
 
 test('an in-memory desired state is checked again on every call (the caller may have changed it)', () => {

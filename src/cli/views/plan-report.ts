@@ -9,10 +9,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
+import { jsonReportText, renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
 import { commentContext } from '../run/ci-context';
 import { nonEmptyFlag } from '../run/engine-flags';
 import { writeWarning, type CliIo } from '../run/io';
+import { writeSliced } from '../run/sliced-write';
 import { UsageError } from '../run/usage-error';
 
 export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
@@ -68,7 +69,21 @@ export function renderReport(reports: readonly StackReport[], format: PlanFormat
  */
 export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
   const context = markdownContext(format, io, savedPlanFile);
-  writeReport((color) => renderReport(reports, format, color, context), reportWarnings(reports), format, outFile, io);
+  const report: Rendering = {
+    files: () => renderReport(reports, format, false, context),
+    stdout: (color) => (format === 'json' ? [jsonReportText(reports), '\n'] : [renderReport(reports, format, color, context).join(`\n${MARKDOWN_PART_DIVIDER}\n\n`)]),
+  };
+  writeReport(report, reportWarnings(reports), format, outFile, io);
+}
+
+/**
+ * The report as written: `files`, one text per file (markdown may have several parts); `stdout`, texts written one
+ * after the other (the parts joined; JSON as its text and then its newline, so that the ~9 MB text of 10,000
+ * objects is written in slices without first being copied into one string with its newline).
+ */
+interface Rendering {
+  files: () => string[];
+  stdout: (color: boolean) => string[];
 }
 
 /** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */
@@ -76,17 +91,17 @@ function markdownContext(format: PlanFormat, io: CliIo, savedPlanFile: string | 
   return format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
 }
 
-function writeReport(render: (color: boolean) => string[], warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+function writeReport(report: Rendering, warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
   const textOnStdout = format === 'text' && outFile === undefined;
   if (!textOnStdout) for (const warning of warnings) writeWarning(io, warning);
 
   if (outFile === undefined) {
-    const parts = render(shouldUseColor(io.stdout, io.env));
-    io.stdout.write(parts.join(`\n${MARKDOWN_PART_DIVIDER}\n\n`));
+    // A report of thousands of objects is megabytes: written in slices of whole lines (sliced-write.ts says why).
+    for (const text of report.stdout(shouldUseColor(io.stdout, io.env))) writeSliced(io.stdout, text);
     return;
   }
 
-  const parts = render(false);
+  const parts = report.files();
   const target = path.resolve(io.cwd, outFile);
   const written = parts.map((_, i) => markdownPartPath(target, i + 1));
   fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -10,6 +10,7 @@
  */
 import type { ServiceClient } from '../../client';
 import { getResourceType } from '../../resources/registry';
+import { readCallOf } from '../refresh/read-call';
 import { ReadQueue } from '../refresh/read-queue';
 import { clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
@@ -47,7 +48,7 @@ export async function startReadAhead(context: RunContext): Promise<ReadAhead | u
   // plan in one go held the first answers (and so every next read) for about 60 ms.
   let start = 0;
   do {
-    for (const resource of resources.slice(start, start + READ_AHEAD_SLICE)) void reads.read(getResourceType(resource.type).api(resource.spec).read);
+    for (const resource of resources.slice(start, start + READ_AHEAD_SLICE)) void reads.read(readCallOf(getResourceType(resource.type), resource.spec));
     start += READ_AHEAD_SLICE;
     // After the last slice too: the state backend's module is loaded and the state parsed after it (synchronous
     // work of tens of ms), when the reads are on their way.

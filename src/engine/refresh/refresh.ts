@@ -10,6 +10,7 @@ import { confirmService, notTheServiceMessage, recordServiceAnswer, runFailureMe
 import type { ProgressEvent } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
 import { readVerdict } from './read-answer';
+import { readCallOf } from './read-call';
 import { ReadQueue } from './read-queue';
 import type { AbsenceMeaning, LiveObject, RefreshRequest } from './refresh-request';
 
@@ -63,7 +64,7 @@ export async function refresh(
   let thrown: { error: unknown } | undefined;
   const readOne = async (request: RefreshRequest): Promise<void> => {
     try {
-      const call = request.resourceType.api(request.identity).read;
+      const call = readCallOf(request.resourceType, request.identity);
       const result = await reads.read(call);
       // Judged in the event loop's check phase, after every answer that arrived with this one has sent its next
       // read: judging (normalising the answer) between them held those reads back (PostgreSQL plan of 1,000 at

@@ -29,6 +29,17 @@ export function loadDesiredSource(options: Pick<EngineOptions, 'desired'>, stack
   return result;
 }
 
+/**
+ * Forgets the loaded desired state of `stack` (of a synth output): for a run over many stacks once that stack's
+ * run is done with it. A run over 100 stacks loads and checks all of them before its first request; kept to the
+ * end, every one stays in the old generation that each full GC marks while later stacks read and diff. Loading it
+ * again later reads the file again (and checks it again).
+ */
+export function releaseDesiredSource(options: Pick<EngineOptions, 'desired'>, stack: string): void {
+  const source = options.desired;
+  if (source.kind === 'synth-output') loadedOutputs.get(source)?.byStack.delete(stack);
+}
+
 /** A synth output read in this process: its manifest's stacks (read once), and each stack loaded and checked. */
 interface LoadedOutput {
   stacks?: readonly string[];

@@ -13,6 +13,7 @@ import { signSavedPlanSet } from '../saved-plan/sign-saved-plan-set';
 import type { FingerprintKey } from '../state/fingerprint';
 import { readAppDependencies, type StackDependencies } from './stack-order';
 import { prepareStacks } from './stack-preparation';
+import { releaseDesiredSource } from '../setup/desired-source';
 import { DEFAULT_PARALLELISM, withRunLimits } from '../setup/run-limits';
 import { OBJECTS_PER_SLOT, ServerShares } from './server-shares';
 import { stackProgress } from './stack-progress';
@@ -78,8 +79,13 @@ async function planEachStack(
   // A plan reads only: its stacks need not all start at once, so each server takes a few at a time.
   const { work } = order.value;
   const servers = work && { shares: new ServerShares((shared.parallelism ?? DEFAULT_PARALLELISM) * OBJECTS_PER_SLOT), work };
-  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, (stack) => planOne({
-    ...shared, stack, targets: targetsOf(stack), desired: desiredOf(), onProgress: several ? stackProgress(shared.onProgress, stack) : shared.onProgress,
-  }), undefined, servers);
+  const outcomes = await runStacksInOrder(order.value.ordered, order.value.waitsFor, async (stack) => {
+    const planned = await planOne({
+      ...shared, stack, targets: targetsOf(stack), desired: desiredOf(), onProgress: several ? stackProgress(shared.onProgress, stack) : shared.onProgress,
+    });
+    // The plan holds what it needs of the desired state; the rest need not wait in memory for the other stacks.
+    releaseDesiredSource({ desired: desiredOf() }, stack);
+    return planned;
+  }, undefined, servers);
   return ok({ outcomes, set: set.value });
 }
