@@ -8,11 +8,12 @@
  * PostgreSQL is a failure instead.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { tempDir } from './temp-dir';
 
 export const PG_USER = 'sf_team';
 export const PG_PASSWORD = 'pg-url-password-7c41d';
@@ -75,7 +76,7 @@ export async function startPostgres(): Promise<PgCluster> {
   if (!('bin' in found)) throw new Error(found.missing);
   const { bin } = found;
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-pg-'));
+  const dir = tempDir('secretform-pg-');
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
