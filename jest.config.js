@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's, removing the temporary directories each file made (test/support/temp-dir.ts) when it ends.
+  testEnvironment: '<rootDir>/test/support/temp-dir-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Transpile only (each file on its own, fast); `npm test` type-checks the whole project with tsc first.

@@ -1,4 +1,5 @@
-// Stops any throwaway PostgreSQL cluster a test file started and could not stop (a crash, a timeout).
+// Stops any throwaway PostgreSQL cluster a test file started and could not stop (a crash, a timeout), and removes
+// the cluster template the files of the run copied (test/support/postgres.ts).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -13,7 +14,21 @@ function isAlive(pid) {
   }
 }
 
+/** The prefix of test/support/postgres.ts's TEMPLATE_PREFIX, followed by the pid of the jest run. */
+const TEMPLATE_PREFIX = 'secretform-test-pg-template-';
+
 module.exports = async function globalTeardown() {
+  stopClusters();
+  // This run's template, and those of runs that died; another live run's is left alone.
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(TEMPLATE_PREFIX)) continue;
+    const run = Number(name.slice(TEMPLATE_PREFIX.length));
+    if (run !== process.pid && isAlive(run)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+};
+
+function stopClusters() {
   const registry = path.join(os.tmpdir(), 'secretform-test-pg-clusters');
   let names;
   try {
@@ -35,4 +50,4 @@ module.exports = async function globalTeardown() {
     }
     fs.rmSync(registration, { force: true });
   }
-};
+}

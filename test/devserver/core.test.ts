@@ -1,6 +1,5 @@
 import net from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DevServer } from '../../src/devserver/server';
 import { DEFAULT_SEED, loadSeedFile, parseSeed } from '../../src/devserver/seed';
@@ -14,6 +13,7 @@ import { InMemoryTokenStore } from '../../src/devserver/tokens';
 import type { ServerContext } from '../../src/devserver/types';
 import { createUserpassArea } from '../../src/devserver/userpass';
 import { call, sendRaw, startTestServer, TEST_ROOT_TOKEN } from './http';
+import { tempDir } from '../support/temp-dir';
 
 /** Opens a connection, writes `requests`, and collects complete responses until `count` have arrived. */
 function exchange(server: DevServer, writes: (string | Buffer)[], count: number): Promise<{ responses: string[]; closed: boolean }> {
@@ -445,7 +445,7 @@ describe('dev server seed', () => {
   });
 
   test('loadSeedFile reads a JSON file and names the file in errors', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const dir = tempDir('seed-');
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify({ mounts: [{ path: 'kv', type: 'kv', options: { version: '2' } }] }));
     expect(loadSeedFile(good)).toEqual({ mounts: [{ path: 'kv', type: 'kv', options: { version: '2' } }] });

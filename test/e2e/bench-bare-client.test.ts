@@ -3,11 +3,11 @@
  * does (authenticated, so the server does the same work), and fail when the server refuses them.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { ROOT } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 const ROOT_TOKEN = 'bench-bare-client-root';
 let server: DevServer;
@@ -15,7 +15,7 @@ let dir: string;
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: ROOT_TOKEN, seed: { mounts: [{ path: 'secret', type: 'kv', options: { version: '2' } }] } });
-  dir = mkdtempSync(join(tmpdir(), 'secretform-bare-client-'));
+  dir = tempDir('secretform-bare-client-');
 });
 
 afterAll(async () => {

@@ -8,12 +8,12 @@
  * issues that only mention a marker are never touched.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { BOB_PASSWORD, cliEnv, createTwoStackProject, ROOT, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 // js-yaml comes with jest (through babel-plugin-istanbul); the project has no YAML dependency of its own.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -116,7 +116,7 @@ describe('one issue per stack, kept by the nightly drift workflow', () => {
     project = createTwoStackProject();
     env = cliEnv(server, { SECRETFORM_STATE: undefined });
     expect((await runCli(['apply', '--stack', '*', '--auto-approve'], project, env)).code).toBe(0);
-    work = mkdtempSync(join(tmpdir(), 'secretform-ci-drift-issues-'));
+    work = tempDir('secretform-ci-drift-issues-');
     const bin = join(work, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'gh'), FAKE_GH);

@@ -6,13 +6,13 @@
  * plan workflow runs against an in-memory GitHub comments API (the edge: GitHub itself): it updates its comments
  * in place, parts in order.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { ALICE_PASSWORD, BOB_PASSWORD, createProject, runCli, transcript } from './cli-harness';
 import { CI_DIR, loadWorkflow, resolveExpressions, secretformLines, shellWords, type SecretformLine } from '../support/workflow-lines';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -106,7 +106,7 @@ describe('examples/ci workflows', () => {
   test('the pull-request comment is one comment per part, updated in place on the next push, parts in order', async () => {
     const workflow = loadWorkflow('secretform-plan.yml');
     const script = workflow.jobs.plan.steps.find((step) => step.uses?.startsWith('actions/github-script'))!.with!.script;
-    const dir = mkdtempSync(join(tmpdir(), 'secretform-ci-comment-'));
+    const dir = tempDir('secretform-ci-comment-');
     const markdown = join(dir, 'secretform-plan.md');
 
     // GitHub's issue comments API, in memory: ids grow, listing is in creation order.

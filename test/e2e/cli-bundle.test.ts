@@ -4,14 +4,14 @@
  * copy of the real bin/secretform.js beside a dist/ whose two entry points say which one was loaded.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 let root: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'secretform-bundle-choice-'));
+  root = tempDir('secretform-bundle-choice-');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
   for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));

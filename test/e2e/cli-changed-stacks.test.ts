@@ -11,8 +11,7 @@
  * describes; a missing, stale or altered record, or a file edited after synth, is read in full (never a wrong
  * "unchanged").
  */
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretsMount, ServiceConnection, UserpassUser } from '../../src/constructs';
@@ -20,6 +19,7 @@ import { SecretValue } from '../../src/secret-value';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
 import { cliEnv, runCli, transcript, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -47,7 +47,7 @@ interface Variant {
 const outdirs = new Map<string, string>();
 
 function synthesize(name: string, variant: Variant): void {
-  const outdir = mkdtempSync(join(tmpdir(), `secretform-changed-${name}-`));
+  const outdir = tempDir(`secretform-changed-${name}-`);
   const app = new App({ outdir });
   const connect = (stack: TerraformStack, server: DevServer, tokenEnv: string) => new ServiceConnection(stack, 'service', { address: server.url, tokenEnv });
   const base = new TerraformStack(app, 'base');
@@ -115,7 +115,7 @@ describeWithPostgres('change detection on PostgreSQL state and two dev servers',
     pg = await startPostgres();
     serverA = await startDevServer({ port: 0, rootToken: TOKEN_A });
     serverB = await startDevServer({ port: 0, rootToken: TOKEN_B });
-    project = mkdtempSync(join(tmpdir(), 'secretform-changed-project-'));
+    project = tempDir('secretform-changed-project-');
     synthesize('v0', {});
     synthesize('other-changed', { otherDescription: 'other, described anew' });
     synthesize('base-changed', { baseDescription: 'shared, described anew' });
@@ -218,7 +218,7 @@ describeWithPostgres('change detection on PostgreSQL state and two dev servers',
     for (const stack of ['base', 'app', 'other']) expect(existsSync(join(v0, 'stacks', stack, 'secretform-digest.json'))).toBe(true);
     /** A copy of a variant's output, changed by `edit`, run as the variant `name`. */
     const copyOf = (variant: string, name: string, edit: (outdir: string) => void) => {
-      const outdir = mkdtempSync(join(tmpdir(), `secretform-changed-${name}-`));
+      const outdir = tempDir(`secretform-changed-${name}-`);
       cpSync(outdirs.get(variant)!, outdir, { recursive: true });
       edit(outdir);
       outdirs.set(name, outdir);

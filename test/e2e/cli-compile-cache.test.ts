@@ -6,16 +6,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 let root: string;
 let temporary: string;
 let cacheDir: string;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'secretform-compile-cache-test-'));
+  root = tempDir('secretform-compile-cache-test-');
   mkdirSync(join(root, 'bin'));
   for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
   // The bundle and the module it requires from dist/ for every command (scripts/bundle-cli.js's externals).

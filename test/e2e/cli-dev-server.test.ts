@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 const BIN = resolve(__dirname, '../../bin/secretform.js');
 
@@ -52,7 +52,7 @@ describe('secretform dev-server', () => {
   });
 
   test('takes the root token from SECRETFORM_DEV_ROOT_TOKEN and a seed from --seed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-seed-'));
+    const dir = tempDir('cli-seed-');
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, JSON.stringify({ mounts: [{ path: 'kv', type: 'kv', options: { version: '2' } }], kv: [{ mount: 'kv', path: 'a', data: { v: 'seeded' } }] }));
     const running = run(['dev-server', '--port', '0', '--seed', seed], { SECRETFORM_DEV_ROOT_TOKEN: 'env-token' });
@@ -76,7 +76,7 @@ describe('secretform dev-server', () => {
     expect(await badRate.exited).toBe(1);
     expect(badRate.stderr()).toContain('--failure-rate must be a number between 0 and 1, got "1.5"');
 
-    const dir = mkdtempSync(join(tmpdir(), 'cli-seed-'));
+    const dir = tempDir('cli-seed-');
     const seed = join(dir, 'bad.json');
     writeFileSync(seed, JSON.stringify({ mounts: [{ path: 'x', type: 'nosuch' }] }));
     const badSeed = run(['dev-server', '--port', '0', '--seed', seed]);
@@ -89,7 +89,7 @@ describe('secretform dev-server', () => {
   });
 
   test('--seed adds to the defaults; replaceDefaults in the file or --no-defaults starts from the seed alone', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-seed-'));
+    const dir = tempDir('cli-seed-');
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, JSON.stringify({ kv: [{ mount: 'secret', path: 'team/db', data: { user: 'app' } }] }));
     const alone = join(dir, 'alone.json');

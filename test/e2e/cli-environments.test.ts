@@ -7,12 +7,12 @@
  * dependents only; a stack with nothing to do saying what it says alone; a dependency cycle and bad --stack
  * values refused before any request.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 const BASE_PASSWORD = 'env-run-base-password-3d9a';
 const PROD_PASSWORD = 'env-run-prod-password-71ce';
@@ -57,7 +57,7 @@ beforeAll(async () => {
     servers[stack] = await startDevServer({ port: 0, rootToken: TOKENS[stack] });
     ports[stack] = Number(new URL(servers[stack].url).port);
   }
-  project = mkdtempSync(join(tmpdir(), 'secretform-environments-'));
+  project = tempDir('secretform-environments-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   outdir = join(project, 'cdktf.out');
@@ -82,7 +82,7 @@ afterAll(async () => {
 const projects: string[] = [];
 
 function freshProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-environments-run-'));
+  const dir = tempDir('secretform-environments-run-');
   projects.push(dir);
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   return dir;
@@ -394,7 +394,7 @@ test('a stack with nothing to do among stacks that change says under its name wh
 });
 
 test('a cycle in the stack dependencies is an error naming it, before any request', async () => {
-  const cyclic = mkdtempSync(join(tmpdir(), 'secretform-environments-cycle-'));
+  const cyclic = tempDir('secretform-environments-cycle-');
   const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'));
   manifest.stacks.base.dependencies = ['prod'];
   writeFileSync(join(cyclic, 'manifest.json'), JSON.stringify(manifest));

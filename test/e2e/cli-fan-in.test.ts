@@ -10,14 +10,14 @@
  * commands of examples/ci/secretform-fleet.yml, job by job, each job in its own checkout, on one PostgreSQL state
  * (`secretform stacks` included: its matrix is the one the plan jobs run).
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import type { RequestLogEntry } from '../../src/devserver/router';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
 import { cliEnv, ROOT, runCli, transcript, type CliResult } from './cli-harness';
 import { loadWorkflow, resolveExpressions, secretformLines, shellWords, type SecretformLine } from '../support/workflow-lines';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -69,7 +69,7 @@ let pg: PgCluster;
 let project: string;
 
 function projectOf(app: string, prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(dir, 'main.js'), app);
   return dir;

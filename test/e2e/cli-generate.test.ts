@@ -5,13 +5,13 @@
  * the shape the service answers, so a wrong SERVICE_ADDR, or a proxy that gets some paths wrong, is an error and
  * never an empty or partial app. An object listed that then reads as not there is a warning.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
 import { startServiceProxy } from '../support/service-proxy';
 import { envelopeOf, startRawServer, type RawHandler, type RawReply, type RawRequest, type RawServer } from './client-raw-server';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
 
 // Each test writes into a fresh directory: what a run wrote is all there is.
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'secretform-generate-'));
+  dir = tempDir('secretform-generate-');
 });
 
 afterAll(async () => {

@@ -5,14 +5,14 @@
  * every format, retainOnDelete (removed from code, destroy). The dev server's request log proves what was sent.
  * The counts a service cannot give have a server and project of their own, so each of those tests runs alone.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { startServiceProxy } from '../support/service-proxy';
 import { ALICE_PASSWORD, ROOT, cliEnv, runCli, transcript } from './cli-harness';
 import { envelopeOf, type RawReply, type RawServer } from './client-raw-server';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -59,7 +59,7 @@ function writeApp(options: AppOptions, into = project): void {
 
 /** A project directory with its cdktf.json; the app is written by writeApp. */
 function newProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-guard-e2e-'));
+  const dir = tempDir('secretform-guard-e2e-');
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   return dir;
 }

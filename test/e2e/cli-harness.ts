@@ -3,9 +3,9 @@
  * temporary cdktf project whose app uses the compiled package (dist/, built by jest's global setup).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 export const ROOT = resolve(__dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'secretform.js');
@@ -66,7 +66,7 @@ export function createTwoStackProject(): string {
 }
 
 function projectOf(app: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-cli-e2e-'));
+  const dir = tempDir('secretform-cli-e2e-');
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }, null, 2));
   writeFileSync(join(dir, 'main.js'), app);
   writeFileSync(join(dir, 'user-password.txt'), `${BOB_PASSWORD}\n`);
@@ -78,7 +78,7 @@ function projectOf(app: string): string {
  * secretform (this checkout, with its bin), the framework (`cdktf` or `cdktn`) and constructs.
  */
 export function createLinkedProject(prefix: string, app: string, framework: 'cdktf' | 'cdktn'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${framework}-app`, private: true }));
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(dir, 'main.js'), app);

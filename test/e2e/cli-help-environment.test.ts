@@ -6,11 +6,11 @@
  * command's terminal guard reads them, and only the commands with a coloured report list them).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { BIN, cliEnv, createProject, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 // Some thirty runs of the binary: on a busy 2-core machine each takes seconds.
 jest.setTimeout(400_000);
@@ -35,7 +35,7 @@ const reads = new Map<string, Set<string>>();
 
 /** Runs the binary with the recorder; resolves when it exits (or, with `until`, once its stdout matches and it was stopped). */
 function runRecorded(command: string, args: string[], until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'secretform-env-reads-')), 'reads.txt');
+  const file = join(tempDir('secretform-env-reads-'), 'reads.txt');
   const child = spawn(process.execPath, ['--require', RECORDER, BIN, ...args], { cwd: project, env: { ...env, SF_RECORD_ENV_READS: file }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -4,8 +4,7 @@
  * ADDRESS starts with), and it reports an object as not on the service only once it knows it talks to the
  * service (the token lookup that plan and apply use), never because another server answers 404 to everything.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runImport } from '../../src/cli/commands/import';
 import { endCommand } from '../../src/cli/run/command-failure';
@@ -13,6 +12,7 @@ import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { fakeIo } from '../unit/cli-fake-io';
 import { cliEnv, ROOT, runCli, transcript } from './cli-harness';
 import { startRawServer, type RawHandler, type RawServer } from './client-raw-server';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -50,7 +50,7 @@ async function raw(handler: RawHandler): Promise<RawServer> {
 
 beforeAll(async () => {
   dev = await startDevServer({ port: 0, rootToken: TOKEN });
-  project = mkdtempSync(join(tmpdir(), 'secretform-import-'));
+  project = tempDir('secretform-import-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   const synth = await runCli(['synth'], project, env());

@@ -4,12 +4,12 @@
  * the state the previous ones left), and the last one looks for every credential value the run saw in state,
  * the synth output, every stream and the server's request log.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/devserver/clock';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, ROOT, runCli, startCli, transcript, waitFor, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -102,7 +102,7 @@ function logSince(count: number) {
 beforeAll(async () => {
   clock = new ManualClock(Date.UTC(2026, 0, 1));
   server = await startDevServer({ port: 0, rootToken: 'ops-root', clock });
-  project = mkdtempSync(join(tmpdir(), 'secretform-ops-e2e-'));
+  project = tempDir('secretform-ops-e2e-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   env = cliEnv(server, {
@@ -330,7 +330,7 @@ describe('rotate-root', () => {
 
   test('a saved plan made after rotate-root can be shown and applied (its secret status managed_by_service is readable)', async () => {
     const at = state().resources['ops/ldap'].rotated_by_service.bindpass;
-    const planFile = join(mkdtempSync(join(tmpdir(), 'secretform-ops-plan-')), 'rotated.plan.json');
+    const planFile = join(tempDir('secretform-ops-plan-'), 'rotated.plan.json');
     const made = await quietRun(['plan', '--synth-env', 'OPS_TIMEOUT', '--out', planFile], { OPS_TIMEOUT: '45s' });
     expect(made.code).toBe(0);
     expect(JSON.parse(readFileSync(planFile, 'utf8')).plan.changes.find((c: any) => c.address === 'ops/ldap').secrets).toEqual([

@@ -7,13 +7,13 @@
  * reason and how to proceed; with the states in PostgreSQL too (prod's rows damaged). The real binary against a
  * dev server.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { describeWithPostgres, startPostgres, type PgCluster } from '../support/postgres';
 import { ROOT, cliEnv, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -39,7 +39,7 @@ function writeApp(mount: boolean, dir = project): void {
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'across-e2e-root' });
-  project = mkdtempSync(join(tmpdir(), 'secretform-across-e2e-'));
+  project = tempDir('secretform-across-e2e-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeApp(true);
   const applied = await runCli(['apply', '--stack', '*', '--auto-approve'], project, cliEnv(server));
@@ -132,7 +132,7 @@ describeWithPostgres('states in PostgreSQL', () => {
   });
 
   test("prod's rows damaged in the database: base's removal is refused, naming prod and the database's complaint", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secretform-across-pg-e2e-'));
+    const dir = tempDir('secretform-across-pg-e2e-');
     writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
     const env = cliEnv(own!, { SECRETFORM_STATE: pg!.url('across') });
     writeApp(true, dir);

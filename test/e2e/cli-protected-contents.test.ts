@@ -5,12 +5,12 @@
  * before any write, naming the user and its mount and how to proceed. The real binary against a
  * dev server; its request log proves nothing was written.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { ROOT, cliEnv, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -37,7 +37,7 @@ function writeApp(options: { mount: boolean; protect?: boolean }): void {
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'held-e2e-root' });
-  project = mkdtempSync(join(tmpdir(), 'secretform-held-e2e-'));
+  project = tempDir('secretform-held-e2e-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   env = cliEnv(server);
   writeApp({ mount: true });

@@ -6,12 +6,12 @@
  * (a second one for the identity mismatch), runs the refused command through the real binary, and checks exit 1
  * and the way out in what it printed.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { startLockHolder } from '../support/lock-holder';
 import { cliEnv, ROOT, runCli, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -61,7 +61,7 @@ interface Case {
 }
 
 function newCase(name: string): Case {
-  const dir = mkdtempSync(join(tmpdir(), `secretform-ways-${name}-`));
+  const dir = tempDir(`secretform-ways-${name}-`);
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js' }));
   writeFileSync(join(dir, 'main.js'), APP);
   writeFileSync(join(dir, 'password.txt'), 'ways-password-value-3b7e\n');

@@ -5,11 +5,11 @@
  * names. Two independent stacks on one dev server (and a second server for prod's connection), through the real
  * binary.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, ROOT, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -34,7 +34,7 @@ let project: string;
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'refusals-root' });
-  project = mkdtempSync(join(tmpdir(), 'secretform-refusals-'));
+  project = tempDir('secretform-refusals-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
 });

@@ -5,11 +5,11 @@
  * absence, and one that rate-limits for ever fails the run at its deadline, naming the server and its answer,
  * with every state file as it was.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { BOB_PASSWORD, cliEnv, ROOT, runCli, transcript, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -40,7 +40,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: 'budget-root-token-3f8a', latencyMs: LATENCY_MS });
-  project = mkdtempSync(join(tmpdir(), 'secretform-budget-e2e-'));
+  project = tempDir('secretform-budget-e2e-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   writeFileSync(join(project, 'user-password.txt'), `${BOB_PASSWORD}\n`);

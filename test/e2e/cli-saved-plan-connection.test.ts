@@ -6,13 +6,13 @@
  * before any request: the spy receives nothing. The legitimate plan of the same project still applies (against
  * the environment, or the synth output it was made with, named with --output).
  */
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { objectOfConnection } from '../../src/engine/setup/desired';
 import { startRawServer, type RawServer } from './client-raw-server';
 import { cliEnv, createProject, createTwoStackProject, ROOT, runCli, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -101,7 +101,7 @@ test('a plan file of two stacks with one edited to name another service is refus
 
 /** A project whose stack `ops` names its service with a ServiceConnection: the address from SF_E2E_ADDR, the token from OPS_TOKEN. */
 function connectionProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-connection-'));
+  const dir = tempDir('secretform-saved-plan-connection-');
   writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(dir, 'main.js'), `
 const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});
@@ -139,7 +139,7 @@ test("a plan file whose stack's ServiceConnection address was edited is refused 
 
   // The plan as written applies against the synth output it was made with, here named with --output (moved away).
   writeFileSync(planFile, original);
-  const moved = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-output-'));
+  const moved = tempDir('secretform-saved-plan-output-');
   renameSync(join(project, 'cdktf.out'), join(moved, 'out'));
   const applied = await runCli(['apply', planFile, '--output', join(moved, 'out')], project, opsEnv());
   expect(applied.stderr).toBe('');

@@ -6,11 +6,11 @@
  * TAMPERED), the set's dependencies or its order is refused before any write, on either server or in state;
  * the file as written applies.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeEnvironmentServers, environmentsEnv, startEnvironmentServers, synthEnvironments, type EnvironmentServers } from '../support/environments-example';
 import { runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(240_000);
 
@@ -21,7 +21,7 @@ let planFile: string;
 
 beforeAll(async () => {
   servers = await startEnvironmentServers();
-  dir = mkdtempSync(join(tmpdir(), 'secretform-plan-set-integrity-'));
+  dir = tempDir('secretform-plan-set-integrity-');
   env = environmentsEnv(servers, { SECRETFORM_STATE_KEY: undefined });
   const synth = await synthEnvironments(dir, env);
   expect(synth.code).toBe(0);

@@ -5,13 +5,13 @@
  * accepting drift with no write; a drift check with only SERVICE_ADDR and SERVICE_TOKEN set; no secret value
  * in a plan file or in any output.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { call } from '../devserver/http';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
 import { ALICE_PASSWORD, BOB_PASSWORD, cliEnv, createProject, runCli, transcript } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const bootstrap = await startDevServer({ port: 0, rootToken: 'synth-only' });
   try {
     await Promise.all(Object.entries(VERSIONS).map(async ([name, ttl]) => {
-      const outdir = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-synth-'));
+      const outdir = tempDir('secretform-saved-plan-synth-');
       const synth = await runCli(['synth', '--output', outdir], base, cliEnv(bootstrap, { SF_E2E_USERS: 'alice,bob', SF_E2E_TTL: ttl }));
       if (synth.code !== 0) throw new Error(`synth of ${name} failed: ${synth.stderr}`);
       synthOutput[name as Version] = outdir;
@@ -332,7 +332,7 @@ describe('a saved plan is bound to what made it', () => {
     const toToken = tampered(file, 'keyless-token.plan.json', { env: 'SERVICE_TOKEN' });
     const toStateKey = tampered(file, 'keyless-state-key.plan.json', { env: 'SECRETFORM_STATE_KEY' });
 
-    const outdir = mkdtempSync(join(tmpdir(), 'secretform-reserved-'));
+    const outdir = tempDir('secretform-reserved-');
     cpSync(synthOutput.v1!, outdir, { recursive: true });
     const configFile = join(outdir, 'stacks', 'e2e', 'cdk.tf.json');
     writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(/"env": ?"SF_E2E_ALICE_PASSWORD"/g, '"env":"SERVICE_TOKEN"'));

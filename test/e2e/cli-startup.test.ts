@@ -3,11 +3,11 @@
  * the dev server are never loaded by `plan --no-synth`, nor zod when the synthesized output and the state are
  * well formed), nor the HTTP client by `stacks`, which sends no request.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { cliEnv, createProject, ROOT, runCli } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -29,7 +29,7 @@ async function loadedModules(
   cwd = project,
   env = cliEnv(server),
 ): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'secretform-modules-')), 'modules.txt');
+  const file = join(tempDir('secretform-modules-'), 'modules.txt');
   const result = await runCli(args, cwd, { ...env, SECRETFORM_DEBUG_LOADED_MODULES: file });
   return { ...result, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
 }
@@ -113,7 +113,7 @@ describe('secretform start-up', () => {
     let env: NodeJS.ProcessEnv;
     const statePath = () => join(connected, '.secretform', 'e2e.state.json');
     beforeAll(async () => {
-      connected = mkdtempSync(join(tmpdir(), 'secretform-cli-zod-'));
+      connected = tempDir('secretform-cli-zod-');
       writeFileSync(join(connected, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
       writeFileSync(join(connected, 'main.js'), CONNECTED_APP);
       // The stack's connection names the server: SERVICE_ADDR and SERVICE_TOKEN are not used.

@@ -6,9 +6,6 @@
  * elsewhere, the others are applied while it waits for its --lock-timeout, then it alone fails as locked. A
  * drift check of every stack records their drift histories through the same shared connections.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import type { Client } from 'pg';
 import { SecretsMount } from '../../src/constructs';
@@ -18,6 +15,7 @@ import { cliEnv, runCli } from './cli-harness';
 import { PostgresStateBackend } from '../../src/engine/state/postgres-backend';
 import { MAX_STATE_CONNECTIONS, openStateConnections } from '../../src/engine/state/postgres-connections';
 import { parsePostgresUrl } from '../../src/engine/state/state-location';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(240_000);
 
@@ -53,8 +51,8 @@ describeWithPostgres('PostgreSQL state: the connections of a run of many stacks'
   beforeAll(async () => {
     pg = await startPostgres();
     server = await startDevServer({ port: 0, rootToken: TOKEN });
-    project = mkdtempSync(join(tmpdir(), 'secretform-connections-project-'));
-    outdir = mkdtempSync(join(tmpdir(), 'secretform-connections-out-'));
+    project = tempDir('secretform-connections-project-');
+    outdir = tempDir('secretform-connections-out-');
     const app = new App({ outdir });
     for (let n = 0; n < STACKS; n++) {
       const stack = new TerraformStack(app, stackName(n));
@@ -107,7 +105,7 @@ describeWithPostgres('PostgreSQL state: the connections of a run of many stacks'
       const before = await withAdmin((admin) => admin.query<{ stack: string; serial: string }>(`SELECT stack, serial FROM ${SCHEMA}.states`));
       const serialOf = new Map(before.rows.map((row) => [row.stack, Number(row.serial)]));
       // A change in every stack, so each one writes.
-      const changed = mkdtempSync(join(tmpdir(), 'secretform-connections-out-'));
+      const changed = tempDir('secretform-connections-out-');
       const app = new App({ outdir: changed });
       for (let n = 0; n < STACKS; n++) {
         const stack = new TerraformStack(app, stackName(n));

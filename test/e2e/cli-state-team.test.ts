@@ -4,8 +4,7 @@
  * timeout, force-unlock, history and restore, moving a stack between backends, and no secret value (nor the
  * database password) anywhere in the tables or in what the commands printed.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { App, TerraformStack } from 'cdktf';
@@ -17,6 +16,7 @@ import { call } from '../devserver/http';
 import { startLockHolder } from '../support/lock-holder';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
 import { ALICE_PASSWORD, BOB_PASSWORD, cliEnv, createProject, runCli, startCli, transcript, waitFor } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -42,7 +42,7 @@ const synthOutput: Partial<Record<UserSet, string>> = {};
  * without starting a node process and loading cdktf once per user set.
  */
 function synthesizeUsers(users: string[]): string {
-  const outdir = mkdtempSync(join(tmpdir(), 'secretform-team-synth-'));
+  const outdir = tempDir('secretform-team-synth-');
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'e2e');
   const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });

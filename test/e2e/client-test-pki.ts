@@ -1,9 +1,9 @@
 // Throw-away certificates for the client's TLS tests, made with the openssl binary: a CA, a server
 // certificate for 127.0.0.1/localhost signed by it, and a client certificate for mutual TLS.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 export interface TestPki {
   dir: string;
@@ -38,7 +38,7 @@ function makeLeaf(dir: string, name: string, ca: string, extensions: string): vo
 }
 
 export function createTestPki(): TestPki {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-client-pki-'));
+  const dir = tempDir('secretform-client-pki-');
   makeCa(dir, 'test-ca');
   makeCa(dir, 'other-ca');
   makeLeaf(dir, 'server', 'test-ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');

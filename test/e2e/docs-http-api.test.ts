@@ -4,13 +4,13 @@
  * says the next `secretform plan` reports.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ROOT, runCli } from './cli-harness';
 import { markdownFileBlocks } from '../support/readme-blocks';
 import { startDevServerProcess, stopDevServerProcess } from '../support/dev-server-process';
 import { runBash } from '../support/run-bash';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -65,7 +65,7 @@ test('every curl block of the page runs as written against a fresh dev server, a
 
 test('the page\'s drift block makes the next plan report the user as changed outside secretform', async () => {
   const url = await startDevServer();
-  const project = mkdtempSync(join(tmpdir(), 'secretform-http-api-'));
+  const project = tempDir('secretform-http-api-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), `
 const { App, TerraformStack } = require(${JSON.stringify(join(ROOT, 'node_modules', 'cdktf'))});

@@ -6,8 +6,7 @@
  * bound, and once the bounds are reached more checks do not make it grow. (The refresh is left out: the history
  * does not depend on it, and the CLI's recording is tested in cli-drift.test.ts.)
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileDriftHistoryStore } from '../../src/engine/state/drift-history-file';
 import { PostgresDriftHistoryStore } from '../../src/engine/state/drift-history-postgres';
@@ -18,6 +17,7 @@ import { bounded, emptyHistory, MAX_CHECKS, MAX_COUNTED_OBJECTS, MAX_RESOLVED_EP
 import { describeWithPostgres, startPostgres, type PgCluster } from '../support/postgres';
 import { ok } from '../../src/engine/errors';
 import { historyAfter, recordChecks, workloadObjects, type WorkloadObject } from '../support/drift-history-workload';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -86,7 +86,7 @@ test('episode counts: at most MAX_COUNTED_OBJECTS, those of the objects whose ep
 });
 
 test('a local history file: bounded in checks, episodes and bytes, not growing past the bounds', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-drift-bounded-'));
+  const dir = tempDir('secretform-drift-bounded-');
   const store = new FileDriftHistoryStore(join(dir, `${STACK}.state.json`));
   try {
     await boundedUnderManyChecks(store, () => {

@@ -4,7 +4,6 @@
  * drift, the state commands, and invalid input that never reaches the server.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import type { TerraformStack as Stack } from 'cdktf';
@@ -16,6 +15,7 @@ import { apply, destroy, plan, stateList, stateRm, stateShow, type ProgressEvent
 import { startServiceProxy } from '../support/service-proxy';
 import { envelopeOf } from './client-raw-server';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
+import { tempDir } from '../support/temp-dir';
 
 let h: Harness;
 beforeEach(async () => {
@@ -352,7 +352,7 @@ describe('invalid input never reaches the server', () => {
     new LdapStaticRole(stack, 'static', { backend: 'ldap', name: 'svc', username: 'svc-a', rotationPeriod: '1s' });
     expect(await plan(h.options(stack))).toMatchObject({ ok: false, error: { code: 'desired_invalid', message: expect.stringContaining('test/static') } });
 
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-engine-out-'));
+    const outdir = tempDir('secretform-engine-out-');
     const app = new App({ outdir });
     const synthStack = new TerraformStack(app, 'test');
     new AuthMount(synthStack, 'userpass', { path: 'userpass', type: 'userpass' });

@@ -4,12 +4,12 @@
  * a 10 MB string, an unknown field and a dependency cycle fail plan and apply with every problem at once, each
  * naming the address and the field under the file, and the dev server sees no request at all.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { apply, AuthMount, LdapSecretBackend, LdapStaticRole, plan, SecretValue, UserpassUser, type EngineOptions } from '../../src';
 import { startHarness, type Harness } from './engine-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -19,7 +19,7 @@ const USERS = Array.from({ length: 24 }, (_, index) => `user-${index}`);
 
 beforeAll(async () => {
   harness = await startHarness({ SF_PASSWORD: 'desired-validation-password', SF_BINDPASS: 'desired-validation-bindpass' });
-  outdir = mkdtempSync(join(tmpdir(), 'secretform-desired-validation-'));
+  outdir = tempDir('secretform-desired-validation-');
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'test');
   const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
@@ -38,7 +38,7 @@ const configFile = () => join(outdir, 'stacks', 'test', 'cdk.tf.json');
 
 /** Edits the `"//".secretform` object of each resource address given, in a fresh copy of the synthesized file. */
 function edited(edits: Record<string, (object: any) => void>): string {
-  const copy = mkdtempSync(join(tmpdir(), 'secretform-desired-edited-'));
+  const copy = tempDir('secretform-desired-edited-');
   const config = JSON.parse(readFileSync(configFile(), 'utf8'));
   const found = new Set<string>();
   for (const resources of Object.values<any>(config.resource)) {

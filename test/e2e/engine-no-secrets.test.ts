@@ -5,7 +5,6 @@
  * re-created.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
@@ -16,6 +15,7 @@ import {
 } from '../../src';
 import { apply, destroy, plan, type EngineOptions, type ProgressEvent } from '../../src';
 import { actions, ADMIN_DN, ADMIN_PASSWORD, newStack, startHarness, unwrap, USERS_DN, type Harness } from './engine-harness';
+import { tempDir } from '../support/temp-dir';
 
 /** Secret values the environment holds; the directory's admin password is the real bind password. */
 const SECRET_ENV: Record<string, string> = {
@@ -63,7 +63,7 @@ let h: Harness;
 let outdir: string;
 beforeEach(async () => {
   h = await startHarness(SECRET_ENV, { kvMount: false });
-  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-engine-synth-'));
+  outdir = tempDir('secretform-engine-synth-');
   fs.writeFileSync(path.join(h.dir, SECRET_FILE_NAME), `${SECRET_FILE_VALUE}\n`);
 });
 afterEach(async () => {

@@ -5,8 +5,7 @@
  * wrong, so a run that used them would fail. Checked on each server over HTTP: each stack's objects are on its
  * own server only. The tests run in order on one project; the last one looks for the tokens everywhere.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAction } from '../../src/cli/commands/action';
 import { runExec } from '../../src/cli/commands/exec';
@@ -14,6 +13,7 @@ import { endCommand } from '../../src/cli/run/command-failure';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { fakeIo } from '../unit/cli-fake-io';
 import { cliEnv, ROOT, runCli, transcript, type CliResult } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -43,7 +43,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   staging = await startDevServer({ port: 0, rootToken: STAGING_TOKEN });
   prod = await startDevServer({ port: 0, rootToken: PROD_TOKEN });
-  project = mkdtempSync(join(tmpdir(), 'secretform-environments-'));
+  project = tempDir('secretform-environments-');
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   writeFileSync(join(project, 'main.js'), APP);
   env = cliEnv({ url: 'http://127.0.0.1:1', rootToken: 'not-the-token-of-either-server' }, {
@@ -182,7 +182,7 @@ describe('action and exec work on the stack their address starts with', () => {
   test('a --stack other than the address\'s stack is refused, naming both and the fix, before the app runs or any request', async () => {
     const before = requestCounts();
     // An app that fails, into an output of its own: had it run, its failure would be the error.
-    const app = ['--app', `${JSON.stringify(process.execPath)} -e "process.exit(3)"`, '--output', mkdtempSync(join(tmpdir(), 'secretform-no-app-'))];
+    const app = ['--app', `${JSON.stringify(process.execPath)} -e "process.exit(3)"`, '--output', tempDir('secretform-no-app-')];
     const action = await cli(['action', 'login', 'prod/ci', '--stack', 'staging', '--format', 'json', ...app]);
     expect(action.stderr).toBe(mismatch('staging', 'prod/ci', 'prod'));
     expect(action.code).toBe(1);

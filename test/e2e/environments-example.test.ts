@@ -4,13 +4,13 @@
  * order: base, prod, staging) and checked on each server over HTTP; then the walkthrough script plans every
  * stack in one run and applies them with `--stack '*'`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEMO_SECRETS, EXPECTED, ROOT_TOKENS, runEnvironments, STACKS } from '../../examples/environments/walkthrough';
 import { closeEnvironmentServers, environmentsEnv, startEnvironmentServers, synthEnvironments, type EnvironmentServers } from '../support/environments-example';
 import { runCli, transcript } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -20,7 +20,7 @@ const workDirs: string[] = [];
 afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function workDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-environments-example-'));
+  const dir = tempDir('secretform-environments-example-');
   workDirs.push(dir);
   return dir;
 }

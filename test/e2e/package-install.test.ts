@@ -5,9 +5,9 @@
  * once and both installs run at the same time.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ok, packRepository, ROOT } from '../support/package-tarball';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(400_000);
 
@@ -51,7 +51,7 @@ let workdir: string;
 let tarball: string;
 
 beforeAll(async () => {
-  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-pack-'));
+  workdir = tempDir('secretform-pack-');
   // dist/ is built by jest's global setup; packing must not build again.
   tarball = await packRepository(workdir);
 });

@@ -9,10 +9,10 @@
  * name no zod type (zod's own declarations fail without it), so a user's setting does not matter.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cachedRegistryTool, ok, packRepository, run } from '../support/package-tarball';
 import { readmeBlock } from '../support/readme-blocks';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(600_000);
 
@@ -28,7 +28,7 @@ const compilers = new Map<CompilerName, string>();
 const apps = new Map<'without @types/node' | 'with its own @types/node', string>();
 
 beforeAll(async () => {
-  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-types-'));
+  workdir = tempDir('secretform-types-');
   const [tarball] = await Promise.all([
     packRepository(workdir),
     ...Object.entries(COMPILERS).map(async ([name, version]) => {

@@ -6,12 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DEMO_SECRETS, REPORT_FILE, runQuickstart, STACK, STATE_FILE, SYNTH_DIR, type RunningServer } from '../../examples/platform/quickstart';
 import { ROOT } from './cli-harness';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(120_000);
 
@@ -61,7 +61,7 @@ function writtenFiles(workDir: string): string[] {
 
 const workDirs: string[] = [];
 function newWorkDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-quickstart-'));
+  const dir = tempDir('secretform-quickstart-');
   workDirs.push(dir);
   return dir;
 }

@@ -9,11 +9,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ok, packRepository, ROOT } from '../support/package-tarball';
 import { readmeBlock } from '../support/readme-blocks';
 import { startDevServerProcess, stopDevServerProcess } from '../support/dev-server-process';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(600_000);
 
@@ -65,7 +65,7 @@ async function read(apiPath: string): Promise<{ status: number; data?: Record<st
 }
 
 beforeAll(async () => {
-  workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-readme-'));
+  workdir = tempDir('secretform-readme-');
   // Where `git clone ... secretform && (cd secretform && npm ci && npm pack)` leaves the tarball.
   fs.mkdirSync(path.join(workdir, 'secretform'));
   await packRepository(path.join(workdir, 'secretform'));

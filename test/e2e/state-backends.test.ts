@@ -3,7 +3,7 @@
  * The same behaviour is checked on both: incremental writes based on lineage+serial, refusal of a write based on
  * an older state, locks that name their holder, wait with a timeout, never outlive their process, and history.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stateRestore } from '../../src/engine/run/state-commands';
@@ -16,6 +16,7 @@ import { parsePostgresUrl, resolveStateLocation } from '../../src/engine/state/s
 import { lockPathOf } from '../../src/engine/state/state-lock';
 import { startLockHolder } from '../support/lock-holder';
 import { describeWithPostgres, PG_PASSWORD, startPostgres, type PgCluster } from '../support/postgres';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -45,7 +46,7 @@ function open(where: string, stack = 'st'): StateBackend {
   return openStateBackend(location.value, stack);
 }
 
-const local: Kind = { name: 'local file', fresh: () => join(mkdtempSync(join(tmpdir(), 'secretform-backend-')), 'st.state.json') };
+const local: Kind = { name: 'local file', fresh: () => join(tempDir('secretform-backend-'), 'st.state.json') };
 const postgres: Kind = { name: 'PostgreSQL', fresh: () => pg!.url(`s${process.pid}_${(stackCounter += 1)}`) };
 
 function behaviours(kind: Kind): void {

@@ -3,13 +3,13 @@
  * directory) shares the lock, whether the file exists yet or not. And a holder that was killed but not yet
  * reaped (a zombie: Linux process state `Z`) counts as dead, so its lock is taken at once.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateBackend } from '../../src/engine/state/backend';
 import { openStateBackend } from '../../src/engine/state/open-backend';
 import { resolveStateLocation } from '../../src/engine/state/state-location';
 import { startOrphanedLockHolder } from '../support/lock-holder';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(30_000);
 
@@ -39,14 +39,14 @@ async function lockedByFirst(first: string, second: string): Promise<void> {
 
 describe('the local state lock is keyed on the real path', () => {
   test('a symlink to a state file that does not exist yet shares its lock', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secretform-lock-alias-'));
+    const dir = tempDir('secretform-lock-alias-');
     symlinkSync('s.json', join(dir, 'alias.json'));
     await lockedByFirst(join(dir, 's.json'), join(dir, 'alias.json'));
     await lockedByFirst(join(dir, 'alias.json'), join(dir, 's.json'));
   });
 
   test('a symlink to an existing state file, and a path through a symlinked directory, share its lock', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secretform-lock-alias-'));
+    const dir = tempDir('secretform-lock-alias-');
     mkdirSync(join(dir, 'real'));
     writeFileSync(join(dir, 'real', 's.json'), '');
     symlinkSync(join(dir, 'real', 's.json'), join(dir, 'alias.json'));
@@ -58,7 +58,7 @@ describe('the local state lock is keyed on the real path', () => {
 
 describe('a zombie lock holder', () => {
   test('counts as dead: its lock is taken at once', async () => {
-    const where = join(mkdtempSync(join(tmpdir(), 'secretform-lock-zombie-')), 'st.state.json');
+    const where = join(tempDir('secretform-lock-zombie-'), 'st.state.json');
     const holder = await startOrphanedLockHolder(where, 'st');
     try {
       const backend = open(where);

@@ -4,11 +4,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadDesired } from '../../src/engine/setup/desired';
 import { synthesize } from '../../src/synthesize';
 import { SECRET_ENV, SECRET_FILE_NAME, SECRET_FILE_VALUE } from './synth-fixture';
+import { tempDir } from '../support/temp-dir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CDKTF = path.join(ROOT, 'node_modules', '.bin', 'cdktf');
@@ -41,7 +41,7 @@ function synthEnv(project: string): NodeJS.ProcessEnv {
 
 /** A cdktf project in a temp dir whose app is `main.ts` (run with tsx). */
 function makeProject(mainSource: string): string {
-  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-cdktf-'));
+  const project = tempDir('secretform-cdktf-');
   tempDirs.push(project);
   fs.writeFileSync(path.join(project, 'main.ts'), mainSource);
   fs.writeFileSync(path.join(project, SECRET_FILE_NAME), SECRET_FILE_VALUE);
@@ -182,13 +182,13 @@ app.synth();
   }, 120_000);
 
   test('without cdktf.json or --app it says what to do', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-empty-'));
+    const empty = tempDir('secretform-empty-');
     tempDirs.push(empty);
     await expect(synthesize({ cwd: empty })).rejects.toThrow(`no app to run: pass --app "<command>" or set "app" in ${path.join(empty, 'cdktf.json')}`);
   });
 
   test('an app that does not call app.synth() is reported', async () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-nosynth-'));
+    const empty = tempDir('secretform-nosynth-');
     tempDirs.push(empty);
     const sink = { write: () => true } as unknown as NodeJS.WritableStream;
     await expect(synthesize({ cwd: empty, app: `${JSON.stringify(process.execPath)} -e "0"`, stdout: sink, stderr: sink }))

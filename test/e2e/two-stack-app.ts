@@ -3,18 +3,16 @@
  * blue and green, each a userpass mount (`<stack>-users`) and a user `<stack>/ci` (username `<stack>-ci`), both
  * applied against the harness's dev server.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { apply, AuthMount, SecretValue, UserpassUser, type EngineOptions } from '../../src';
 import { unwrap, type Harness } from './engine-harness';
+import { tempDir } from '../support/temp-dir';
 
 export type TwoStackOptions = EngineOptions & { desired: { kind: 'synth-output'; outdir: string } };
 
 /** Synthesizes the two stacks into a new temporary outdir (the caller removes it) and applies both. */
 export async function applyTwoStacks(h: Harness, passwordEnv: string, prefix: string): Promise<TwoStackOptions> {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const outdir = tempDir(prefix);
   const app = new App({ outdir });
   for (const name of ['blue', 'green']) {
     const stack = new TerraformStack(app, name);

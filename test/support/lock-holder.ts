@@ -4,9 +4,9 @@
  * closed stdout (EPIPE). Tests check which of these leave the lock behind (none may).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from './temp-dir';
 
 const DIST = resolve(__dirname, '../../dist');
 
@@ -37,7 +37,7 @@ export interface LockHolderProcess {
 
 /** Starts the holder and resolves once it holds the lock. */
 export async function startLockHolder(state: string, stack: string, mode: HolderMode): Promise<LockHolderProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-lock-holder-'));
+  const dir = tempDir('secretform-lock-holder-');
   const script = join(dir, 'hold.js');
   writeFileSync(script, SCRIPT);
   const child = spawn(process.execPath, [script, state, stack, mode], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -72,7 +72,7 @@ export interface OrphanedLockHolder {
  * does. End `parent` to let init reap it.
  */
 export async function startOrphanedLockHolder(state: string, stack: string): Promise<OrphanedLockHolder> {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-lock-holder-'));
+  const dir = tempDir('secretform-lock-holder-');
   const script = join(dir, 'hold.js');
   writeFileSync(script, SCRIPT);
   const parent = spawn('/bin/sh', ['-c', '"$0" "$1" "$2" "$3" hold & echo "pid:$!"; exec sleep 600', process.execPath, script, state, stack], {

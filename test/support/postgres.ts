@@ -7,8 +7,8 @@
  * Without PostgreSQL the tests that need it are skipped with the reason printed; under CI (`CI=true`) a missing
  * PostgreSQL is a failure instead.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,41 +75,9 @@ export async function startPostgres(): Promise<PgCluster> {
   if (!('bin' in found)) throw new Error(found.missing);
   const { bin } = found;
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-pg-'));
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
-  const run = (tool: string, args: string[]): void => {
-    const command = asRoot ? 'runuser' : join(bin, tool);
-    const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
-    const result = spawnSync(command, argv, { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
-  };
-  const data = join(dir, 'data');
-  mkdirSync(CLUSTER_REGISTRY, { recursive: true });
-  const registration = join(CLUSTER_REGISTRY, dir.split('/').pop()!);
-  // The jest run that owns it (set by the global setup; this process when run without it).
-  writeFileSync(registration, JSON.stringify({ dir, bin, asRoot, run: Number(process.env.SECRETFORM_TEST_RUN_PID ?? process.pid) }));
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  const port = await freePort();
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`, 'start']);
-  const stop = (): void => stopCluster(dir, bin, asRoot, registration);
-  const admin = async (): Promise<Client> => {
-    const client = new Client({ host: dir, port, user: 'postgres', database: 'postgres' });
-    await client.connect();
-    return client;
-  };
-  try {
-    const client = await admin();
-    await client.query(`CREATE ROLE ${PG_USER} LOGIN PASSWORD '${PG_PASSWORD}'`);
-    await client.query(`CREATE DATABASE ${PG_DATABASE} OWNER ${PG_USER}`);
-    await client.end();
-  } catch (error) {
-    stop();
-    throw error;
-  }
+  const template = await clusterTemplate(bin, asRoot);
+  const cluster = await newCluster(bin, asRoot, 'secretform-pg-', template);
+  const { dir, port } = cluster;
   return {
     port,
     url: (schema) => `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DATABASE}${schema ? `?schema=${schema}` : ''}`,
@@ -119,8 +87,92 @@ export async function startPostgres(): Promise<PgCluster> {
       return client;
     },
     dump: () => execFileSync(join(bin, 'pg_dump'), ['-h', dir, '-p', String(port), '-U', 'postgres', '--data-only', PG_DATABASE], { encoding: 'utf8' }),
-    stop,
+    stop: () => stopCluster(dir, bin, asRoot, cluster.registration),
   };
+}
+
+/** Where a jest run keeps the cluster its files copy (see clusterTemplate); its global teardown removes it. */
+export const TEMPLATE_PREFIX = 'secretform-test-pg-template-';
+
+/**
+ * The stopped cluster every file of this jest run copies instead of running initdb and making the role and the
+ * database again (~2 s of CPU per file), or undefined outside a jest run (SECRETFORM_TEST_RUN_PID, set by the
+ * global setup, whose teardown removes it): a bench then makes its cluster from scratch and leaves nothing behind.
+ * Two workers may both find none and build one at once: each builds in its own directory and renames it into
+ * place; the one that comes second removes its own and uses the other.
+ */
+async function clusterTemplate(bin: string, asRoot: boolean): Promise<string | undefined> {
+  const runPid = process.env.SECRETFORM_TEST_RUN_PID;
+  if (runPid === undefined) return undefined;
+  const template = join(tmpdir(), `${TEMPLATE_PREFIX}${runPid}`);
+  if (existsSync(join(template, 'ready'))) return template;
+  const built = await newCluster(bin, asRoot, 'secretform-pg-template-build-', undefined);
+  // A clean shutdown (not -m immediate): the copies then start without crash recovery.
+  const stopped = pgTool(bin, asRoot, built.dir, 'pg_ctl', ['-D', join(built.dir, 'data'), '-m', 'fast', '-w', 'stop']);
+  rmSync(built.registration, { force: true });
+  if (stopped.status !== 0) {
+    rmSync(built.dir, { recursive: true, force: true });
+    throw new Error(`pg_ctl stop of the template cluster failed: ${stopped.stdout}${stopped.stderr}`);
+  }
+  writeFileSync(join(built.dir, 'ready'), '');
+  try {
+    renameSync(built.dir, template);
+  } catch {
+    rmSync(built.dir, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/**
+ * A running cluster in a new temporary directory (registered for the global teardown): a copy of `template`'s
+ * data, or initdb and then the role and its database.
+ */
+async function newCluster(bin: string, asRoot: boolean, prefix: string, template: string | undefined): Promise<{ dir: string; port: number; registration: string }> {
+  // Not a tempDir (test/support/temp-dir.ts): stopCluster and the global teardown stop the server before they
+  // remove its directory, which a removal at the end of the file would not.
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (tool: string, args: string[]): void => {
+    const result = pgTool(bin, asRoot, dir, tool, args);
+    if (result.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
+  };
+  const data = join(dir, 'data');
+  mkdirSync(CLUSTER_REGISTRY, { recursive: true });
+  const registration = join(CLUSTER_REGISTRY, dir.split('/').pop()!);
+  // The jest run that owns it (set by the global setup; this process when run without it).
+  writeFileSync(registration, JSON.stringify({ dir, bin, asRoot, run: Number(process.env.SECRETFORM_TEST_RUN_PID ?? process.pid) }));
+  if (template) {
+    // cp -a keeps the owner (postgres, under root) and the modes the server insists on.
+    const copied = spawnSync('cp', ['-a', join(template, 'data'), data], { encoding: 'utf8' });
+    if (copied.status !== 0) throw new Error(`copying the template cluster ${template} failed: ${copied.stderr}`);
+  } else {
+    run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  }
+  const port = await freePort();
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`, 'start']);
+  if (template) return { dir, port, registration };
+  try {
+    const client = new Client({ host: dir, port, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    await client.query(`CREATE ROLE ${PG_USER} LOGIN PASSWORD '${PG_PASSWORD}'`);
+    await client.query(`CREATE DATABASE ${PG_DATABASE} OWNER ${PG_USER}`);
+    await client.end();
+  } catch (error) {
+    stopCluster(dir, bin, asRoot, registration);
+    throw error;
+  }
+  return { dir, port, registration };
+}
+
+/** Runs a PostgreSQL tool of `bin` in `dir`, as the `postgres` user when this process is root. */
+function pgTool(bin: string, asRoot: boolean, dir: string, tool: string, args: string[]): SpawnSyncReturns<string> {
+  const command = asRoot ? 'runuser' : join(bin, tool);
+  const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
+  return spawnSync(command, argv, { cwd: dir, encoding: 'utf8', timeout: 60_000 });
 }
 
 function stopCluster(dir: string, bin: string, asRoot: boolean, registration: string): void {

@@ -4,11 +4,11 @@
  * ServiceConnection, so a test can apply on A and then point the same stack at B, as a user going from one
  * environment to two would.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { ROOT, cliEnv } from '../e2e/cli-harness';
+import { tempDir } from './temp-dir';
 
 export interface TwoServices {
   readonly a: DevServer;
@@ -27,7 +27,7 @@ export async function closeTwoServices(services: TwoServices | undefined): Promi
 
 /** A fresh project directory whose cdktf.json runs `node main.js` (written by `writeProdApp`). */
 export function identityProject(prefix: string): string {
-  const project = mkdtempSync(join(tmpdir(), prefix));
+  const project = tempDir(prefix);
   writeFileSync(join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'node main.js' }));
   return project;
 }

@@ -4,7 +4,6 @@
  * spec, the diff and the report.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
@@ -18,6 +17,7 @@ import { withExtraFields } from '../../src/resources/define';
 import { field } from '../../src/resources/field';
 import { getResourceType } from '../../src/resources/registry';
 import { readSynthesizedSpecs } from '../../src/synthesized-spec';
+import { tempDir } from '../support/temp-dir';
 
 const scratch = withExtraFields(getResourceType('ldap_library_set'), [
   field('checkout_policy', 'string', 'Which free account a check-out gets.', { allowed: ['first', 'random'], serviceDefault: 'first' }),
@@ -33,7 +33,7 @@ const outdirs: string[] = [];
 afterAll(() => outdirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function synth(props: Record<string, unknown>): { specs: ReturnType<typeof readSynthesizedSpecs>; error?: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-scratch-'));
+  const outdir = tempDir('secretform-scratch-');
   outdirs.push(outdir);
   const app = new App({ outdir });
   new ScratchSet(new TerraformStack(app, 'prod'), 'pool', props);

@@ -4,13 +4,13 @@
  * its serial is not the state's) by a command that writes without one, and read back from a journal a crashed
  * command left. The PostgreSQL table is covered end to end (test/e2e/cli-changed-stacks.test.ts).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateWriter } from '../../src/engine/state/state-writer';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';
 import { readAppliedRecords } from '../../src/engine/state/applied-records';
 import type { ResourceState } from '../../src/engine/state/state-file';
+import { tempDir } from '../support/temp-dir';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 const OTHER = `sha256:${'b'.repeat(64)}`;
@@ -36,7 +36,7 @@ const recordOf = async (path: string) => {
 };
 
 test('recorded with the serial of the last write; current: no new write; another write leaves it stale', async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'secretform-digest-state-')), 'st.state.json');
+  const path = join(tempDir('secretform-digest-state-'), 'st.state.json');
   expect(await recordOf(path)).toBeUndefined();
   await command(path, async (writer) => {
     await writer.set('st/a', entry(1));
@@ -62,7 +62,7 @@ test('recorded with the serial of the last write; current: no new write; another
 });
 
 test('a journal left by a crashed command gives back the digest its last write recorded', async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'secretform-digest-journal-')), 'st.state.json');
+  const path = join(tempDir('secretform-digest-journal-'), 'st.state.json');
   const backend = new LocalStateBackend(path, 'st');
   const lock = await backend.lock({ command: 'test', timeoutMs: 0 });
   if (!lock.ok) throw lock.error;

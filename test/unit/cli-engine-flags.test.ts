@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerActionCommand } from '../../src/cli/commands/action';
@@ -14,6 +13,7 @@ import {
 import type { CommandRegistration } from '../../src/cli/run/command-outcome';
 import { UsageError } from '../../src/cli/run/usage-error';
 import { fakeIo } from './cli-fake-io';
+import { tempDir } from '../support/temp-dir';
 
 const defaults: EngineFlags = { target: [], parallelism: '10', synth: true };
 
@@ -108,7 +108,7 @@ describe('engine options and the synth output directory', () => {
   });
 
   test('default to cdktf.json "output", else cdktf.out', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-flags-'));
+    const dir = tempDir('cli-flags-');
     expect(configuredOutputDir(dir)).toBe('cdktf.out');
     writeFileSync(join(dir, 'cdktf.json'), JSON.stringify({ app: 'node main.js', output: 'synth-out' }));
     expect(configuredOutputDir(dir)).toBe('synth-out');

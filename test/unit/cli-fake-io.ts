@@ -1,9 +1,7 @@
 /** A CliIo over strings, for unit tests of the CLI helpers and commands. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIo, InputStream, OutputStream } from '../../src/cli/run/io';
+import { tempDir } from '../support/temp-dir';
 
 export interface CapturedStream extends OutputStream {
   text: string;
@@ -35,6 +33,6 @@ export function fakeIo(options: { tty?: boolean; env?: NodeJS.ProcessEnv; cwd?: 
     stderr: capture(options.tty === true),
     stdin,
     env: options.env ?? {},
-    cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'cli-unit-')),
+    cwd: options.cwd ?? tempDir('cli-unit-'),
   };
 }

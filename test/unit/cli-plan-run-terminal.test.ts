@@ -3,17 +3,15 @@
  * stderr shows each failed stack's error in its section once, and stderr says where to look; piped, stderr
  * carries every error in full.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount } from '../../src';
 import { runPlanOfStacks } from '../../src/cli/run/plan-run';
 import { fakeIo } from './cli-fake-io';
+import { tempDir } from '../support/temp-dir';
 
 /** Two stacks, neither of which can plan: their service's address has nothing listening. */
 function twoStacks(): string {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-run-terminal-'));
+  const outdir = tempDir('plan-run-terminal-');
   const app = new App({ outdir });
   for (const name of ['blue', 'green']) new AuthMount(new TerraformStack(app, name), 'users', { path: `${name}-users`, type: 'userpass' });
   app.synth();

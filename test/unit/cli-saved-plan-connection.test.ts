@@ -3,15 +3,13 @@
  * the environment's here (a project directory without synth output), in every setting that decides where the
  * token goes and how; only a trailing slash of the address is not a difference.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { savedPlanConnectionMismatch } from '../../src/engine/saved-plan/saved-plan-connection';
 import { objectOfConnection } from '../../src/engine/setup/desired';
 import { fakeIo } from './cli-fake-io';
+import { tempDir } from '../support/temp-dir';
 
 const ADDRESS = 'https://secrets.example.com:8200';
-const cwd = mkdtempSync(join(tmpdir(), 'secretform-plan-connection-unit-'));
+const cwd = tempDir('secretform-plan-connection-unit-');
 const io = (env: NodeJS.ProcessEnv = { SERVICE_ADDR: ADDRESS, SERVICE_TOKEN: 'tok-unit-secret' }) => fakeIo({ env, cwd });
 const connection = (changes: Record<string, unknown> = {}) => objectOfConnection({ construct: 'ops/service', address: ADDRESS, tokenEnv: 'SERVICE_TOKEN', skipVerify: false, ...changes });
 

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { DIGEST_RECORD_FILE, writeDigestRecord } from '../../src/engine/setup/desired-digest-record';
 import { ResumableSha256 } from '../../src/engine/setup/desired-digest-sha256';
 import { secretVariablesOfOutput, synthEnvironment } from '../../src/synth-environment';
 import { secretVariablesOfPreviousOutput } from '../../src/synthesize';
+import { tempDir } from '../support/temp-dir';
 
 describe('synthEnvironment', () => {
   const source = {
@@ -42,7 +42,7 @@ describe('synthEnvironment', () => {
 
 describe('secretVariablesOfOutput', () => {
   test('names every SecretValue.fromEnv variable of every stack of the output; none without an output', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'sf-synth-env-'));
+    const outdir = tempDir('sf-synth-env-');
     expect(secretVariablesOfOutput(outdir)).toEqual(new Set());
     for (const [stack, variable] of [['a', 'A_PASSWORD'], ['b', 'B_KEY']]) {
       mkdirSync(join(outdir, 'stacks', stack), { recursive: true });
@@ -66,7 +66,7 @@ describe('secretVariablesOfPreviousOutput (what synth withholds from the app it 
   const config = (variable: string) => JSON.stringify({ resource: { terraform_data: { r: { '//': { secretform: { secrets: { password: { $secret: { env: variable } } } } } } } } });
 
   test('a record that describes its file gives its names: the file is not parsed', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'sf-synth-env-record-'));
+    const outdir = tempDir('sf-synth-env-record-');
     // Bytes no parse could read: only the record can name RECORDED_PASSWORD.
     stackWithRecord(outdir, 'a', '{ not json', ['RECORDED_PASSWORD']);
     expect(secretVariablesOfPreviousOutput(outdir)).toEqual(new Set(['RECORDED_PASSWORD']));
@@ -74,7 +74,7 @@ describe('secretVariablesOfPreviousOutput (what synth withholds from the app it 
   });
 
   test('a record of other bytes, or of a version without the names, is not used: the file is parsed', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'sf-synth-env-record-'));
+    const outdir = tempDir('sf-synth-env-record-');
     const edited = stackWithRecord(outdir, 'edited', config('OLD_PASSWORD'), ['OLD_PASSWORD']);
     writeFileSync(join(edited, 'cdk.tf.json'), config('NEW_PASSWORD'));
     stackWithRecord(outdir, 'older', config('OLDER_RECORD_PASSWORD'), undefined);

@@ -4,13 +4,13 @@
  * identical output.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as cdktf from 'cdktf';
 import * as cdktn from 'cdktn';
 import { LdapStaticRole, loadDesired, SecretsMount, UserpassUser, SecretValue } from '../../src';
 import { frameworkOf, isStack } from '../../src/constructs/cdktf-adapter';
 import { addEveryConstruct } from '../e2e/synth-fixture';
+import { tempDir } from '../support/temp-dir';
 
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -20,7 +20,7 @@ type Name = keyof typeof FRAMEWORKS;
 
 function synthEvery(name: Name) {
   const { App, TerraformStack } = FRAMEWORKS[name];
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `secretform-${name}-`));
+  const outdir = tempDir(`secretform-${name}-`);
   tempDirs.push(outdir);
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'prod');
@@ -56,7 +56,7 @@ describe('the same stack under cdktf 0.21 and cdktn 0.24', () => {
 
   test.each(['cdktf', 'cdktn'] as const)('%s: invalid props and stack-level problems fail app.synth() naming the construct', (name) => {
     const { App, TerraformStack } = FRAMEWORKS[name];
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), `secretform-${name}-`));
+    const outdir = tempDir(`secretform-${name}-`);
     tempDirs.push(outdir);
     const app = new App({ outdir });
     const stack = new TerraformStack(app, 'bad');
@@ -68,7 +68,7 @@ describe('the same stack under cdktf 0.21 and cdktn 0.24', () => {
   });
 
   test('cdktn: a token in a prop is refused (tokens are recognised through the app\'s framework)', () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-cdktn-'));
+    const outdir = tempDir('secretform-cdktn-');
     tempDirs.push(outdir);
     const app = new cdktn.App({ outdir });
     const stack = new cdktn.TerraformStack(app, 'tok');

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
 import { configureDeployBridge, desiredFromStack, loadDesired, LdapSecretBackend, LdapStaticRole, SecretValue, SecretsMount, UserpassUser } from '../../src';
@@ -7,6 +6,7 @@ import { specDigest } from '../../src/constructs/bridge';
 import { getResourceType } from '../../src/resources';
 import { parseSecretReferenceJson } from '../../src/secret-value';
 import { addEveryConstruct, SECRET_ENV, SECRET_FILE_VALUE } from '../e2e/synth-fixture';
+import { tempDir } from '../support/temp-dir';
 
 interface SynthesizedEntry {
   version: number;
@@ -23,7 +23,7 @@ const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function newApp(): { app: App; outdir: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-synth-'));
+  const outdir = tempDir('secretform-synth-');
   tempDirs.push(outdir);
   return { app: new App({ outdir }), outdir };
 }

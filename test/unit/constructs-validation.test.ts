@@ -1,6 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import {
   AuthMount, CloudSecretBackend, CloudSecretRole, LdapDynamicRole, LdapLibrarySet, LdapSecretBackend, LdapStaticRole, SecretsMount, SecretValue,
@@ -8,13 +6,14 @@ import {
   SyncWebhostProjectDestination, UserpassUser,
 } from '../../src';
 import { validateStack } from '../../src/testing';
+import { tempDir } from '../support/temp-dir';
 
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 /** Builds a stack, runs the real app.synth() and returns the validation error message (fails if synth passes). */
 function synthError(build: (stack: TerraformStack, app: App) => void): string {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+  const outdir = tempDir('secretform-validation-');
   tempDirs.push(outdir);
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'prod');
@@ -258,7 +257,7 @@ describe('validation at synth (real app.synth())', () => {
   test('the stack-level problems a synth found are not reused once the stack holds other constructs', () => {
     // Validation takes the problems the synth pass just found for the same constructs (stack.ts); a construct
     // added after that synth must be checked against the others.
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+    const outdir = tempDir('secretform-validation-');
     tempDirs.push(outdir);
     const app = new App({ outdir });
     const stack = new TerraformStack(app, 'prod');
@@ -302,7 +301,7 @@ describe('validation at synth (real app.synth())', () => {
   });
 
   test('accepts every construct with valid props', () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+    const outdir = tempDir('secretform-validation-');
     tempDirs.push(outdir);
     const app = new App({ outdir });
     const stack = new TerraformStack(app, 'prod');
@@ -368,7 +367,7 @@ describe('secrets never come from secretform\'s own variables', () => {
   });
 
   test('a variable that merely contains SERVICE is accepted', () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-validation-'));
+    const outdir = tempDir('secretform-validation-');
     tempDirs.push(outdir);
     const app = new App({ outdir });
     user(new TerraformStack(app, 'prod'), { password: SecretValue.fromEnv('MY_SERVICE_PASSWORD') });

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -42,7 +42,7 @@ process.stdout.write(JSON.stringify({ afterValid, afterWrong: zodLoaded(), messa
 let probe: { afterValid: boolean; afterWrong: boolean; message: string };
 
 beforeAll(() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-zod-load-'));
+  const dir = tempDir('secretform-zod-load-');
   try {
     fs.writeFileSync(path.join(dir, 'probe.cjs'), PROBE);
     const run = spawnSync(process.execPath, [TSX, path.join(dir, 'probe.cjs'), dir], { cwd: ROOT, encoding: 'utf8', timeout: 50_000 });

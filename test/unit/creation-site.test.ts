@@ -5,7 +5,6 @@
  * for synth output of an older version; and the SARIF and markdown reports pointing at it.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, UserpassUser } from '../../src/constructs';
@@ -16,6 +15,7 @@ import { renderMarkdown, renderSarif, stackReport } from '../../src/report';
 import { SecretValue } from '../../src/secret-value';
 import { isWellFormedSpec, parseSynthesizedSpec, SOURCE_KEYS, specObjectsOf, specSchema, writeSynthesizedSpec } from '../../src/synthesized-spec';
 import { sarifSchemaErrors } from '../support/sarif-schema';
+import { tempDir } from '../support/temp-dir';
 
 const PROJECT = '/home/dev/infra';
 const OWN = ['/home/dev/infra/node_modules/secretform/src/', '/home/dev/infra/node_modules/secretform/dist/'];
@@ -59,7 +59,7 @@ afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: tr
 
 /** Synthesizes a mount and a user, declared on known lines of this file (`new` at columns 17 and 3). */
 function synthesized(stackTraces: boolean): { outdir: string; mountLine: number; userLine: number } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-creation-site-'));
+  const outdir = tempDir('secretform-creation-site-');
   dirs.push(outdir);
   const app = new App({ outdir, stackTraces });
   const stack = new TerraformStack(app, 'prod');

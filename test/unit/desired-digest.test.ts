@@ -6,8 +6,7 @@
  * digest of a synthesized file read as specs (`secretform stacks`) equals that of the same file loaded for a run
  * (apply).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
@@ -15,6 +14,7 @@ import { loadDesired, type DesiredResource, type DesiredStack } from '../../src/
 import fc from 'fast-check';
 import { canonicalText, desiredDigest, digestInputOf, digestOfDesired, digestText, digestTextBeforeService, digestTextFromService } from '../../src/engine/setup/desired-digest';
 import { readSynthesizedConnection, readSynthesizedSpecs } from '../../src/synthesized-spec';
+import { tempDir } from '../support/temp-dir';
 
 const PASSWORD = 'digest-test-password-5f2c9';
 
@@ -94,7 +94,7 @@ test('changes with a field, a secret reference, a lifecycle option, a waiver, th
 });
 
 test('a synthesized stack read as specs has the digest of the same stack loaded for a run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-digest-'));
+  const dir = tempDir('secretform-digest-');
   try {
     const app = new App({ outdir: dir });
     const prod = new TerraformStack(app, 'prod');

@@ -2,18 +2,18 @@
  * A run reads and checks a synth output once: the CLI's connection check and the run itself prepare the same
  * stack, and at 10,000 resources the second read and validation cost about 0.3 s of a plan.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount } from '../../src';
 import { loadDesiredSource, releaseDesiredSource } from '../../src/engine/setup/desired-source';
 import type { EngineOptions } from '../../src/engine/setup/engine-options';
+import { tempDir } from '../support/temp-dir';
 
 let outdir: string;
 
 beforeEach(() => {
-  outdir = mkdtempSync(join(tmpdir(), 'secretform-desired-once-'));
+  outdir = tempDir('secretform-desired-once-');
   const app = new App({ outdir });
   new AuthMount(new TerraformStack(app, 'once'), 'userpass', { path: 'userpass', type: 'userpass' });
   app.synth();
@@ -64,7 +64,7 @@ test('an in-memory desired state is checked again on every call (the caller may 
 });
 
 test("a run over several stacks reads the output's manifest once, not once per stack", () => {
-  const many = mkdtempSync(join(tmpdir(), 'secretform-desired-once-many-'));
+  const many = tempDir('secretform-desired-once-many-');
   try {
     const app = new App({ outdir: many });
     for (const name of ['a', 'b', 'c']) new AuthMount(new TerraformStack(app, name), 'userpass', { path: `${name}-users`, type: 'userpass' });

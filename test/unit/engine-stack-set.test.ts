@@ -3,14 +3,14 @@
  * plan of two stacks (dependency order, one outcome each), the one global order in which a run takes its stacks'
  * locks, and a run of one stack as a set of one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretValue, UserpassUser } from '../../src';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { apply, createSavedPlan, applySavedPlan, plan, type ProgressEvent, type StackSetOptions } from '../../src/engine';
 import { lockStateFile, readLockHolder } from '../../src/engine/state/state-lock';
+import { tempDir } from '../support/temp-dir';
 
 const ROOT_TOKEN = 'stack-set-root';
 // `app` depends on `base`: dependency order is base, app; sorted (lock) order is app, base.
@@ -23,7 +23,7 @@ let options: StackSetOptions & { desired: { kind: 'synth-output'; outdir: string
 
 beforeEach(async () => {
   server = await startDevServer({ port: 0, rootToken: ROOT_TOKEN });
-  dir = mkdtempSync(join(tmpdir(), 'secretform-stack-set-'));
+  dir = tempDir('secretform-stack-set-');
   const outdir = join(dir, 'cdktf.out');
   const app = new App({ outdir });
   const stacks = [BASE, APP].map((name) => {

@@ -4,14 +4,14 @@
  * each stack's reads together, in the run's order, rather than every stack's reads interleaved to the end. The
  * plan itself is the same: every stack planned, no change after apply, outcomes in the run's order.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, SecretValue, UserpassUser } from '../../src';
 import { startDevServer, type DevServer } from '../../src/devserver/server';
 import { apply, plan, type StackSetOptions } from '../../src/engine';
 import { OBJECTS_PER_SLOT } from '../../src/engine/stacks/server-shares';
+import { tempDir } from '../support/temp-dir';
 
 const ROOT_TOKEN = 'stack-shares-root';
 const STACKS = ['s0', 's1', 's2'];
@@ -23,7 +23,7 @@ let options: StackSetOptions;
 
 beforeAll(async () => {
   server = await startDevServer({ port: 0, rootToken: ROOT_TOKEN, requestLogCap: 100_000 });
-  dir = mkdtempSync(join(tmpdir(), 'secretform-stack-shares-'));
+  dir = tempDir('secretform-stack-shares-');
   const outdir = join(dir, 'cdktf.out');
   const app = new App({ outdir });
   for (const name of STACKS) {

@@ -2,8 +2,7 @@
  * A run over several stacks, the pure parts: which stacks `--stack` selects, the order dependencies give (a
  * cycle named), and the scheduling (a failed stack stops only its dependents, independent stacks overlap).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, fail, ok } from '../../src/engine/errors';
 import { orderStacks, readStackDependencies, reverseDependencies } from '../../src/engine/stacks/stack-order';
@@ -12,6 +11,7 @@ import { stackProgress } from '../../src/engine/stacks/stack-progress';
 import { runStacksInOrder } from '../../src/engine/stacks/stack-scheduler';
 import type { ProgressEvent } from '../../src/engine/setup/engine-options';
 import { resolveStateLocation } from '../../src/engine/state/state-location';
+import { tempDir } from '../support/temp-dir';
 
 const STACKS = ['base', 'prod-eu', 'prod-us', 'staging'];
 
@@ -52,7 +52,7 @@ describe('stack order', () => {
   });
 
   test('dependencies come from the manifest, limited to the stacks of the run', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'sf-stacks-'));
+    const outdir = tempDir('sf-stacks-');
     writeFileSync(join(outdir, 'manifest.json'), JSON.stringify({ stacks: { base: { dependencies: [] }, prod: { dependencies: ['base', 'shared'] }, shared: {} } }));
     expect(readStackDependencies(outdir, ['base', 'prod'])).toEqual(ok(deps({ base: [], prod: ['base'] })));
   });

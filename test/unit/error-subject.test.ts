@@ -3,8 +3,6 @@
  * they are known, and `describeEngineError` alone puts them into words, so that a stack is named exactly once
  * whichever way its failure travelled (never dropped, never twice as in `stack blue: stack blue: ...`).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError, inStack } from '../../src/engine/errors';
 import type { DesiredStack } from '../../src/engine/setup/desired';
@@ -13,6 +11,7 @@ import { checkStackConnection } from '../../src/engine/setup/stack-connection';
 import { prepareStacks } from '../../src/engine/stacks/stack-preparation';
 import { emptyState } from '../../src/engine/state/state-file';
 import { describeEngineError } from '../../src/report/engine-error';
+import { tempDir } from '../support/temp-dir';
 
 const connection = { construct: 'green/conn', address: 'http://127.0.0.1:8300', tokenEnv: 'GREEN_TOKEN', skipVerify: false };
 
@@ -56,7 +55,7 @@ describe('the engine sets the subject where it is known, and never writes it int
   });
 
   test("a set of several names each stack's failure once: the environment's address, and a ServiceConnection's token", () => {
-    const statePath = join(mkdtempSync(join(tmpdir(), 'sf-subject-')), '{stack}.state.json');
+    const statePath = join(tempDir('sf-subject-'), '{stack}.state.json');
     const desiredOf = (stack: string) => ({ kind: 'loaded' as const, desired: { stack, resources: [], ...(stack === 'green' ? { connection } : {}) } as DesiredStack });
     const set = (stacks: string[]) => ({ stacks, several: true, dependencies: new Map(stacks.map((stack) => [stack, []])), targetsOf: () => undefined });
 

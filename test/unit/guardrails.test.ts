@@ -4,7 +4,6 @@
  * that removes a protected object, and the bounded counting of what a delete takes with it.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, LdapSecretBackend, SecretsMount, SecretValue, UserpassUser } from '../../src';
@@ -23,13 +22,14 @@ import { countListed, MAX_LIST_CALLS } from '../../src/resources/consequences';
 import { getResourceType } from '../../src/resources/registry';
 import type { ConsequenceRead } from '../../src/resources/types';
 import { parseSynthesizedSpec } from '../../src/synthesized-spec';
+import { tempDir } from '../support/temp-dir';
 
 const KEY = FingerprintKey.keyed(Buffer.from('guardrails-test-key'), 'test');
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function synth(build: (stack: TerraformStack) => void): { outdir: string; error?: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-guardrails-'));
+  const outdir = tempDir('secretform-guardrails-');
   tempDirs.push(outdir);
   const app = new App({ outdir });
   build(new TerraformStack(app, 'prod'));
@@ -84,7 +84,7 @@ describe('construct props', () => {
   test('the engine refuses a spec whose ignoreChanges names no field of its type', () => {
     const spec = { version: 1, type: 'userpass_user', address: 'prod/a', id: 'auth/userpass/users/a', spec: { mount: 'userpass', username: 'a' }, secrets: {}, dependsOn: [], digest: '', lifecycle: { ignoreChanges: ['nope'] } };
     expect(parseSynthesizedSpec(spec, 'x').lifecycle).toEqual({ ignoreChanges: ['nope'] });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-guardrails-'));
+    const dir = tempDir('secretform-guardrails-');
     tempDirs.push(dir);
     fs.mkdirSync(path.join(dir, 'stacks', 'prod'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ stacks: { prod: {} } }));

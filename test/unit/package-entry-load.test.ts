@@ -7,8 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 jest.setTimeout(60_000);
 
@@ -36,7 +36,7 @@ const atImport = [...new Set(loaded())];
 let probe: { atImport: string[]; offered: string; health: number; afterUse: string[] };
 
 beforeAll(() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-entry-'));
+  const dir = tempDir('secretform-entry-');
   try {
     fs.writeFileSync(path.join(dir, 'probe.cjs'), PROBE);
     const run = spawnSync(process.execPath, [TSX, path.join(dir, 'probe.cjs')], { cwd: ROOT, encoding: 'utf8', timeout: 50_000 });

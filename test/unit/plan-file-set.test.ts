@@ -4,14 +4,14 @@
  * file holds left out), the order a plan over the same stacks takes; and the origin checks before any request:
  * a stack the app's synth output does not hold, a plan made against another state.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { joinPlanFiles, type PlanFile } from '../../src/engine/saved-plan/plan-file-set';
 import { checkPlanFilesOrigin } from '../../src/engine/saved-plan/plan-file-origin';
 import type { SavedPlan } from '../../src/engine/saved-plan/saved-plan';
 import type { SavedPlanSet } from '../../src/engine/saved-plan/saved-plan-set';
 import { orderSavedPlanSet } from '../../src/engine/stacks/stack-order';
+import { tempDir } from '../support/temp-dir';
 
 /** A stack's saved plan: only what joining reads (its name, dependencies and state) is meaningful here. */
 function saved(stack: string, dependsOn?: string[], location = `/state/${stack}.json`): SavedPlan {
@@ -67,7 +67,7 @@ describe('joinPlanFiles', () => {
 });
 
 describe('checkPlanFilesOrigin', () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'secretform-plan-origin-'));
+  const outdir = tempDir('secretform-plan-origin-');
   writeFileSync(join(outdir, 'manifest.json'), JSON.stringify({ version: '0.21.0', stacks: { api: {}, platform: {} } }));
   mkdirSync(join(outdir, 'stacks'), { recursive: true });
   const cwd = '/project';

@@ -5,8 +5,7 @@
  * and come back equal to what was written. The lists the generators draw from are the engine's own, so a value
  * added to the engine is generated here without editing this test.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { renderReport } from '../../src/cli/views/plan-report';
@@ -16,13 +15,14 @@ import { ACTION_REASON_KINDS } from '../../src/engine/saved-plan/plan-schema';
 import { readSavedPlan, SAVED_PLAN_FORMAT, SAVED_PLAN_VERSION, writeSavedPlan, type SavedPlan } from '../../src/engine/saved-plan/saved-plan';
 import { RESOURCE_TYPES } from '../../src/resources/registry';
 import type { Consequence } from '../../src/resources/types';
+import { tempDir } from '../support/temp-dir';
 
 const SEED = 20261125;
 const RUNS = 150;
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-property-'));
+  dir = tempDir('secretform-saved-plan-property-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,7 +10,6 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import fc from 'fast-check';
 import { App, TerraformStack } from 'cdktf';
 import {
@@ -18,6 +17,7 @@ import {
   SyncAssociation, SyncCloud1SmDestination, SyncGithubApp, SyncRepohostDestination, UserpassUser,
 } from '../../src';
 import type { SecretformResource } from '../../src/constructs/resource';
+import { tempDir } from '../support/temp-dir';
 
 /** Runs of each property; the counts are reported by the closing note. */
 const RUNS = { namesPerTarget: 150, synth: 25, durations: 1000, durationProps: 200 };
@@ -165,7 +165,7 @@ describe('synth validation of names that become API path segments (property)', (
   });
 
   test('a real app.synth() with a generated name either succeeds or fails with the path-named errors, never otherwise', () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-property-'));
+    const outdir = tempDir('secretform-property-');
     try {
       fc.assert(
         fc.property(fc.constantFrom(...TARGETS), nameArbitrary, (target, name) => {

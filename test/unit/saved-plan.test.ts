@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanComputation } from '../../src/engine/plan/compute-plan';
 import type { Plan } from '../../src/engine/plan/plan';
@@ -11,6 +10,7 @@ import { liveDigests, staleReasons } from '../../src/engine/saved-plan/staleness
 import type { StateFile } from '../../src/engine/state/state-file';
 import { getResourceType } from '../../src/resources/registry';
 import { change, emptyPlan } from './report-plan-fixture';
+import { tempDir } from '../support/temp-dir';
 
 const userpass = getResourceType('userpass_user');
 const ALICE = { mount: 'userpass', username: 'alice', token_ttl: 3600, token_policies: ['default'] };
@@ -112,7 +112,7 @@ describe('staleReasons', () => {
 });
 
 describe('saved plan files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'secretform-saved-plan-unit-'));
+  const dir = tempDir('secretform-saved-plan-unit-');
 
   test('are written readable by the owner only, also over a wider existing file, and read back as written', async () => {
     const file = join(dir, 'plan.json');

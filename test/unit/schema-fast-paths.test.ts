@@ -5,8 +5,7 @@
  * `__proto__` and `constructor` keys) are drawn with fast-check (fixed seed); what the schema refuses still
  * reads as the schema's message.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { ACTION_REASON_KINDS, actionReasonSchema } from '../../src/engine/saved-plan/plan-schema';
@@ -14,6 +13,7 @@ import { ENTRY_KEYS, isWellFormedState, readState, resourceStateSchema, STATE_KE
 import {
   CONNECTION_KEYS, connectionSchema, isWellFormedSpec, LIFECYCLE_KEYS, parseSynthesizedConnection, parseSynthesizedSpec, specSchema, wellFormedConnectionInAnyOrder,
 } from '../../src/synthesized-spec';
+import { tempDir } from '../support/temp-dir';
 
 const SEED = 20261126;
 const RUNS = 400;
@@ -140,7 +140,7 @@ describe('a state file', () => {
   });
 
   test('a damaged file reads as the schema says, as before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secretform-fast-path-'));
+    const dir = tempDir('secretform-fast-path-');
     try {
       const path = join(dir, 'state.json');
       const entry = { type: 'secrets_mount', id: 'kv', attributes: {}, secrets: {}, dependencies: [], applied_at: 'now' };

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
 import { parseSecretReferenceJson, resolveSecretValue, SecretValue } from '../../src/secret-value';
+import { tempDir } from '../support/temp-dir';
 
 describe('SecretValue', () => {
   test('fromEnv and fromFile hold only a reference, synthesized as {"$secret": ...}', () => {
@@ -33,7 +33,7 @@ describe('SecretValue', () => {
   });
 
   test('resolves environment variables and files at engine time, naming what is missing', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-secret-'));
+    const dir = tempDir('secretform-secret-');
     try {
       fs.writeFileSync(path.join(dir, 'key.txt'), 'file-value\n');
       await expect(resolveSecretValue(SecretValue.fromFile('key.txt'), { cwd: dir })).resolves.toBe('file-value');

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyState, readState, writeState } from '../../src/engine/state/state-file';
 import { forceUnlockStateFile, lockStateFile } from '../../src/engine/state/state-lock';
+import { tempDir } from '../support/temp-dir';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'secretform-state-'));
+const dir = () => tempDir('secretform-state-');
 
 describe('state file', () => {
   it('reads a missing state file as an empty state of the stack', async () => {

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateWriter } from '../../src/engine/state/state-writer';
 import { journalPathOf } from '../../src/engine/state/journal';
 import { LocalStateBackend } from '../../src/engine/state/local-backend';
 import { readState, type ResourceState } from '../../src/engine/state/state-file';
+import { tempDir } from '../support/temp-dir';
 
 const entry = (n: number): ResourceState => ({ type: 'userpass_user', id: `auth/userpass/users/u${n}`, attributes: { username: `u${n}` }, secrets: {}, dependencies: [], applied_at: '2026-01-01T00:00:00.000Z' });
 
 async function lockedBackend(): Promise<{ backend: LocalStateBackend; path: string }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'secretform-writer-')), 'st.state.json');
+  const path = join(tempDir('secretform-writer-'), 'st.state.json');
   const backend = new LocalStateBackend(path, 'st');
   const lock = await backend.lock({ command: 'test', timeoutMs: 0 });
   if (!lock.ok) throw lock.error;

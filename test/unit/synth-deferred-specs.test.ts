@@ -3,7 +3,6 @@
 // must leave the file exactly as cdktf would have written it: the spec only when resolution would return it
 // unchanged (inert-value.ts, checked here against cdktf's own resolution), the keys in cdktf's order.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Token, Tokenization } from 'cdktf';
 import fc from 'fast-check';
@@ -11,6 +10,7 @@ import { AuthMount, SecretsMount, SecretValue, UserpassUser } from '../../src';
 import { onStackConfiguration, tokenRules } from '../../src/constructs/cdktf-adapter';
 import { DeferredOverrides } from '../../src/constructs/deferred-overrides';
 import { isInert } from '../../src/constructs/inert-value';
+import { tempDir } from '../support/temp-dir';
 
 // cdktf's own JSON writer (sorted keys), as its synthesizer writes cdk.tf.json.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,7 +20,7 @@ const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function newApp(): { app: App; outdir: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-deferred-'));
+  const outdir = tempDir('secretform-deferred-');
   tempDirs.push(outdir);
   return { app: new App({ outdir }), outdir };
 }

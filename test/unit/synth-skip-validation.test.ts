@@ -4,19 +4,19 @@
  * absence that a plan would read as "removed from code" and delete.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import {
   AuthMount, CloudSecretRole, DesiredStateError, LdapDynamicRole, LdapLibrarySet, LdapSecretBackend, LdapStaticRole, loadDesired,
   SecretsMount, SecretValue, SyncAssociation, SyncCloud1SmDestination, SyncGithubApp, UserpassUser,
 } from '../../src';
+import { tempDir } from '../support/temp-dir';
 
 const outdirs: string[] = [];
 afterAll(() => outdirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function synthWithoutValidation(add: (stack: TerraformStack) => void): string {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-skip-validation-'));
+  const outdir = tempDir('secretform-skip-validation-');
   outdirs.push(outdir);
   const app = new App({ outdir, skipValidation: true });
   add(new TerraformStack(app, 'prod'));

@@ -2,13 +2,19 @@ import * as cdktf from 'cdktf';
 import * as cdktn from 'cdktn';
 import { AuthMount, LdapStaticRole, SecretValue, UserpassUser } from '../../src';
 import { desiredFromStack, matchesSubset, SecretformTemplate, secretformMatchers, validateStack } from '../../src/testing';
+import { tempDir } from '../support/temp-dir';
 
 expect.extend(secretformMatchers);
+
+/** Testing.app() of either framework, with an output directory removed when the file ends (its own would stay). */
+function testingApp(framework: typeof cdktf) {
+  return framework.Testing.app({ outdir: tempDir('cdktf.outdir.') });
+}
 
 // Both frameworks have the same API; their classes only differ in private members (cast for the type checker).
 function userStack(either: typeof cdktf | typeof cdktn, ttl = '1h') {
   const framework = either as typeof cdktf;
-  const app = framework.Testing.app();
+  const app = testingApp(framework);
   const stack = new framework.TerraformStack(app, 'prod');
   const mount = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
   new UserpassUser(stack, 'ci', { mount, username: 'ci-bot', password: SecretValue.fromEnv('CI_PASSWORD'), tokenTtl: ttl, tokenPolicies: ['deployer'] });
@@ -41,7 +47,7 @@ describe.each([['cdktf', cdktf], ['cdktn', cdktn]] as const)('secretform/testing
   });
 
   test('validations that need the whole stack fail too (Testing.synth would skip them)', () => {
-    const app = framework.Testing.app();
+    const app = testingApp(framework);
     const stack = new framework.TerraformStack(app, 'prod');
     new LdapStaticRole(stack, 'a', { backend: 'ldap', name: 'svc', username: 'svc', rotationPeriod: '1h' });
     new LdapStaticRole(stack, 'b', { backend: 'ldap', name: 'svc', username: 'svc', rotationPeriod: '1h' });

@@ -1,13 +1,13 @@
 /** utf8Text reads bytes exactly as `fs.readFileSync(path, 'utf8')` does: ASCII, other UTF-8, a BOM, broken bytes. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { utf8Text } from '../../src/utf8-text';
+import { tempDir } from '../support/temp-dir';
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'secretform-utf8-text-'));
+  dir = tempDir('secretform-utf8-text-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

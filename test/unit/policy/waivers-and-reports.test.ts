@@ -5,8 +5,6 @@
  * SARIF 2.1.0 schema, a waiver as a suppression with its reason).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthMount, UserpassUser } from '../../../src/constructs';
 import { SecretValue } from '../../../src/secret-value';
@@ -14,12 +12,13 @@ import { loadDesired } from '../../../src/engine/setup/desired';
 import type { Plan } from '../../../src/engine/plan/plan';
 import { planToJson, renderMarkdown, renderSarif, renderText, stackReport } from '../../../src/report';
 import { sarifSchemaErrors } from '../../support/sarif-schema';
+import { tempDir } from '../../support/temp-dir';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function synthUser(props: Record<string, unknown>): { outdir: string; app: App } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'secretform-waivers-'));
+  const outdir = tempDir('secretform-waivers-');
   dirs.push(outdir);
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'prod');
