@@ -27,8 +27,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection } from '../../synthesized-spec';
-import { secretVariablesOfConfiguration } from '../../secret-variables';
+import {
+  parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection, type SynthesizedSpec,
+} from '../../synthesized-spec';
 import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
 
@@ -80,14 +81,34 @@ export interface RecordedDigest {
  */
 export function digestRecordOf(configuration: unknown, file: string): DigestRecord {
   const connection = readSynthesizedConnection(configuration, file);
-  const before = hashedBeforeService(readSynthesizedSpecs(configuration, file), connection).state();
+  const specs = readSynthesizedSpecs(configuration, file);
+  const before = hashedBeforeService(specs, connection).state();
   // The identity before and after reading: when they differ, something wrote meanwhile and none is kept (the
   // bytes are then hashed at every check).
   const identity = fileIdentity(file);
   const written = fingerprintOfFile(file);
   const still = identity !== undefined && sameIdentity(identity, fileIdentity(file)) ? identity : undefined;
-  const secretVariables = [...secretVariablesOfConfiguration(configuration)].sort();
+  const secretVariables = [...secretVariablesOfSpecs(specs, connection)].sort();
   return { file: { ...written, ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before, secretVariables };
+}
+
+/**
+ * The variables `secretVariablesOfConfiguration` finds in the configuration these were read from, taken from
+ * what the record has already read instead of a second walk of every spec: once `readSynthesizedSpecs` and
+ * `readSynthesizedConnection` have accepted the configuration (else there is no record), every spec object's
+ * secrets are references it parsed and the connection is the one it names (a unit test compares the two over
+ * the examples and the bench apps).
+ */
+function secretVariablesOfSpecs(specs: readonly SynthesizedSpec[], connection: SynthesizedConnection | undefined): Set<string> {
+  const names = new Set<string>();
+  if (connection?.tokenEnv !== undefined) names.add(connection.tokenEnv);
+  for (const spec of specs) {
+    for (const field in spec.secrets) {
+      const reference = spec.secrets[field];
+      if ('env' in reference) names.add(reference.env);
+    }
+  }
+  return names;
 }
 
 /** Writes the record into the stack's directory of the synth output. */
@@ -142,7 +163,7 @@ function describesFile(recorded: DigestRecord['file'], file: string): boolean {
  * is written: parts are gathered into a short string and hashed when it reaches `BATCH_UNITS`, so the whole
  * text (tens of megabytes per 10,000 objects) never exists as one string.
  */
-function hashedBeforeService(resources: ReturnType<typeof readSynthesizedSpecs>, connection: SynthesizedConnection | undefined): ResumableSha256 {
+function hashedBeforeService(resources: readonly SynthesizedSpec[], connection: SynthesizedConnection | undefined): ResumableSha256 {
   const hash = new ResumableSha256();
   let batch = '';
   writeDigestTextBeforeService({ resources, connection }, (part) => {
