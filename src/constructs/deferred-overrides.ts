@@ -44,15 +44,25 @@ export class DeferredOverrides {
     for (const [element, values] of this.byElement) {
       const entry = resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
       if (entry === undefined) continue;
-      for (const [path, value] of values) setAt(entry, path.split('.'), value);
+      for (const [path, value] of values) setAt(entry, keysOf(path), value);
     }
   }
+}
+
+/** The parts of a dotted override path; a handful of paths (`input`, `//.secretform`, ...) serve every carrier. */
+const pathKeys = new Map<string, readonly string[]>();
+
+function keysOf(path: string): readonly string[] {
+  let keys = pathKeys.get(path);
+  if (keys === undefined) pathKeys.set(path, (keys = path.split('.')));
+  return keys;
 }
 
 /** `target[keys[0]][keys[1]]... = value`, as the framework's `addOverride` sets a dotted path. */
 function setAt(target: Configuration, keys: readonly string[], value: unknown): void {
   let current = target;
-  for (const key of keys.slice(0, -1)) {
+  for (let index = 0; index < keys.length - 1; index++) {
+    const key = keys[index];
     const inner = current[key];
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) current[key] = {};
     current = current[key] as Configuration;
