@@ -163,8 +163,9 @@ export class StackSupport {
     // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
     // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
     // absence as "removed from code" and deleting the live object.
+    const stackLevel = (resource: StackMember) => (analysis.problems.length === 0 ? [] : analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `)));
     for (const resource of resources) {
-      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...stackLevel(resource)];
       if (problems.length === 0) continue;
       deferred.set(this.carrier(resource, type), SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
