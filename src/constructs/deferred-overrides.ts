@@ -18,7 +18,11 @@ import { isQuiet } from './override-keys';
 type Configuration = Record<string, unknown>;
 
 export class DeferredOverrides {
-  private readonly byElement = new Map<TerraformElementLike, Map<string, unknown>>();
+  /**
+   * Each element's deferred values as `[path, value, path, value, ...]`: an element has one to three, and the
+   * list lives until the file is written (a Map each was a tenth of what the stack pass keeps per carrier).
+   */
+  private readonly byElement = new Map<TerraformElementLike, unknown[]>();
 
   /** `rules` undefined: nothing is deferred (HCL output). */
   constructor(private readonly rules: TokenRules | undefined) {}
@@ -30,11 +34,15 @@ export class DeferredOverrides {
       // the framework, which records its key.
       if (!isQuiet(element) || !element.deferOverride(path)) element.addOverride(path, Array.isArray(value) ? [] : {});
       let values = this.byElement.get(element);
-      if (values === undefined) this.byElement.set(element, (values = new Map<string, unknown>()));
-      values.set(path, value);
+      if (values === undefined) this.byElement.set(element, (values = []));
+      const at = indexOfPath(values, path);
+      if (at < 0) values.push(path, value);
+      else values[at + 1] = value;
     } else {
       element.addOverride(path, value);
-      this.byElement.get(element)?.delete(path);
+      const values = this.byElement.get(element);
+      const at = values === undefined ? -1 : indexOfPath(values, path);
+      if (at >= 0) values!.splice(at, 2);
     }
   }
 
@@ -44,9 +52,15 @@ export class DeferredOverrides {
     for (const [element, values] of this.byElement) {
       const entry = resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
       if (entry === undefined) continue;
-      for (const [path, value] of values) setAt(entry, keysOf(path), value);
+      for (let at = 0; at < values.length; at += 2) setAt(entry, keysOf(values[at] as string), values[at + 1]);
     }
   }
+}
+
+/** Where `path` is in a list of `[path, value, ...]`, or -1. */
+function indexOfPath(values: readonly unknown[], path: string): number {
+  for (let at = 0; at < values.length; at += 2) if (values[at] === path) return at;
+  return -1;
 }
 
 /** The parts of a dotted override path; a handful of paths (`input`, `//.secretform`, ...) serve every carrier. */
