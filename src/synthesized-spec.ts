@@ -153,17 +153,19 @@ export class SpecFormatError extends Error {
 export function readSynthesizedSpecs(config: unknown, source: string): SynthesizedSpec[] {
   const specs: SynthesizedSpec[] = [];
   const invalid: string[] = [];
-  for (const { terraformAddress, object } of specObjectsOf(config)) {
+  forEachSpecObject(config, (resourceType, logicalId, object) => {
     // Only an object with `problems` can be a marker: trying the marker's schema on every spec first cost a
     // failed parse (and its error objects) per resource.
     const marked = isObjectWith(object, 'problems') ? invalidMarkerSchema().safeParse(object) : undefined;
     if (marked?.success) {
       const { address, problems } = marked.data;
       invalid.push(...problems.map((problem) => (problem.startsWith(`${address}: `) ? problem : `${address}: ${problem}`)));
-      continue;
+      return;
     }
-    specs.push(parseSynthesizedSpec(object, `${source}: ${terraformAddress}`));
-  }
+    // The resource is named only in a message: no text made per spec that reads well (synth's digest record and
+    // every plan read each stack's specs).
+    specs.push(parseSpec(object, () => `${source}: ${resourceType}.${logicalId}`));
+  });
   if (invalid.length > 0) {
     throw new SpecFormatError(
       `${source}: ${invalid.length} problem${invalid.length === 1 ? '' : 's'} in constructs synthesized without validation ` +
@@ -183,24 +185,37 @@ function isObjectWith(value: unknown, key: string): boolean {
  * address of the resource that carries it. Resources of the user's own, without the object, are skipped.
  */
 export function* specObjectsOf(config: unknown): Generator<{ terraformAddress: string; object: unknown }> {
+  const found: Array<{ terraformAddress: string; object: unknown }> = [];
+  forEachSpecObject(config, (resourceType, logicalId, object) => found.push({ terraformAddress: `${resourceType}.${logicalId}`, object }));
+  yield* found;
+}
+
+/** `visit` of every `"//".secretform` object of a configuration, in file order, with its resource's type and logical id. */
+function forEachSpecObject(config: unknown, visit: (resourceType: string, logicalId: string, object: unknown) => void): void {
   const blocks = (config as { resource?: unknown } | null)?.resource;
   if (typeof blocks !== 'object' || blocks === null) return;
-  for (const [resourceType, resources] of Object.entries(blocks as Record<string, unknown>)) {
+  for (const resourceType of Object.keys(blocks)) {
+    const resources = (blocks as Record<string, unknown>)[resourceType];
     if (typeof resources !== 'object' || resources === null) continue;
-    for (const [logicalId, block] of Object.entries(resources as Record<string, unknown>)) {
+    for (const logicalId of Object.keys(resources)) {
+      const block = (resources as Record<string, unknown>)[logicalId];
       const object = (block as { '//'?: { secretform?: unknown } } | null)?.['//']?.secretform;
-      if (object !== undefined) yield { terraformAddress: `${resourceType}.${logicalId}`, object };
+      if (object !== undefined) visit(resourceType, logicalId, object);
     }
   }
 }
 
 /** One `"//".secretform` object read back; throws a SpecFormatError naming `where` when it is malformed. */
 export function parseSynthesizedSpec(value: unknown, where: string): SynthesizedSpec {
-  const entry = isWellFormedSpec(value) ? value : schemaParsedSpec(value, where);
+  return parseSpec(value, () => where);
+}
+
+function parseSpec(value: unknown, where: () => string): SynthesizedSpec {
+  const entry = isWellFormedSpec(value) ? value : schemaParsedSpec(value, where());
   const secrets: Record<string, SecretReference> = {};
   for (const [field, json] of Object.entries(entry.secrets)) {
     const reference = parseSecretReferenceJson(json);
-    if (!reference) throw new SpecFormatError(`${where}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
+    if (!reference) throw new SpecFormatError(`${where()}: secret "${field}" is not a {"$secret": {"env"|"file": ...}} reference`);
     secrets[field] = reference;
   }
   return {

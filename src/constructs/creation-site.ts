@@ -55,26 +55,44 @@ export type CreationStack = { readonly frames: readonly UserFrame[] } | { readon
  */
 export function captureCreationStack(scope: IConstruct, below: Parameters<typeof Error.captureStackTrace>[1]): CreationStack | undefined {
   if (scope.node.tryGetContext(DISABLE_STACK_TRACE_CONTEXT) === true) return undefined;
-  const errorClass = Error as { prepareStackTrace?: unknown; stackTraceLimit: number };
+  const errorClass = Error as { prepareStackTrace?: unknown };
   const prepare = errorClass.prepareStackTrace;
   const formatsItself = prepare !== undefined && (prepare as { name?: unknown }).name !== NODE_PREPARE_STACK_TRACE;
+  // V8 formats it only when `.stack` is read (at synth), with the app's own `Error.prepareStackTrace`.
+  if (formatsItself) return captured(below, CAPTURED_FRAMES, false) as { stack?: string };
+  // Most constructs are made right in the user's code (the generated class's frame, then the user's): the first
+  // frames usually hold the project frame that ends the search, and V8's cost follows the frames it collects.
+  // Else all of them, from the same point of the same stack: the same frames as capturing them all at once.
+  const first = userFrames(callSitesIn(captured(below, FIRST_FRAMES, true)));
+  return { frames: first.complete ? first.frames : userFrames(callSitesIn(captured(below, CAPTURED_FRAMES, true))).frames };
+}
+
+/** Frames captured first: the generated class's and the user's, when the user's code makes the construct itself. */
+const FIRST_FRAMES = 3;
+
+/**
+ * A holder of the stack below `below`, at most `frames` deep; with `structured`, its `stack` is V8's call sites
+ * (read while `callSitesOf` is in place: V8 prepares the stack on the first read).
+ */
+function captured(below: Parameters<typeof Error.captureStackTrace>[1], frames: number, structured: boolean): { stack?: unknown } {
+  const errorClass = Error as { prepareStackTrace?: unknown; stackTraceLimit: number };
+  const prepare = errorClass.prepareStackTrace;
   const holder: { stack?: unknown } = {};
   const limit = errorClass.stackTraceLimit;
-  errorClass.stackTraceLimit = CAPTURED_FRAMES;
-  if (!formatsItself) errorClass.prepareStackTrace = callSitesOf;
-  let callSites: unknown;
+  errorClass.stackTraceLimit = frames;
+  if (structured) errorClass.prepareStackTrace = callSitesOf;
   try {
     Error.captureStackTrace(holder, below);
-    // Read while `callSitesOf` is in place: V8 prepares the stack on the first read.
-    if (!formatsItself) callSites = holder.stack;
+    if (structured) return { stack: holder.stack };
   } finally {
     errorClass.stackTraceLimit = limit;
-    if (!formatsItself) errorClass.prepareStackTrace = prepare;
+    if (structured) errorClass.prepareStackTrace = prepare;
   }
-  // Read with node's own formatting back in place (source maps are looked up here).
-  if (!formatsItself) return { frames: Array.isArray(callSites) ? userFrames(callSites as CallSite[]) : [] };
-  // V8 formats it only when `.stack` is read (at synth), with the app's own `Error.prepareStackTrace`.
-  return holder as { stack?: string };
+  return holder;
+}
+
+function callSitesIn(holder: { stack?: unknown }): CallSite[] {
+  return Array.isArray(holder.stack) ? (holder.stack as CallSite[]) : [];
 }
 
 /**
@@ -111,9 +129,10 @@ export function creationSiteOf(stack: CreationStack | undefined, cwd: string): S
 /**
  * The frames of `callSites` in the user's code, with the file, line and column node would show for them when
  * formatting the stack (source-mapped when source maps are enabled, as tsx enables them). It stops at the first
- * one under the working directory, which synth takes unless the app changes directory in between.
+ * one under the working directory, which synth takes unless the app changes directory in between (`complete`:
+ * the list would be the same from a deeper stack).
  */
-function userFrames(callSites: readonly CallSite[]): UserFrame[] {
+function userFrames(callSites: readonly CallSite[]): { frames: UserFrame[]; complete: boolean } {
   const frames: UserFrame[] = [];
   const mapsEnabled = process.sourceMapsEnabled;
   const project = process.cwd() + path.sep;
@@ -130,9 +149,10 @@ function userFrames(callSites: readonly CallSite[]): UserFrame[] {
     const file = userFileOf(mapped.file);
     if (file === undefined) continue;
     frames.push({ file, line: mapped.line, column: mapped.column });
-    if (file.startsWith(project)) break;
+    // No frame after this one is ever read: more frames would give the same list.
+    if (file.startsWith(project)) return { frames, complete: true };
   }
-  return frames;
+  return { frames, complete: false };
 }
 
 /** A position of generated code as node shows it through the file's source map. */

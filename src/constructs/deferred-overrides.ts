@@ -18,7 +18,11 @@ import { isQuiet } from './override-keys';
 type Configuration = Record<string, unknown>;
 
 export class DeferredOverrides {
-  private readonly byElement = new Map<TerraformElementLike, Map<string, unknown>>();
+  /**
+   * Each element's deferred values as `[path, value, path, value, ...]`: an element has one to three, and the
+   * list lives until the file is written (a Map each was a tenth of what the stack pass keeps per carrier).
+   */
+  private readonly byElement = new Map<TerraformElementLike, unknown[]>();
 
   /** `rules` undefined: nothing is deferred (HCL output). */
   constructor(private readonly rules: TokenRules | undefined) {}
@@ -30,11 +34,15 @@ export class DeferredOverrides {
       // the framework, which records its key.
       if (!isQuiet(element) || !element.deferOverride(path)) element.addOverride(path, Array.isArray(value) ? [] : {});
       let values = this.byElement.get(element);
-      if (values === undefined) this.byElement.set(element, (values = new Map<string, unknown>()));
-      values.set(path, value);
+      if (values === undefined) this.byElement.set(element, (values = []));
+      const at = indexOfPath(values, path);
+      if (at < 0) values.push(path, value);
+      else values[at + 1] = value;
     } else {
       element.addOverride(path, value);
-      this.byElement.get(element)?.delete(path);
+      const values = this.byElement.get(element);
+      const at = values === undefined ? -1 : indexOfPath(values, path);
+      if (at >= 0) values!.splice(at, 2);
     }
   }
 
@@ -44,15 +52,31 @@ export class DeferredOverrides {
     for (const [element, values] of this.byElement) {
       const entry = resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
       if (entry === undefined) continue;
-      for (const [path, value] of values) setAt(entry, path.split('.'), value);
+      for (let at = 0; at < values.length; at += 2) setAt(entry, keysOf(values[at] as string), values[at + 1]);
     }
   }
+}
+
+/** Where `path` is in a list of `[path, value, ...]`, or -1. */
+function indexOfPath(values: readonly unknown[], path: string): number {
+  for (let at = 0; at < values.length; at += 2) if (values[at] === path) return at;
+  return -1;
+}
+
+/** The parts of a dotted override path; a handful of paths (`input`, `//.secretform`, ...) serve every carrier. */
+const pathKeys = new Map<string, readonly string[]>();
+
+function keysOf(path: string): readonly string[] {
+  let keys = pathKeys.get(path);
+  if (keys === undefined) pathKeys.set(path, (keys = path.split('.')));
+  return keys;
 }
 
 /** `target[keys[0]][keys[1]]... = value`, as the framework's `addOverride` sets a dotted path. */
 function setAt(target: Configuration, keys: readonly string[], value: unknown): void {
   let current = target;
-  for (const key of keys.slice(0, -1)) {
+  for (let index = 0; index < keys.length - 1; index++) {
+    const key = keys[index];
     const inner = current[key];
     if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) current[key] = {};
     current = current[key] as Configuration;

@@ -93,6 +93,14 @@ export function isQuiet(element: object): element is QuietElement {
   return typeof (element as Partial<QuietElement>).overrideKeys === 'function';
 }
 
+/** An element's override keys as `restoreOverrideKeys` reads them: a carrier's own, or the framework's report. */
+interface Reported {
+  readonly quiet: boolean;
+  readonly type: string | undefined;
+  readonly keys: readonly string[] | undefined;
+  readonly overrides: Record<string, unknown> | undefined;
+}
+
 const TERRAFORM_ELEMENT = Symbol.for('cdktf/TerraformElement');
 
 /** The stack's elements in the framework's order (its `terraformElements`: depth first, nested stacks left out). */
@@ -112,22 +120,22 @@ function elementsOf(node: IConstruct, into: IConstruct[] = []): IConstruct[] {
 export function restoreOverrideKeys(stack: IConstruct, configuration: Record<string, unknown>, types: ReadonlySet<string>): void {
   const metadata = (configuration['//'] as { metadata?: Metadata } | undefined)?.metadata;
   if (metadata === undefined || types.size === 0) return;
-  const reported = elementsOf(stack).map((element) => {
-    if (!isQuiet(element)) return { quiet: false, overrides: (element as unknown as { toMetadata(): Metadata }).toMetadata().overrides };
-    const keys = element.overrideKeys();
-    // As the framework's `toMetadata` reports them: the element's keys under its type, nothing when it has none.
-    const overrides = keys.length > 0 ? { [(element as unknown as TerraformElementLike).terraformResourceType]: keys } : undefined;
-    return { quiet: true, overrides };
+  // What each element reports, as the framework's `toMetadata` would: a carrier its own keys under its type
+  // (nothing when it has none), any other element its metadata's overrides. One entry per element of the stack:
+  // no object of its own per carrier (a computed key made each a dictionary).
+  const reported = elementsOf(stack).map((element): Reported => {
+    if (!isQuiet(element)) return { quiet: false, type: undefined, keys: undefined, overrides: (element as unknown as { toMetadata(): Metadata }).toMetadata().overrides };
+    return { quiet: true, type: (element as unknown as TerraformElementLike).terraformResourceType, keys: element.overrideKeys(), overrides: undefined };
   });
   for (const type of types) {
     const merged = metadata.overrides?.[type];
     const framework = Array.isArray(merged) ? (merged as unknown[]) : [];
     const list: unknown[] = [];
     let taken = 0;
-    for (const { quiet, overrides } of reported) {
-      const keys = overrides?.[type];
+    for (const entry of reported) {
+      const keys = entry.quiet ? (entry.type === type && entry.keys!.length > 0 ? entry.keys : undefined) : entry.overrides?.[type];
       if (!Array.isArray(keys)) continue;
-      if (quiet) {
+      if (entry.quiet) {
         for (const key of keys) list.push(key);
       } else {
         for (const key of framework.slice(taken, taken + keys.length)) list.push(key);

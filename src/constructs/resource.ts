@@ -130,6 +130,8 @@ export abstract class SecretformResource extends Construct implements StackMembe
 
   /** Messages only synth reports: plain-text secrets cannot be written to the synthesized JSON. */
   synthOnlyProblems(): string[] {
+    // Asked of every construct twice per synth (the stack pass and validation): nothing made when none applies.
+    if (!Object.values(this.secrets).some((secret) => secret.isPlainText)) return [];
     return Object.entries(this.secrets)
       .filter(([, secret]) => secret.isPlainText)
       .map(([api]) => formatIssue(this.address, {

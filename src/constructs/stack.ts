@@ -149,6 +149,13 @@ export class StackSupport {
     // framework's merging and token resolution walk every value several times: an inert value skips them and is
     // added to the built configuration by `complete`, which gives the same file (deferred-overrides.ts).
     const deferred = new DeferredOverrides(writesHcl(this.stack) ? undefined : tokenRules(this.stack));
+    // Each carrier's terraform address, made once: every dependent's `depends_on` and the step's share the text.
+    const carrierAddresses = new Map<StackMember, string>();
+    const carrierAddress = (resource: StackMember): string => {
+      let address = carrierAddresses.get(resource);
+      if (address === undefined) carrierAddresses.set(resource, (address = `${type}.${this.carrier(resource, type).friendlyUniqueId}`));
+      return address;
+    };
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
@@ -157,19 +164,20 @@ export class StackSupport {
       deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
       deferred.set(carrier, SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
-      const dependsOn = entry.dependsOn.map((target) => `${type}.${this.carrier(target, type).friendlyUniqueId}`);
+      const dependsOn = entry.dependsOn.map(carrierAddress);
       if (dependsOn.length > 0) deferred.set(carrier, 'depends_on', dependsOn);
     }
     // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
     // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
     // absence as "removed from code" and deleting the live object.
+    const stackLevel = (resource: StackMember) => (analysis.problems.length === 0 ? [] : analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `)));
     for (const resource of resources) {
-      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `))];
+      const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...stackLevel(resource)];
       if (problems.length === 0) continue;
       deferred.set(this.carrier(resource, type), SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
     }
     this.deferred = deferred;
-    this.addStep(type, resources, deferred);
+    this.addStep(type, resources, deferred, carrierAddress);
   }
 
   /**
@@ -198,7 +206,7 @@ export class StackSupport {
     return carrier;
   }
 
-  private addStep(type: BridgeResourceType, resources: readonly StackMember[], deferred: DeferredOverrides): void {
+  private addStep(type: BridgeResourceType, resources: readonly StackMember[], deferred: DeferredOverrides, carrierAddress: (resource: StackMember) => string): void {
     if (this.step && this.step.terraformResourceType !== type) {
       this.stack.node.tryRemoveChild(this.step.node.id);
       this.step = undefined;
@@ -226,7 +234,7 @@ export class StackSupport {
     // each deploy destroys nothing; `cdktf destroy` destroys the current one, which runs `secretform destroy`.
     this.step.addOverride('lifecycle', { create_before_destroy: true });
     this.step.addOverride('provisioner', provisioners);
-    const carriers = resources.map((resource) => `${type}.${this.carrier(resource, type).friendlyUniqueId}`);
+    const carriers = resources.map(carrierAddress);
     // One entry per construct: the largest list of the configuration.
     if (carriers.length > 0) deferred.set(this.step, 'depends_on', carriers);
   }
@@ -340,7 +348,9 @@ export function analyseStack(stack: IConstruct, all: readonly StackMember[]): St
       if (target && target !== resource) dependsOn.add(target);
     }
     const id = resource.resourceId!;
-    const ordered = [...dependsOn].filter((candidate) => position.has(candidate)).sort((a, b) => position.get(a)! - position.get(b)!);
+    // Most constructs depend on one other or none: no copies to filter and sort then.
+    const ordered = dependsOn.size === 0 ? [] : [...dependsOn].filter((candidate) => position.has(candidate));
+    if (ordered.length > 1) ordered.sort((a, b) => position.get(a)! - position.get(b)!);
     const digest = specDigest(resource.resourceType.type, id, resource.resourceType.normaliseDesired(spec), secretSources(resource.secrets));
     return { resource, id, dependsOn: ordered, digest };
   });

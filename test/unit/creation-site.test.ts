@@ -4,6 +4,7 @@
  * `"//".secretform.source` by the real `app.synth()`, absent with `new App({ stackTraces: false })`, optional
  * for synth output of an older version; and the SARIF and markdown reports pointing at it.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
@@ -88,6 +89,38 @@ describe('synth', () => {
     expect(sources).toEqual({
       'prod/userpass': { file, line: mountLine, column: 17 },
       'prod/ci': { file, line: userLine, column: 3 },
+    });
+  });
+
+  it('finds the project frame below helpers outside the project, in an app that leaves the stack format to node', () => {
+    // Run as an app of its own (jest formats stacks itself, which takes the formatted path): the construct is
+    // made two helper frames away from the project's code, so the first frames captured hold no project frame
+    // and the site comes from the deeper capture.
+    const project = tempDir('secretform-creation-site-app-');
+    const helpers = tempDir('secretform-creation-site-helpers-');
+    const outdir = tempDir('secretform-creation-site-out-');
+    fs.writeFileSync(path.join(helpers, 'outer.js'), `exports.make = (type, ...args) => require('./inner.js').make(type, ...args);\n`);
+    fs.writeFileSync(path.join(helpers, 'inner.js'), 'exports.make = (type, ...args) => new type(...args);\n');
+    fs.writeFileSync(path.join(project, 'main.ts'), [
+      `import { App, TerraformStack } from ${JSON.stringify(require.resolve('cdktf'))};`,
+      `import { AuthMount } from ${JSON.stringify(path.resolve(__dirname, '../../src/constructs'))};`,
+      `const { make } = require(${JSON.stringify(path.join(helpers, 'outer.js'))});`,
+      'const app = new App();',
+      'const stack = new TerraformStack(app, "prod");',
+      'new AuthMount(stack, "direct", { path: "direct", type: "userpass" });',
+      '  make(AuthMount, stack, "helped", { path: "helped", type: "userpass" });',
+      'app.synth();',
+      '',
+    ].join('\n'));
+    const env: NodeJS.ProcessEnv = { CDKTF_OUTDIR: outdir };
+    for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key];
+    const run = spawnSync(process.execPath, [require.resolve('tsx/cli'), 'main.ts'], { cwd: project, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const sources = Object.fromEntries(loadDesired(outdir, 'prod').resources.map((resource) => [resource.address, resource.source]));
+    expect(sources).toEqual({
+      'prod/direct': { file: 'main.ts', line: 6, column: 1 },
+      'prod/helped': { file: 'main.ts', line: 7, column: 3 },
     });
   });
 

@@ -27,9 +27,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection } from '../../synthesized-spec';
-import { secretVariablesOfConfiguration } from '../../secret-variables';
-import { digestTextBeforeService, digestTextFromService } from './desired-digest';
+import {
+  parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection, type SynthesizedSpec,
+} from '../../synthesized-spec';
+import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
 
 /** The record's file name, in the stack's directory of the synth output (terraform reads `*.tf.json` only). */
@@ -80,15 +81,34 @@ export interface RecordedDigest {
  */
 export function digestRecordOf(configuration: unknown, file: string): DigestRecord {
   const connection = readSynthesizedConnection(configuration, file);
-  const text = digestTextBeforeService({ resources: readSynthesizedSpecs(configuration, file), connection });
-  const before = updateWithText(new ResumableSha256(), text).state();
+  const specs = readSynthesizedSpecs(configuration, file);
+  const before = hashedBeforeService(specs, connection).state();
   // The identity before and after reading: when they differ, something wrote meanwhile and none is kept (the
   // bytes are then hashed at every check).
   const identity = fileIdentity(file);
   const written = fingerprintOfFile(file);
   const still = identity !== undefined && sameIdentity(identity, fileIdentity(file)) ? identity : undefined;
-  const secretVariables = [...secretVariablesOfConfiguration(configuration)].sort();
+  const secretVariables = [...secretVariablesOfSpecs(specs, connection)].sort();
   return { file: { ...written, ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before, secretVariables };
+}
+
+/**
+ * The variables `secretVariablesOfConfiguration` finds in the configuration these were read from, taken from
+ * what the record has already read instead of a second walk of every spec: once `readSynthesizedSpecs` and
+ * `readSynthesizedConnection` have accepted the configuration (else there is no record), every spec object's
+ * secrets are references it parsed and the connection is the one it names (a unit test compares the two over
+ * the examples and the bench apps).
+ */
+function secretVariablesOfSpecs(specs: readonly SynthesizedSpec[], connection: SynthesizedConnection | undefined): Set<string> {
+  const names = new Set<string>();
+  if (connection?.tokenEnv !== undefined) names.add(connection.tokenEnv);
+  for (const spec of specs) {
+    for (const field in spec.secrets) {
+      const reference = spec.secrets[field];
+      if ('env' in reference) names.add(reference.env);
+    }
+  }
+  return names;
 }
 
 /** Writes the record into the stack's directory of the synth output. */
@@ -137,6 +157,27 @@ function describesFile(recorded: DigestRecord['file'], file: string): boolean {
   const fingerprinted = fingerprintOfFile(file);
   return fingerprinted.bytes === recorded.bytes && fingerprinted.sha256 === recorded.sha256;
 }
+
+/**
+ * The SHA-256 state after the digest's canonical text up to the service, hashed a resource at a time as the text
+ * is written: parts are gathered into a short string and hashed when it reaches `BATCH_UNITS`, so the whole
+ * text (tens of megabytes per 10,000 objects) never exists as one string.
+ */
+function hashedBeforeService(resources: readonly SynthesizedSpec[], connection: SynthesizedConnection | undefined): ResumableSha256 {
+  const hash = new ResumableSha256();
+  let batch = '';
+  writeDigestTextBeforeService({ resources, connection }, (part) => {
+    batch += part;
+    if (batch.length >= BATCH_UNITS) {
+      updateWithText(hash, batch);
+      batch = '';
+    }
+  });
+  return updateWithText(hash, batch);
+}
+
+/** UTF-16 units of text gathered before they are hashed: a fraction of one encoding slice of `updateWithText`. */
+const BATCH_UNITS = 1 << 16;
 
 /** Size of a read, in bytes: the buffer is reused for the whole file (and the next). */
 const CHUNK_BYTES = 1 << 20;
