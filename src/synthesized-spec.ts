@@ -184,10 +184,10 @@ function isObjectWith(value: unknown, key: string): boolean {
  * Every `"//".secretform` object of a synthesized configuration, as written (not checked), with the terraform
  * address of the resource that carries it. Resources of the user's own, without the object, are skipped.
  */
-export function* specObjectsOf(config: unknown): Generator<{ terraformAddress: string; object: unknown }> {
+export function specObjectsOf(config: unknown): Array<{ terraformAddress: string; object: unknown }> {
   const found: Array<{ terraformAddress: string; object: unknown }> = [];
   forEachSpecObject(config, (resourceType, logicalId, object) => found.push({ terraformAddress: `${resourceType}.${logicalId}`, object }));
-  yield* found;
+  return found;
 }
 
 /** `visit` of every `"//".secretform` object of a configuration, in file order, with its resource's type and logical id. */

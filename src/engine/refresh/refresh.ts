@@ -14,6 +14,9 @@ import { readCallOf } from './read-call';
 import { ReadQueue } from './read-queue';
 import type { AbsenceMeaning, LiveObject, RefreshRequest } from './refresh-request';
 
+/** How many reads the refresh starts between two turns of the event loop. */
+const REFRESH_SLICE = 500;
+
 /**
  * Reads every requested object. An answer that does not look like its object fails that object's refresh (see
  * read-answer.ts); an object whose absence means something (`absenceMeans`: state records it, or an import
@@ -21,9 +24,6 @@ import type { AbsenceMeaning, LiveObject, RefreshRequest } from './refresh-reque
  * the service (a read that looked like its object, else one lookup of the token); without it the run stops with
  * an error naming SERVICE_ADDR, and nothing is called deleted or not found.
  */
-/** How many reads the refresh starts between two turns of the event loop. */
-const REFRESH_SLICE = 500;
-
 export async function refresh(
   client: ServiceClient,
   requests: readonly RefreshRequest[],
