@@ -6,6 +6,7 @@ if (args.length === 1 && ['version', '--version', '-V'].includes(args[0])) {
   process.stdout.write(`secretform ${require('../package.json').version}\n`);
   return;
 }
+require('./v8-flags').setV8Flags();
 // Node >= 22.1 can keep the compiled code of the modules a run loads (in $NODE_COMPILE_CACHE, by default the
 // system's temporary directory), so the next start skips compiling them; NODE_DISABLE_COMPILE_CACHE=1 turns it
 // off. Older Node has no such function: nothing changes there. bench/startup.ts measures the gain. The CLI's

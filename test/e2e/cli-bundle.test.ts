@@ -14,7 +14,7 @@ beforeEach(() => {
   root = tempDir('secretform-bundle-choice-');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
-  for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
+  for (const file of ['secretform.js', 'load-bundle.js', 'v8-flags.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ version: '0.0.0-test' }));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));

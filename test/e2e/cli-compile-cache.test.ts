@@ -17,7 +17,7 @@ let cacheDir: string;
 beforeAll(() => {
   root = tempDir('secretform-compile-cache-test-');
   mkdirSync(join(root, 'bin'));
-  for (const file of ['secretform.js', 'load-bundle.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
+  for (const file of ['secretform.js', 'load-bundle.js', 'v8-flags.js']) copyFileSync(join(ROOT, 'bin', file), join(root, 'bin', file));
   // The bundle and the module it requires from dist/ for every command (scripts/bundle-cli.js's externals).
   for (const file of ['cli/main.bundle.js', 'policy/native-import.js']) {
     mkdirSync(join(root, 'dist', file, '..'), { recursive: true });

@@ -76,6 +76,8 @@ describe('secretform start-up', () => {
     // (scripts/bundle-cli.js), and the HTTP client from node_modules are there.
     expect(planned.modules.filter(isSecretformModule)).toEqual([join(ROOT, 'dist', 'cli', 'main.bundle.js')]);
     expect(planned.modules.some((m) => /node_modules[\\/]undici[\\/]/.test(m))).toBe(true);
+    // The binary set its V8 flags (bin/v8-flags.js: undici's WebAssembly parser stays on baseline code).
+    expect(planned.modules).toContain(join(ROOT, 'bin', 'v8-flags.js'));
     // Only undici's Pool: its entry point (fetch, WebSocket, cookies, mocks) is not loaded.
     expect(planned.modules.filter((m) => /node_modules[\\/]undici[\\/](index\.js|lib[\\/]web[\\/])/.test(m))).toEqual([]);
     expect(planned.modules.filter(isCdktf)).toEqual([]);
