@@ -55,13 +55,9 @@ describe('the user frame of a formatted stack', () => {
   });
 });
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
 /** Synthesizes a mount and a user, declared on known lines of this file (`new` at columns 17 and 3). */
 function synthesized(stackTraces: boolean): { outdir: string; mountLine: number; userLine: number } {
   const outdir = tempDir('secretform-creation-site-');
-  dirs.push(outdir);
   const app = new App({ outdir, stackTraces });
   const stack = new TerraformStack(app, 'prod');
   const mountLine = lineOf(new Error()) + 1;
