@@ -1,0 +1,177 @@
+/**
+ * The text cdktf's synthesizer writes to `cdk.tf.json`: `json-stable-stringify` (1.x) of the stack's
+ * configuration with `{ space: 2 }` (keys sorted, two spaces per level, an empty object or array opened and
+ * closed on two lines), made here by node's native `JSON.stringify` instead of that library's JavaScript.
+ *
+ * Why: at 10,000 objects the configuration's text is ~15 MB, and the library builds it from a string per value,
+ * joined again at every level: ~0.4 s of the synth's main thread and much of its garbage. The native writer
+ * makes the same text in about a third of the time. The library's rules, and how each is kept:
+ * - keys in `Array.prototype.sort` order: an object whose own keys are already in that order is written as it
+ *   is; another is written from a copy with its keys inserted in that order. A copy enumerates integer-like keys
+ *   ("0", "17") first in numeric order whatever the insertion order, so a copy whose order differs from the
+ *   sorted one is not written natively (below);
+ * - an empty object or array: the native writer gives `{}`; the library `{`, a new line, the indentation of the
+ *   line it is on, `}`. Each empty one is replaced by a marker string while writing and the marker by the
+ *   library's form after (`splicedEmpties`);
+ * - `toJSON`: the library calls it without the key, the native writer with it; a configuration holding one
+ *   (whose result might depend on the key) is not written natively.
+ * Anything not written natively (those cases, a value equal to a marker, a cycle, any error) is written by
+ * `libraryText`, a line-by-line port of the library (its exact text, and its error for a cycle).
+ * A unit test compares both with the library itself over generated values.
+ */
+
+/** What replaces an empty object or array while the native writer runs: strings the writer escapes as below. */
+const EMPTY_OBJECT = '\u0000{}';
+const EMPTY_ARRAY = '\u0000[]';
+/** A marker as the native writer writes it, from the backslash (which is rare in a configuration: found fast). */
+const MARKER_TAIL = '\\u0000';
+/** Units of a written marker: `"\u0000{}"`. */
+const MARKER_UNITS = 10;
+
+/** Thrown inside the native writer when the value needs the library's port. */
+class NeedsPort extends Error {}
+
+/**
+ * The UTF-8 bytes of the text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }` (undefined when it
+ * gives none): bytes, as they go to the file, since making them from the native text and its markers' pieces is
+ * cheap while joining the pieces into one string first is not (~70 ms at 15 MB: a second copy of the text).
+ */
+export function stableJsonBytes(value: unknown): Buffer | undefined {
+  if (primitivesHaveToJson()) return bytesOf(libraryText(value));
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, sortedReplacer, 2);
+  } catch {
+    // A cycle, a BigInt or a case above: the port gives the library's text or its error.
+    return bytesOf(libraryText(value));
+  }
+  return text === undefined ? undefined : splicedEmpties(text);
+}
+
+/** The same as text. */
+export function stableJsonText(value: unknown): string | undefined {
+  return stableJsonBytes(value)?.toString('utf8');
+}
+
+function bytesOf(text: string | undefined): Buffer | undefined {
+  return text === undefined ? undefined : Buffer.from(text, 'utf8');
+}
+
+/**
+ * The native writer's replacer: an empty object or array becomes a marker, an object whose keys are out of order
+ * a sorted copy; a value the library would write otherwise throws `NeedsPort`.
+ */
+function sortedReplacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  // The writer passes what a `toJSON` returned: the holder still has the value the library would call it on
+  // (without the key). The root's holder is the writer's own `{ "": value }`.
+  if (!Object.is(this[key], value)) throw new NeedsPort();
+  if (typeof value === 'string') {
+    if (value === EMPTY_OBJECT || value === EMPTY_ARRAY) throw new NeedsPort();
+    return value;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY_ARRAY : value;
+  const keys = Object.keys(value);
+  if (!keys.some((name) => writes((value as Record<string, unknown>)[name]))) return EMPTY_OBJECT;
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    // A key starting with U+0000 could be taken for a marker in the text.
+    if (keys[i].charCodeAt(0) === 0) throw new NeedsPort();
+    if (i > 0 && !(keys[i - 1] < keys[i])) sorted = false;
+  }
+  // Already in order: the writer enumerates the object's own keys in this same order.
+  if (sorted) return value;
+  keys.sort();
+  const copy: Record<string, unknown> = {};
+  for (const name of keys) copy[name] = (value as Record<string, unknown>)[name];
+  if (startsWithDigit(keys) && !sameOrder(Object.keys(copy), keys)) throw new NeedsPort();
+  return copy;
+}
+
+/** Whether a member with this value is written (the library and the writer leave out the others). */
+function writes(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+function startsWithDigit(keys: readonly string[]): boolean {
+  return keys.some((name) => {
+    const unit = name.charCodeAt(0);
+    return unit >= 48 && unit <= 57;
+  });
+}
+
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  return a.every((name, i) => name === b[i]);
+}
+
+/**
+ * The bytes of `text` with each marker the writer left (`"\u0000{}"` or `"\u0000[]"`) replaced by the library's
+ * empty object or array: the bracket, a new line, the indentation of the marker's line, the closing bracket. A
+ * marker's text can occur inside a string too (a value holding U+0000 and brackets): there its opening quote is
+ * an escaped one (preceded by a backslash) or no quote at all, while a marker written as a value follows `: `
+ * or an indentation (a space) or is the whole text.
+ */
+function splicedEmpties(text: string): Buffer {
+  const pieces: string[] = [];
+  // Every marker replaced is 10 ASCII bytes, its replacement 3 plus its indentation's.
+  let bytes = Buffer.byteLength(text, 'utf8');
+  let from = 0;
+  for (let at = text.indexOf(MARKER_TAIL); at !== -1; at = text.indexOf(MARKER_TAIL, at + 1)) {
+    const start = at - 1;
+    if (start < 0 || text.charCodeAt(start) !== 0x22 || (start > 0 && text.charCodeAt(start - 1) !== 0x20)) continue;
+    const open = text[at + 6];
+    const close = text[at + 7];
+    if (text[start + MARKER_UNITS - 1] !== '"' || !((open === '{' && close === '}') || (open === '[' && close === ']'))) continue;
+    const lineStart = text.lastIndexOf('\n', start) + 1;
+    let indentEnd = lineStart;
+    while (text.charCodeAt(indentEnd) === 0x20) indentEnd++;
+    pieces.push(text.slice(from, start), `${open}\n${text.slice(lineStart, indentEnd)}${close}`);
+    bytes += 3 + (indentEnd - lineStart) - MARKER_UNITS;
+    from = start + MARKER_UNITS;
+  }
+  if (pieces.length === 0) return Buffer.from(text, 'utf8');
+  pieces.push(text.slice(from));
+  const out = Buffer.allocUnsafe(bytes);
+  let offset = 0;
+  for (const piece of pieces) offset += out.write(piece, offset, 'utf8');
+  return out;
+}
+
+/** Whether a primitive's prototype has a `toJSON` (the library would call it; the native writer would not). */
+function primitivesHaveToJson(): boolean {
+  return [String, Number, Boolean].some((type) => typeof (type.prototype as { toJSON?: unknown }).toJSON === 'function');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The library's own algorithm (json-stable-stringify 1.3.0, index.js, with `{ space: 2 }`): for what the native
+// writer does not write exactly.
+
+const SPACE = '  ';
+
+/** `json-stable-stringify(value, { space: 2 })`, step by step as the library does it. */
+export function libraryText(value: unknown): string | undefined {
+  const seen: object[] = [];
+  const write = (node: unknown, level: number): string | undefined => {
+    const indent = `\n${SPACE.repeat(level)}`;
+    const withJson = node as { toJSON?: unknown } | null | undefined;
+    if (withJson && typeof withJson.toJSON === 'function') node = (withJson as { toJSON: () => unknown }).toJSON();
+    if (node === undefined) return undefined;
+    if (typeof node !== 'object' || node === null) return JSON.stringify(node);
+    if (Array.isArray(node)) {
+      const out: string[] = [];
+      for (let i = 0; i < node.length; i++) out.push(indent + SPACE + (write(node[i], level + 1) || 'null'));
+      return `[${out.join(',')}${indent}]`;
+    }
+    if (seen.includes(node)) throw new TypeError('Converting circular structure to JSON');
+    seen.push(node);
+    const out: string[] = [];
+    for (const key of Object.keys(node).sort()) {
+      const text = write((node as Record<string, unknown>)[key], level + 1);
+      if (!text) continue;
+      out.push(`${indent}${SPACE}${JSON.stringify(key)}: ${text}`);
+    }
+    seen.splice(seen.indexOf(node), 1);
+    return `{${out.join(',')}${indent}}`;
+  };
+  return write(value, 0);
+}
