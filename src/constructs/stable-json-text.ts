@@ -32,29 +32,29 @@ const MARKER_UNITS = 10;
 class NeedsPort extends Error {}
 
 /**
- * The UTF-8 bytes of the text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }` (undefined when it
- * gives none): bytes, as they go to the file, since making them from the native text and its markers' pieces is
- * cheap while joining the pieces into one string first is not (~70 ms at 15 MB: a second copy of the text).
+ * The text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }`, in pieces to be written one after
+ * the other (undefined when it gives none): the native text's slices between its markers and their
+ * replacements, since joining them into one string again costs a copy of the whole text (~70 ms at 15 MB).
  */
-export function stableJsonBytes(value: unknown): Buffer | undefined {
-  if (primitivesHaveToJson()) return bytesOf(libraryText(value));
+export function stableJsonPieces(value: unknown): readonly string[] | undefined {
+  if (primitivesHaveToJson()) return piecesOf(libraryText(value));
   let text: string | undefined;
   try {
     text = JSON.stringify(value, sortedReplacer, 2);
   } catch {
     // A cycle, a BigInt or a case above: the port gives the library's text or its error.
-    return bytesOf(libraryText(value));
+    return piecesOf(libraryText(value));
   }
   return text === undefined ? undefined : splicedEmpties(text);
 }
 
-/** The same as text. */
+/** The same as one string. */
 export function stableJsonText(value: unknown): string | undefined {
-  return stableJsonBytes(value)?.toString('utf8');
+  return stableJsonPieces(value)?.join('');
 }
 
-function bytesOf(text: string | undefined): Buffer | undefined {
-  return text === undefined ? undefined : Buffer.from(text, 'utf8');
+function piecesOf(text: string | undefined): readonly string[] | undefined {
+  return text === undefined ? undefined : [text];
 }
 
 /**
@@ -105,16 +105,14 @@ function sameOrder(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * The bytes of `text` with each marker the writer left (`"\u0000{}"` or `"\u0000[]"`) replaced by the library's
- * empty object or array: the bracket, a new line, the indentation of the marker's line, the closing bracket. A
+ * `text` with each marker the writer left (`"\u0000{}"` or `"\u0000[]"`) replaced by the library's empty object
+ * or array (the bracket, a new line, the indentation of the marker's line, the closing bracket), in pieces. A
  * marker's text can occur inside a string too (a value holding U+0000 and brackets): there its opening quote is
  * an escaped one (preceded by a backslash) or no quote at all, while a marker written as a value follows `: `
  * or an indentation (a space) or is the whole text.
  */
-function splicedEmpties(text: string): Buffer {
+function splicedEmpties(text: string): string[] {
   const pieces: string[] = [];
-  // Every marker replaced is 10 ASCII bytes, its replacement 3 plus its indentation's.
-  let bytes = Buffer.byteLength(text, 'utf8');
   let from = 0;
   for (let at = text.indexOf(MARKER_TAIL); at !== -1; at = text.indexOf(MARKER_TAIL, at + 1)) {
     const start = at - 1;
@@ -126,15 +124,10 @@ function splicedEmpties(text: string): Buffer {
     let indentEnd = lineStart;
     while (text.charCodeAt(indentEnd) === 0x20) indentEnd++;
     pieces.push(text.slice(from, start), `${open}\n${text.slice(lineStart, indentEnd)}${close}`);
-    bytes += 3 + (indentEnd - lineStart) - MARKER_UNITS;
     from = start + MARKER_UNITS;
   }
-  if (pieces.length === 0) return Buffer.from(text, 'utf8');
-  pieces.push(text.slice(from));
-  const out = Buffer.allocUnsafe(bytes);
-  let offset = 0;
-  for (const piece of pieces) offset += out.write(piece, offset, 'utf8');
-  return out;
+  pieces.push(from === 0 ? text : text.slice(from));
+  return pieces;
 }
 
 /** Whether a primitive's prototype has a `toJSON` (the library would call it; the native writer would not). */
