@@ -68,7 +68,10 @@ describe('the native writer and the port give json-stable-stringify\'s text', ()
       ['\u0000[]'],
       { b: 1, a: 'x\u0000{}', c: ' \u0000{}', d: '"\u0000{}"', e: ': "\u0000[]"' },
       // toJSON: the library calls it without the key.
-      { when: new Date(0), keyed: { toJSON: (key?: string) => `key ${String(key)}` }, list: [{ toJSON: (key?: string) => key }] },
+      { when: new Date(0) },
+      { keyed: { toJSON: (key?: string) => `key ${String(key)}` } },
+      { list: [{ toJSON: (key?: string) => key }] },
+      { called: Object.assign(() => 1, { toJSON: (key?: string) => `function ${String(key)}` }) },
       new Date(0),
       -0,
       Number.NaN,
