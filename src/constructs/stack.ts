@@ -159,8 +159,9 @@ export class StackSupport {
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
-      // Terraform would interpolate `${` in these strings: escaped, they show as written.
-      const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
+      // Terraform would interpolate `${` in these strings: escaped, they show as written. Keys in sorted order,
+      // the file's: the stack file's writer copies an object whose keys are not (stable-json-text.ts).
+      const identity = { address: literal(resource.address), digest: entry?.digest ?? '', id: literal(entry?.id ?? ''), type: resource.resourceType.type };
       deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
       deferred.set(carrier, SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
