@@ -57,6 +57,9 @@ describe('the native writer and the port give json-stable-stringify\'s text', ()
       {},
       [],
       { a: {}, b: [], c: [{}, [], [[]]], d: { e: { f: {} } } },
+      // Below the levels written member by member: values written natively, empty ones whole or within.
+      { a: { b: { c: {}, d: [], e: { u: undefined }, f: { g: {}, h: [[], {}] } } }, z: [[[[]]]] },
+      [[[{ deep: { deeper: [{}, { x: 1 }] }, u: undefined, '10': 1, '9': 2 }]]],
       // Members the writers leave out: an object of only those is empty.
       { a: { u: undefined, f: () => 1, s: Symbol('s') }, b: [undefined, () => 1] },
       // Integer-like keys, out of order and in.
