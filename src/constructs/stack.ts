@@ -276,17 +276,24 @@ interface StackFacts {
   readonly byId: ReadonlyMap<string, StackMember>;
 }
 
+/**
+ * What a construct path must not hold: shell quoting and expansion characters (the bridge passes it as a shell
+ * argument), and control characters. Made once: a literal in the loop is a new RegExp per construct.
+ */
+const UNSAFE_IN_PATH = /['"`\\$%\n\r]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_PATH = /[\u0000-\u001f\u007f-\u009f]/;
+
 function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
   const valid = all.filter((resource) => !resource.hasPropIssues);
   const byId = new Map<string, StackMember>();
   for (const resource of all) {
-    const unsafe = /['"`\\$%\n\r]/.exec(resource.address);
+    const unsafe = UNSAFE_IN_PATH.exec(resource.address);
     if (unsafe) {
       problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain ${JSON.stringify(unsafe[0])} (the path becomes a shell argument of the cdktf deploy bridge)`);
     }
-    // eslint-disable-next-line no-control-regex
-    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(resource.address);
+    const control = CONTROL_IN_PATH.exec(resource.address);
     if (control && !unsafe) {
       problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain control characters (here ${JSON.stringify(control[0])}): every report that names the construct would pass them to the terminal`);
     }
