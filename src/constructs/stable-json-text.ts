@@ -39,6 +39,7 @@ class NeedsPort extends Error {}
  */
 export function stableJsonPieces(value: unknown): readonly string[] | undefined {
   if (primitivesHaveToJson() || hasToJson(value)) return piecesOf(libraryText(value));
+  warmUpReplacer();
   let text: string | undefined;
   try {
     text = JSON.stringify(value, sortedReplacer, 2);
@@ -96,6 +97,30 @@ function sortedReplacer(this: unknown, _key: string, value: unknown): unknown {
   if (startsWithDigit(keys) && !sameOrder(Object.keys(copy), keys)) throw new NeedsPort();
   return copy;
 }
+
+/**
+ * A value that takes the replacer through each of its branches but the port's: an object out of order with an
+ * integer-like key, empty and non-empty arrays and objects, strings and other primitives.
+ */
+const WARM_UP: unknown = { b: { a: {}, '1': [0, 'x', null, true], c: [] }, a: { u: undefined, f: () => 1, d: '\u0000' }, '0': 1 };
+let warmedUp = false;
+
+/**
+ * Runs the replacer once over `WARM_UP`, before its first real use. V8 optimizes the replacer after a few hundred
+ * calls; a call site its optimized code has never seen run (the copy's, when the configuration's first objects
+ * are in order) then deoptimizes it, and for a function called from `JSON.stringify` V8 kept the same optimized
+ * code and deoptimized again at every such object: ~4,300 deoptimizations at 10,000 objects, and as many
+ * recompilations on V8's worker threads. Run once beforehand, every site has its type feedback.
+ */
+function warmUpReplacer(): void {
+  if (warmedUp) return;
+  warmedUp = true;
+  // V8 records type feedback only once a function has run a few times (`--invocation-count-for-feedback-allocation`,
+  // 8 in node 20): the first rounds do not count.
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) JSON.stringify(WARM_UP, sortedReplacer);
+}
+
+const WARM_UP_ROUNDS = 4;
 
 /**
  * Whether the writers would call a `toJSON` of `value`: the library calls it without the key, the native writer
