@@ -62,6 +62,8 @@ describe('the native writer and the port give json-stable-stringify\'s text', ()
       [[[{ deep: { deeper: [{}, { x: 1 }] }, u: undefined, '10': 1, '9': 2 }]]],
       // Members the writers leave out: an object of only those is empty.
       { a: { u: undefined, f: () => 1, s: Symbol('s') }, b: [undefined, () => 1] },
+      // Objects out of order whose keys extend another's (the writer remembers recent key orders).
+      [{ zq: 1, yq: 2 }, { zq: 1, yq: 2, xq: 3 }, { zq: 1 }, { zq: 1, yq: 2 }],
       // Integer-like keys, out of order and in.
       { '10': 1, '9': 2, a: 3, '1': 4, '-1': 5, '01': 6 },
       { '1': 1, '10': 2, '9': 3 },
