@@ -5,6 +5,7 @@
  * registered through the framework that will synthesize them. Types here are structural: the `.d.ts` files
  * secretform ships mention neither framework, so a cdktn app type-checks without cdktf installed.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
 import type { TokenRules } from './inert-value';
@@ -178,6 +179,39 @@ export function onStackConfiguration(stack: IConstruct, complete: (configuration
 /** Whether the app writes HCL (`new App({ hclOutput: true })`): then `toTerraform()` is not what is written. */
 export function writesHcl(construct: IConstruct): boolean {
   return frameworkOf(construct).module.App.of(construct).hclOutput === true;
+}
+
+/**
+ * Whether `synthesize` is cdktf's own stack synthesizer method, writing JSON (not HCL) with
+ * `json-stable-stringify` 1.x: the writer stable-json-text.ts makes the same bytes of. Any other synthesizer (an
+ * app's own, cdktn's, a later cdktf's with another writer) keeps writing its file itself.
+ */
+export function writesStableJson(stack: IConstruct, synthesizer: object, synthesize: unknown): boolean {
+  const framework = frameworkOf(stack);
+  if (framework.name !== 'cdktf' || (synthesizer as { hclOutput?: unknown }).hclOutput === true) return false;
+  let known = stockWriters.get(framework.file);
+  if (known === undefined) {
+    known = stockWriter(framework.file);
+    stockWriters.set(framework.file, known);
+  }
+  return known.synthesize !== undefined && synthesize === known.synthesize;
+}
+
+/** Per framework entry file: its stack synthesizer's method, when its JSON writer is `json-stable-stringify` 1.x. */
+const stockWriters = new Map<string, { readonly synthesize: unknown }>();
+
+function stockWriter(frameworkFile: string): { readonly synthesize: unknown } {
+  const synthesizerFile = path.join(path.dirname(frameworkFile), 'synthesize', 'synthesizer.js');
+  // Loaded with the framework (its stacks make their synthesizer from it); never loaded here.
+  const loaded = require.cache[synthesizerFile]?.exports as { StackSynthesizer?: { prototype: { synthesize?: unknown } } } | undefined;
+  const synthesize = loaded?.StackSynthesizer?.prototype.synthesize;
+  try {
+    const writer = require.resolve('json-stable-stringify', { paths: [path.dirname(synthesizerFile)] });
+    const { version } = JSON.parse(fs.readFileSync(path.join(path.dirname(writer), 'package.json'), 'utf8')) as { version?: unknown };
+    return { synthesize: typeof version === 'string' && version.startsWith('1.') ? synthesize : undefined };
+  } catch {
+    return { synthesize: undefined };
+  }
 }
 
 /** What the framework's token resolution treats specially (inert-value.ts), for the framework of `scope`. */

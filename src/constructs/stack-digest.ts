@@ -2,7 +2,8 @@
  * Writes each stack's digest record (engine/setup/desired-digest-record.ts) at synth, next to the `cdk.tf.json`
  * the framework has just written: from the configuration the stack's `toTerraform()` built (the objects the file
  * was written from, so nothing is parsed again) and the file's bytes (so change detection can tell the record
- * still describes the file). The synthesized configuration itself is not touched.
+ * still describes the file). The synthesized configuration itself is not touched; for cdktf's own synthesizer
+ * the file is written here rather than by the framework, with the same bytes (stack-file.ts).
  *
  * A stack whose record cannot be made (a construct synthesized without validation, an app writing HCL, a
  * synthesizer of the app's own) gets none, and any earlier one is removed: change detection then reads its
@@ -11,7 +12,8 @@
 import * as path from 'node:path';
 import type { IConstruct } from 'constructs';
 import { digestRecordOf, removeDigestRecord, writeDigestRecord } from '../engine/setup/desired-digest-record';
-import { onStackConfiguration } from './cdktf-adapter';
+import { onStackConfiguration, writesStableJson } from './cdktf-adapter';
+import { synthesizeWithEmptyConfiguration, writeStackFile } from './stack-file';
 
 /** What secretform uses of the framework's stack synthesizer (the same in cdktf 0.21 and cdktn 0.24). */
 interface SynthesizerLike {
@@ -35,10 +37,14 @@ export function recordStackDigest(stack: IConstruct): void {
   const synthesize = synthesizer.synthesize;
   synthesizer.synthesize = function synthesizeAndRecord(this: SynthesizerLike, session: SessionLike): void {
     configuration = undefined;
-    synthesize.call(this, session);
+    // cdktf's own synthesizer: secretform writes the file, faster, with the same bytes (stack-file.ts).
+    const writesFile = writesStableJson(stack, this, synthesize);
+    if (writesFile) synthesizeWithEmptyConfiguration(stack, () => synthesize.call(this, session));
+    else synthesize.call(this, session);
     const built = configuration;
     configuration = undefined;
     const file = path.join(session.outdir, session.manifest.forStack(stack).synthesizedStackPath);
+    if (writesFile && built !== undefined) writeStackFile(file, built);
     const stackDir = path.dirname(file);
     try {
       // An HCL output (`cdk.tf`) is not what secretform reads.

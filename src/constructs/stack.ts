@@ -159,8 +159,9 @@ export class StackSupport {
     for (const resource of resources) {
       const entry = analysed.get(resource);
       const carrier = this.carrier(resource, type);
-      // Terraform would interpolate `${` in these strings: escaped, they show as written.
-      const identity = { address: literal(resource.address), type: resource.resourceType.type, id: literal(entry?.id ?? ''), digest: entry?.digest ?? '' };
+      // Terraform would interpolate `${` in these strings: escaped, they show as written. Keys in sorted order,
+      // the file's: the stack file's writer copies an object whose keys are not (stable-json-text.ts).
+      const identity = { address: literal(resource.address), digest: entry?.digest ?? '', id: literal(entry?.id ?? ''), type: resource.resourceType.type };
       deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identity);
       if (!entry) continue;
       deferred.set(carrier, SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
@@ -275,17 +276,24 @@ interface StackFacts {
   readonly byId: ReadonlyMap<string, StackMember>;
 }
 
+/**
+ * What a construct path must not hold: shell quoting and expansion characters (the bridge passes it as a shell
+ * argument), and control characters. Made once: a literal in the loop is a new RegExp per construct.
+ */
+const UNSAFE_IN_PATH = /['"`\\$%\n\r]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_PATH = /[\u0000-\u001f\u007f-\u009f]/;
+
 function stackFacts(stack: IConstruct, all: readonly StackMember[]): StackFacts {
   const problems: string[] = [];
   const valid = all.filter((resource) => !resource.hasPropIssues);
   const byId = new Map<string, StackMember>();
   for (const resource of all) {
-    const unsafe = /['"`\\$%\n\r]/.exec(resource.address);
+    const unsafe = UNSAFE_IN_PATH.exec(resource.address);
     if (unsafe) {
       problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain ${JSON.stringify(unsafe[0])} (the path becomes a shell argument of the cdktf deploy bridge)`);
     }
-    // eslint-disable-next-line no-control-regex
-    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(resource.address);
+    const control = CONTROL_IN_PATH.exec(resource.address);
     if (control && !unsafe) {
       problems.push(`${resource.address}: construct path: received ${JSON.stringify(resource.address)}; construct ids must not contain control characters (here ${JSON.stringify(control[0])}): every report that names the construct would pass them to the terminal`);
     }
