@@ -40,7 +40,7 @@ function exitOnceWritten(code) {
     waiting -= 1;
     // After a turn of the event loop: a write that failed (EPIPE: the reader went away) has then emitted its
     // error, from which main's output guard sets the exit code its exit handler gives.
-    if (waiting === 0) setImmediate(() => process.exit());
+    if (waiting === 0) require('node:timers').setImmediate(() => process.exit());
   };
   for (const stream of streams) {
     if (stream.destroyed || stream.writableLength === 0) written();
