@@ -20,6 +20,8 @@ import { defaultFleetCacheDir } from './fleet-synth-cache';
 
 const PARALLELISM = 10;
 
+const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
+
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at === -1 ? undefined : process.argv[at + 1];
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   const runs = Number(option('--runs') ?? '3');
   const cpuProfDir = option('--cpu-prof');
   const cacheDir = resolve(option('--fleet-cache') ?? defaultFleetCacheDir());
-  process.stdout.write(`fleet A/B ${size.stacks}x${size.objects} on ${FLEET_SERVERS} servers; load ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores\n`);
+  process.stdout.write(`fleet A/B ${size.stacks}x${size.objects} on ${FLEET_SERVERS} servers; load ${load()} on ${cpus().length} cores\n`);
   const fleet = await startFleet(size, cacheDir, (line) => process.stdout.write(`${line}\n`));
   const { servers, project, env } = fleet;
   try {
@@ -44,14 +46,16 @@ async function main(): Promise<void> {
     const rows: Record<'head' | 'base' | 'bare', { seconds: number; cpu: number; inFlight: number[] }[]> = { head: [], base: [], bare: [] };
     let requests: number[] = [];
     for (let i = 0; i < runs; i++) {
-      for (const which of ['head', 'base'] as const) {
+      // Both orders of head and base, so that neither always runs first while the machine's load rises or falls
+      // (one order throughout made base look faster at every pair of a run whose load fell from 6 to 2).
+      for (const which of i % 2 === 0 ? (['head', 'base'] as const) : (['base', 'head'] as const)) {
         const args = ['plan', '--stack', '*', '--no-synth'];
         const profile = cpuProfDir === undefined || i > 0 ? {} : { cpuProfDir: join(cpuProfDir, which) };
         const planned = await perServer(servers, () => (which === 'head' ? runSecretform(args, project, env, profile) : runNode([baseBin, ...args], env, { cwd: project, ...profile })));
         if (planned.result.code !== 0 || !/No changes/.test(planned.result.stdout)) throw new Error(`${which} plan: ${planned.result.stderr.slice(-2000)}`);
         rows[which].push({ seconds: planned.result.seconds, cpu: planned.result.cpuSeconds ?? 0, inFlight: planned.maxInFlight });
         requests = planned.requests;
-        process.stdout.write(`${which} plan ${planned.result.seconds.toFixed(2)} s (CPU ${(planned.result.cpuSeconds ?? 0).toFixed(2)} s, RSS ${(planned.result.peakRssMb ?? 0).toFixed(0)} MB), in flight ${planned.maxInFlight.join('/')}\n`);
+        process.stdout.write(`${which} plan ${planned.result.seconds.toFixed(2)} s (CPU ${(planned.result.cpuSeconds ?? 0).toFixed(2)} s, RSS ${(planned.result.peakRssMb ?? 0).toFixed(0)} MB), in flight ${planned.maxInFlight.join('/')} (load ${load()})\n`);
       }
       const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-reads-'));
       const readsFile = join(dir, 'reads.json');
@@ -59,7 +63,7 @@ async function main(): Promise<void> {
       const bare = await perServer(servers, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }));
       rmSync(dir, { recursive: true, force: true });
       rows.bare.push({ seconds: bare.result.seconds, cpu: bare.result.cpuSeconds ?? 0, inFlight: bare.maxInFlight });
-      process.stdout.write(`bare ${bare.result.seconds.toFixed(2)} s (CPU ${(bare.result.cpuSeconds ?? 0).toFixed(2)} s)\n`);
+      process.stdout.write(`bare ${bare.result.seconds.toFixed(2)} s (CPU ${(bare.result.cpuSeconds ?? 0).toFixed(2)} s) (load ${load()})\n`);
     }
     const floor = (Math.max(...requests) * FLEET_LATENCY_MS) / PARALLELISM / 1000;
     const bare = median(rows.bare.map((row) => row.seconds));
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
       const seconds = median(rows[which].map((row) => row.seconds));
       process.stdout.write(`${which.padEnd(5)} median ${seconds.toFixed(2)} s, CPU ${median(rows[which].map((row) => row.cpu)).toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client, ${(seconds / floor).toFixed(2)}x the floor (${floor.toFixed(2)} s); most in flight ${Math.max(...rows[which].flatMap((row) => row.inFlight))}\n`);
     }
-    process.stdout.write(`reads per server ${requests.join(' / ')}; load at the end ${loadavg().map((l) => l.toFixed(1)).join(', ')}\n`);
+    process.stdout.write(`reads per server ${requests.join(' / ')}; load at the end ${load()}\n`);
   } finally {
     await fleet.close();
   }

@@ -7,10 +7,11 @@
  * this checkout's dist/ meanwhile do not change what is measured). One synth and one apply (this checkout's),
  * then the runs. Every plan's JSON report is compared with the
  * first base plan's, byte for byte: a change that alters the output shows here as a failure, not as a speed-up.
- * Prints each run and the medians of wall and CPU, with the load before and after. Run `npm run build` first: the
+ * Prints each run and the medians of wall and CPU (and, on Linux, the CPU of each process's main thread apart from
+ * its other threads: bench/one-ms-threads.js), with the load before and after. Run `npm run build` first: the
  * head build is this checkout's dist/.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seedFor } from './mix';
@@ -27,6 +28,17 @@ function option(name: string): string | undefined {
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
+
+/** The preload that reports a process's main-thread and other-thread CPU (bench/one-ms-threads.js). */
+const THREADS_PRELOAD = join(__dirname, 'one-ms-threads.js');
+
+/** CPU seconds of the main thread and of the other threads, from the file the preload wrote; undefined without one. */
+function threadSplit(file: string): { main: number; other: number } | undefined {
+  if (!existsSync(file)) return undefined;
+  const { mainMs, otherMs } = JSON.parse(readFileSync(file, 'utf8')) as { mainMs: number; otherMs: number };
+  rmSync(file);
+  return { main: mainMs / 1000, other: otherMs / 1000 };
+}
 
 async function main(): Promise<void> {
   const base = option('--base');
@@ -56,7 +68,10 @@ async function main(): Promise<void> {
     process.stdout.write(`synth ${synth.seconds.toFixed(1)} s, apply ${applied.seconds.toFixed(1)} s, ${reads.length} reads\n`);
 
     const args = ['plan', '--no-synth', '--format', 'json', '--state', statePath];
-    const rows: Record<'base' | 'head' | 'bare', { seconds: number; cpu: number; server: number }[]> = { base: [], head: [], bare: [] };
+    const rows: Record<'base' | 'head' | 'bare', { seconds: number; cpu: number; server: number; main?: number; other?: number }[]> = { base: [], head: [], bare: [] };
+    // Every measured process reports its threads' CPU through the preload (NODE_OPTIONS reaches each of them).
+    const threadsFile = join(dir, 'threads.json');
+    const measuredEnv = { NODE_OPTIONS: `--require ${JSON.stringify(THREADS_PRELOAD)}`, BENCH_THREADS_FILE: threadsFile };
     let reference: string | undefined;
     for (let i = 0; i < runs; i++) {
       // Both orders of base and head, so that neither always runs right after the bare client.
@@ -65,9 +80,11 @@ async function main(): Promise<void> {
         const profile = cpuProfDir === undefined ? {} : { cpuProfDir: join(cpuProfDir, which) };
         const before = server.cpuSeconds() ?? 0;
         let run: CliRun;
-        if (which === 'bare') run = await runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }, profile);
-        else if (which === 'head') run = headBin === undefined ? await runSecretform(args, project, env, profile) : await runNode([headBin, ...args], env, { cwd: project, ...profile });
-        else run = await runNode([baseBin, ...args], env, { cwd: project, ...profile });
+        const runEnv = { ...env, ...measuredEnv };
+        if (which === 'bare') run = await runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN, ...measuredEnv }, profile);
+        else if (which === 'head') run = headBin === undefined ? await runSecretform(args, project, runEnv, profile) : await runNode([headBin, ...args], runEnv, { cwd: project, ...profile });
+        else run = await runNode([baseBin, ...args], runEnv, { cwd: project, ...profile });
+        const threads = threadSplit(threadsFile);
         const serverCpu = (server.cpuSeconds() ?? 0) - before;
         if (run.code !== 0) throw new Error(`${which}: exit ${run.code}: ${run.stderr.slice(-2000)}`);
         if (which !== 'bare') {
@@ -79,8 +96,9 @@ async function main(): Promise<void> {
             throw new Error(`${which}'s plan JSON differs from the first plan's (both kept in ${kept})`);
           }
         }
-        rows[which].push({ seconds: run.seconds, cpu: run.cpuSeconds ?? 0, server: serverCpu });
-        process.stdout.write(`${which.padEnd(4)} ${run.seconds.toFixed(2)} s, CPU ${(run.cpuSeconds ?? 0).toFixed(2)} s, server CPU ${serverCpu.toFixed(2)} s (load ${load()})\n`);
+        rows[which].push({ seconds: run.seconds, cpu: run.cpuSeconds ?? 0, server: serverCpu, main: threads?.main, other: threads?.other });
+        const split = threads === undefined ? '' : ` (main thread ${threads.main.toFixed(2)} s, other threads ${threads.other.toFixed(2)} s)`;
+        process.stdout.write(`${which.padEnd(4)} ${run.seconds.toFixed(2)} s, CPU ${(run.cpuSeconds ?? 0).toFixed(2)} s${split}, server CPU ${serverCpu.toFixed(2)} s (load ${load()})\n`);
       }
     }
     const bare = median(rows.bare.map((row) => row.seconds));
@@ -88,7 +106,10 @@ async function main(): Promise<void> {
       const seconds = median(rows[which].map((row) => row.seconds));
       const cpu = median(rows[which].map((row) => row.cpu));
       const serverCpu = median(rows[which].map((row) => row.server));
-      process.stdout.write(`${which.padEnd(4)} median ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s, server CPU ${serverCpu.toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client\n`);
+      const mains = rows[which].flatMap((row) => (row.main === undefined ? [] : [row.main]));
+      const others = rows[which].flatMap((row) => (row.other === undefined ? [] : [row.other]));
+      const split = mains.length === 0 ? '' : ` (main thread ${median(mains).toFixed(2)} s, other threads ${median(others).toFixed(2)} s)`;
+      process.stdout.write(`${which.padEnd(4)} median ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s${split}, server CPU ${serverCpu.toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client\n`);
     }
     process.stdout.write(`plan JSON identical in all ${runs * 2} plans (${reference!.length} bytes); load at the end ${load()}\n`);
   } finally {

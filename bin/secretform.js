@@ -20,9 +20,33 @@ if (process.env.SECRETFORM_DEBUG_LOADED_MODULES) {
   process.on('exit', () => require('node:fs').writeFileSync(file, Object.keys(require.cache).join('\n') + '\n'));
 }
 loadCli().main(process.argv).then(
-  (code) => { process.exitCode = code; },
-  (err) => { process.stderr.write(`secretform: ${err && err.message ? err.message : err}\n`); process.exitCode = 1; },
+  (code) => exitOnceWritten(code),
+  (err) => { process.stderr.write(`secretform: ${err && err.message ? err.message : err}\n`); exitOnceWritten(1); },
 );
+
+/**
+ * Ends the process once stdout and stderr have taken everything written to them, rather than when node's event
+ * loop runs dry. The command is over when `main` settles (what it holds is released before, and exit-release.ts
+ * covers the synchronous rest); a natural exit then still waited for V8's background compiles queued late and tore
+ * the heap down page by page: ~60 ms after a plan of 10,000 objects had written its report, where the kernel frees
+ * the memory of an exiting process at once (docs/performance.md, "Session 15"). A pipe may hold back part of a
+ * large report (its reader is slower): each stream's empty write completes only after every write before it.
+ */
+function exitOnceWritten(code) {
+  process.exitCode = code;
+  const streams = [process.stdout, process.stderr];
+  let waiting = streams.length;
+  const written = () => {
+    waiting -= 1;
+    // After a turn of the event loop: a write that failed (EPIPE: the reader went away) has then emitted its
+    // error, from which main's output guard sets the exit code its exit handler gives.
+    if (waiting === 0) require('node:timers').setImmediate(() => process.exit());
+  };
+  for (const stream of streams) {
+    if (stream.destroyed || stream.writableLength === 0) written();
+    else stream.write('', written);
+  }
+}
 
 /** The CLI: its bundle through the compile cache (load-bundle.js), or the compiled modules as any files. */
 function loadCli() {
