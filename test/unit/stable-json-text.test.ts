@@ -17,9 +17,6 @@ import { tempDir } from '../support/temp-dir';
 const stableStringify = require(require.resolve('json-stable-stringify', { paths: [path.dirname(require.resolve('cdktf'))] })) as (value: unknown, options?: { space?: number }) => string | undefined;
 const library = (value: unknown) => stableStringify(value, { space: 2 });
 
-const tempDirs: string[] = [];
-afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
 // What a configuration's text can trip over: the markers of empty values, quotes, escapes, integer-like keys.
 const fragment = fc.constantFrom('\u0000', '\u0000{}', '\u0000[]', '"', ' "', ': ', '\\', '\n', '{}', '[]', '\u{1F600}', '\ud800', '0', '17', '4294967295', '-1', '01', 'a', 'Z', ' ');
 const text = fc.array(fc.oneof(fc.string(), fragment), { maxLength: 3 }).map((parts) => parts.join(''));
@@ -100,7 +97,6 @@ describe('the native writer and the port give json-stable-stringify\'s text', ()
 describe('synth writes cdk.tf.json itself with cdktf\'s bytes', () => {
   test('the file is the library\'s text of the configuration the stack built', () => {
     const outdir = tempDir('secretform-stable-json-');
-    tempDirs.push(outdir);
     const app = new App({ outdir });
     const stack = new TerraformStack(app, 'prod');
     const userpass = new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
@@ -124,7 +120,6 @@ describe('synth writes cdk.tf.json itself with cdktf\'s bytes', () => {
 
   test('the file\'s bytes are the text\'s, across the writer\'s 1 MB buffer and surrogate pairs cut by it', () => {
     const outdir = tempDir('secretform-stable-json-');
-    tempDirs.push(outdir);
     const file = path.join(outdir, 'cdk.tf.json');
     // Astral characters (4 bytes, 2 units) and empty objects around and past the buffer's size, at odd offsets.
     for (const size of [1, 87_381, 262_143, 262_145, 600_000]) {
@@ -136,7 +131,6 @@ describe('synth writes cdk.tf.json itself with cdktf\'s bytes', () => {
 
   test('an app\'s own synthesizer writes its file itself', () => {
     const outdir = tempDir('secretform-stable-json-');
-    tempDirs.push(outdir);
     const stack = new TerraformStack(new App({ outdir }), 'prod');
     new AuthMount(stack, 'userpass', { path: 'userpass', type: 'userpass' });
     const synthesizer = (stack as unknown as { synthesizer: object }).synthesizer;
