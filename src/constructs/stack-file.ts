@@ -12,6 +12,7 @@
  */
 import * as fs from 'node:fs';
 import type { IConstruct } from 'constructs';
+import { forEachUtf8Slice } from '../utf8-slices';
 import { stableJsonPieces } from './stable-json-text';
 
 type ToTerraform = (this: unknown) => Record<string, unknown>;
@@ -62,35 +63,9 @@ export function writeStackFile(file: string, configuration: Record<string, unkno
   }
 }
 
-/** Size of the buffer the text is encoded into, a part at a time: reused for every stack. */
-const CHUNK_BYTES = 1 << 20;
-let chunk: Buffer | undefined;
-
-/**
- * Writes the UTF-8 bytes of `pieces` to `fd` through one reused buffer: not one fresh buffer as large as the
- * text (15 MB at 10,000 objects), whose every page is faulted in on its first write (~70 ms here).
- */
+/** Writes the UTF-8 bytes of `pieces` to `fd`, a reused slice at a time (utf8-slices.ts). */
 function writeUtf8(fd: number, pieces: readonly string[]): void {
-  chunk ??= Buffer.allocUnsafe(CHUNK_BYTES);
-  let used = 0;
-  const flush = () => {
-    for (let at = 0; at < used;) at += fs.writeSync(fd, chunk!, at, used - at);
-    used = 0;
-  };
-  for (const piece of pieces) {
-    for (let at = 0; at < piece.length;) {
-      // A UTF-16 unit takes at most 3 bytes in UTF-8; a slice never ends between the two of a surrogate pair
-      // (each half alone would be encoded as U+FFFD).
-      let end = Math.min(piece.length, at + Math.floor((CHUNK_BYTES - used) / 3));
-      const last = piece.charCodeAt(end - 1);
-      if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
-      if (end - at < 2 && end < piece.length) {
-        flush();
-        continue;
-      }
-      used += chunk.write(at === 0 && end === piece.length ? piece : piece.slice(at, end), used, 'utf8');
-      at = end;
-    }
-  }
-  flush();
+  forEachUtf8Slice(pieces, (bytes) => {
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+  });
 }

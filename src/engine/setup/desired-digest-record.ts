@@ -30,6 +30,7 @@ import * as path from 'node:path';
 import {
   parseSynthesizedConnection, readSynthesizedConnection, readSynthesizedSpecs, writeSynthesizedConnection, type SynthesizedConnection, type SynthesizedSpec,
 } from '../../synthesized-spec';
+import { forEachUtf8Slice } from '../../utf8-slices';
 import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
 
@@ -183,23 +184,9 @@ const BATCH_UNITS = 1 << 16;
 const CHUNK_BYTES = 1 << 20;
 let chunk: Buffer | undefined;
 
-/**
- * `hash` updated with the UTF-8 bytes of `text`, encoded a slice at a time into the reused buffer rather than
- * into one fresh buffer as large as the text (15 MB at 10,000 objects: the same page faults as above).
- */
+/** `hash` updated with the UTF-8 bytes of `text`, a reused slice at a time (utf8-slices.ts). */
 export function updateWithText(hash: ResumableSha256, text: string): ResumableSha256 {
-  chunk ??= Buffer.allocUnsafe(CHUNK_BYTES);
-  // A UTF-16 unit takes at most 3 bytes in UTF-8 (a pair of surrogates, two units, takes 4).
-  const step = Math.floor(CHUNK_BYTES / 3);
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(at + step, text.length);
-    // A surrogate pair is never cut: each half alone would be encoded as U+FFFD.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const written = chunk.write(text.slice(at, end), 0, 'utf8');
-    hash.update(chunk.subarray(0, written));
-    at = end;
-  }
+  forEachUtf8Slice([text], (bytes) => hash.update(bytes));
   return hash;
 }
 
