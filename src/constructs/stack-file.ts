@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import type { IConstruct } from 'constructs';
 import { forEachUtf8Slice } from '../utf8-slices';
-import { stableJsonPieces } from './stable-json-text';
+import { consumeStableJson } from './stable-json-text';
 
 type ToTerraform = (this: unknown) => Record<string, unknown>;
 
@@ -41,31 +41,34 @@ export function synthesizeWithEmptyConfiguration(stack: IConstruct, synthesize: 
 }
 
 /**
- * Writes `configuration` to `file` as the framework's synthesizer would have. A configuration it could not have
- * written either (a cycle) throws its error, and the empty file the synthesizer wrote is removed, as if the
- * framework had failed before writing.
+ * Writes `configuration` to `file` as the framework's synthesizer would have, a piece at a time as the text is
+ * made (no text of the whole file is kept). A configuration it could not have written either (a cycle) throws
+ * its error, and the empty file the synthesizer wrote is removed, as if the framework had failed before writing.
  */
 export function writeStackFile(file: string, configuration: Record<string, unknown>): void {
-  let pieces: readonly string[] | undefined;
+  const fd = fs.openSync(file, 'w');
   try {
-    pieces = stableJsonPieces(configuration);
+    consumeStableJson(configuration, (pieces) => {
+      // From the start: a second call (the port's text) replaces what the first wrote.
+      fs.ftruncateSync(fd, 0);
+      writeUtf8(fd, pieces);
+    });
   } catch (error) {
+    fs.closeSync(fd);
     fs.rmSync(file, { force: true });
     throw error;
   }
-  // An object always has a text; `undefined` is only for values a configuration never is.
-  if (pieces === undefined) return;
-  const fd = fs.openSync(file, 'w');
-  try {
-    writeUtf8(fd, pieces);
-  } finally {
-    fs.closeSync(fd);
-  }
+  fs.closeSync(fd);
 }
 
-/** Writes the UTF-8 bytes of `pieces` to `fd`, a reused slice at a time (utf8-slices.ts). */
-function writeUtf8(fd: number, pieces: readonly string[]): void {
+/** Writes the UTF-8 bytes of `pieces` to `fd` from its start, a reused slice at a time (utf8-slices.ts). */
+function writeUtf8(fd: number, pieces: Iterable<string>): void {
+  let position = 0;
   forEachUtf8Slice(pieces, (bytes) => {
-    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    for (let at = 0; at < bytes.length;) {
+      const written = fs.writeSync(fd, bytes, at, bytes.length - at, position);
+      at += written;
+      position += written;
+    }
   });
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { AuthMount, SecretValue, UserpassUser } from '../../src';
 import { onStackConfiguration, writesStableJson } from '../../src/constructs/cdktf-adapter';
 import { writeStackFile } from '../../src/constructs/stack-file';
-import { libraryText, stableJsonText } from '../../src/constructs/stable-json-text';
+import { consumeStableJson, libraryText, stableJsonText } from '../../src/constructs/stable-json-text';
 import { tempDir } from '../support/temp-dir';
 
 // cdktf's own JSON writer, as its synthesizer writes cdk.tf.json.
@@ -127,6 +127,35 @@ describe('synth writes cdk.tf.json itself with cdktf\'s bytes', () => {
       writeStackFile(file, configuration);
       expect(fs.readFileSync(file).equals(Buffer.from(library(configuration)!, 'utf8'))).toBe(true);
     }
+  });
+
+  test('a value only the port writes, after megabytes already written, gives the library\'s file from its start', () => {
+    const outdir = tempDir('secretform-stable-json-');
+    const file = path.join(outdir, 'cdk.tf.json');
+    // The resources are written one by one as they are made: the first (past the writer's 1 MB buffer) is in the
+    // file when the last, whose toJSON the library calls without its key, sends the whole text to the port.
+    const configuration = { resource: { terraform_data: { a: { input: 'x'.repeat(1_500_000) }, b: {}, z: { input: { when: new Date(0) } } } } };
+    // Units each call took: the native writer's first resource, then the port's whole text.
+    const taken: number[] = [];
+    consumeStableJson(configuration, (pieces) => {
+      taken.push(0);
+      for (const piece of pieces) taken[taken.length - 1] += piece.length;
+    });
+    expect(taken).toHaveLength(2);
+    expect(taken[0]).toBeGreaterThan(1_500_000);
+    expect(taken[1]).toBe(library(configuration)!.length);
+    writeStackFile(file, configuration);
+    expect(fs.readFileSync(file, 'utf8')).toBe(library(configuration));
+  });
+
+  test('an error of the file\'s writing is not taken for a value the port must write', () => {
+    const failure = new Error('disk full');
+    let calls = 0;
+    expect(() => consumeStableJson({ resource: { a: { b: {} } } }, (pieces) => {
+      calls++;
+      for (const piece of pieces) if (piece.length > 0) throw failure;
+    })).toThrow(failure);
+    expect(calls).toBe(1);
   });
 
   test('an app\'s own synthesizer writes its file itself', () => {
