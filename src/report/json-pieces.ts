@@ -35,8 +35,8 @@ export function materialized(value: unknown): unknown {
   return copy;
 }
 
-/** How many items of a list one piece holds (~900 bytes each in a plan's JSON: pieces of ~30 KB). */
-export const ITEMS_PER_PIECE = 32;
+/** How many items of a list one piece holds (~900 bytes each in a plan's JSON: pieces of ~15 KB). */
+export const ITEMS_PER_PIECE = 16;
 
 /** The pieces of `JSON.stringify(materialized(value), null, 2)`, in order; joined, they are that text exactly. */
 export function* jsonPieces(value: unknown, itemsPerPiece = ITEMS_PER_PIECE): Generator<string, void, undefined> {

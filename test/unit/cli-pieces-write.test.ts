@@ -1,8 +1,8 @@
 /**
  * writePieces (cli/run/pieces-write.ts): the text written is the pieces joined, in slices of whole pieces; on a
- * stream that takes writes at once all is written before it returns; on one that holds a write (a full pipe) the
- * next slice is made meanwhile and written only once the held one is out; a failed write stops it; and through a
- * real pipe to a slow reader the reader gets every byte.
+ * stream that takes writes at once all is written before it returns; on one that holds writes (a full pipe) the
+ * next slice is made after a turn of the event loop, and the making waits once the stream holds more than the
+ * backlog; a failed write stops it; and through a real pipe to a slow reader the reader gets every byte.
  */
 import { spawn } from 'node:child_process';
 import { writePieces } from '../../src/cli/run/pieces-write';
@@ -61,7 +61,7 @@ describe('writePieces', () => {
     expect(none.writes).toEqual([]);
   });
 
-  test('while the stream holds a slice, the next is made, and written only once the held one is out', async () => {
+  test('while the stream holds less than the backlog, the next slice is made and written after a turn of the loop; above it, the making waits', async () => {
     const made: number[] = [];
     function* pieces() {
       for (let i = 0; i < 6; i++) {
@@ -70,23 +70,28 @@ describe('writePieces', () => {
       }
     }
     const stream = holdingStream();
-    const done = writePieces(stream, pieces(), 10);
-    // The first slice was written and held; the second made meanwhile, not written.
+    // Slices of 10 characters; the stream may hold 25 before the making waits.
+    const done = writePieces(stream, pieces(), 10, 25);
+    // The first slice written and held: nothing more before the event loop has turned (the pipe refilled).
     expect(stream.writes).toEqual(['xxxxxxxxx0']);
-    expect(made).toEqual([0, 1]);
+    expect(made).toEqual([0]);
     await turn();
-    expect(stream.writes).toHaveLength(1);
+    await turn();
+    await turn();
+    // Held 30 > 25 after the third: the making waits for the stream.
+    expect(stream.writes).toHaveLength(3);
+    expect(made).toEqual([0, 1, 2]);
     stream.release();
     await turn();
-    expect(stream.writes).toEqual(['xxxxxxxxx0', 'xxxxxxxxx1']);
-    expect(made).toEqual([0, 1, 2]);
-    for (let i = 0; i < 5; i++) {
-      stream.release();
+    await turn();
+    expect(made).toEqual([0, 1, 2, 3]);
+    expect(stream.writes).toHaveLength(4);
+    for (let i = 0; i < 6; i++) {
+      if (stream.holding > 0) stream.release();
       await turn();
     }
     await done;
     expect(stream.writes.join('')).toBe(Array.from({ length: 6 }, (_, i) => `${'x'.repeat(9)}${i}`).join(''));
-    expect(stream.holding).toBe(0);
   });
 
   test('a write that fails stops the writing: nothing more is made or written', async () => {
@@ -98,11 +103,11 @@ describe('writePieces', () => {
       }
     }
     const stream = holdingStream();
-    const done = writePieces(stream, pieces(), 10);
+    const done = writePieces(stream, pieces(), 10, 0);
     stream.release(new Error('EPIPE'));
     await done;
     expect(stream.writes).toHaveLength(1);
-    expect(made).toEqual([0, 1]);
+    expect(made).toEqual([0]);
   });
 
   test('through a pipe to a reader slower than the writer, the reader gets every byte in order', async () => {
