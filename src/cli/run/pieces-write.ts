@@ -7,8 +7,9 @@
  * into one more 8 MB buffer at once. Here each slice of ~32 KB is handed to the stream as soon as it is made, and
  * between two slices the event loop turns once, so that whatever the reader took meanwhile is refilled: the
  * reader reads while the text is made (a turn writes at most what the pipe has room for, so turns come often:
- * with slices of 64 KB a node reader on a loaded machine waited longer for the pipe than with 32 or 16 KB). The process waits for the reader only when more than BACKLOG_LENGTH of
- * the text is still held by the stream (a reader much slower than the making).
+ * with slices of 64 KB a node reader on a loaded machine waited longer for the pipe than with 32 or 16 KB). The
+ * process waits for the reader only when the stream still holds more than BACKLOG_LENGTH of the text (a reader
+ * much slower than the making).
  *
  * Pieces are joined into slices without being cut, so a slice ends where a piece does: between two JSON tokens,
  * never inside a string (the terminal guard, terminal-output.ts, sees each character as in the whole text).

@@ -65,10 +65,11 @@ export function renderReport(reports: readonly StackReport[], format: PlanFormat
 /**
  * Writes the report of the stacks (one section each; one stack that planned reads as that stack alone) to stdout
  * or `outFile` (relative to the project directory). Plan warnings go to stderr unless the text report on stdout
- * already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan saved with
- * `--out`, or the one `show` reads) goes into the markdown's context line as the command applying it. Resolves
- * once stdout has taken the report, or all but its last slice (a JSON report on a pipe is written while it is
- * made: pieces-write.ts); on a stream that takes every write at once, all is written before this returns.
+ * already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan saved with `--out`, or the
+ * one `show` reads) goes into the markdown's context line as the command applying it. Resolves once the whole
+ * report is handed to stdout (a JSON report on a pipe is written while it is made, pieces-write.ts, and the pipe
+ * may still hold part of it: the binary waits for it before exiting); on a stream that takes every write at once,
+ * all is written before this returns.
  */
 export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): Promise<void> {
   const context = markdownContext(format, io, savedPlanFile);
