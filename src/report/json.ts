@@ -4,6 +4,7 @@ import type { Consequence } from '../resources/types';
 import type { PolicyResult } from '../policy/evaluation';
 import { secretFieldNames, serviceManagedSecrets, visibleAttributes } from './plan-view';
 import { reasonsText } from './reason-words';
+import { JsonList, jsonPieces, materialized } from './json-pieces';
 import { onlyPlan, stackProblem, summedSummary, UNCHANGED_WORDS, type StackReport } from './stacks-view';
 
 /** The machine-readable plan (`plan --format json`), shaped as interface.md "Plan JSON" fixes it. */
@@ -103,15 +104,37 @@ export function jsonReportText(reports: readonly StackReport[]): string {
 }
 
 /**
+ * `jsonReportText`'s text in pieces, made as they are taken (json-pieces.ts): a few changes at a time, so that a
+ * writer can write each while the next is made. Joined, the pieces are `jsonReportText` exactly.
+ */
+export function jsonReportPieces(reports: readonly StackReport[]): Iterable<string> {
+  return jsonPieces(reportLayout(reports, true));
+}
+
+/**
  * The report's JSON object. `forText`: it is only made into JSON text (renderJson, the CLI's report), so the
  * attributes of a change with nothing to hide are the plan's own objects, not copies (the text is the same).
  */
 export function reportToJson(reports: readonly StackReport[], forText = false): PlanJson | StacksPlanJson {
+  return materialized(reportLayout(reports, forText)) as PlanJson | StacksPlanJson;
+}
+
+/** One stack's plan, the shape of the whole report for one stack and of each entry of `stacks` for several. */
+export function planToJson(plan: Plan, forText = false): PlanJson {
+  return materialized(planLayout(plan, forText)) as PlanJson;
+}
+
+/**
+ * The report's JSON object with each list of a plan (changes, drift, policy results) still to be made: the one
+ * description of the report's shape, made into the object by `reportToJson` and into text piece by piece by
+ * `jsonReportPieces`.
+ */
+function reportLayout(reports: readonly StackReport[], forText: boolean): object {
   const only = onlyPlan(reports);
-  if (only !== undefined) return planToJson(only, forText);
-  const json: StacksPlanJson = {
+  if (only !== undefined) return planLayout(only, forText);
+  const json: Record<string, unknown> = {
     format_version: '1.0',
-    stacks: reports.flatMap((report) => (report.status === 'done' ? [planToJson(report.value, forText)] : [])),
+    stacks: reports.flatMap((report) => (report.status === 'done' ? [planLayout(report.value, forText)] : [])),
     summary: summedSummary(reports),
   };
   const errors = reports.flatMap((report) => (report.status === 'failed' || report.status === 'skipped' ? [{ stack: report.stack, status: report.status, message: stackProblem(report)! }] : []));
@@ -121,15 +144,15 @@ export function reportToJson(reports: readonly StackReport[], forText = false): 
   return json;
 }
 
-/** One stack's plan, the shape of the whole report for one stack and of each entry of `stacks` for several. */
-export function planToJson(plan: Plan, forText = false): PlanJson {
+/** `planToJson`'s object with its lists still to be made (`JsonList`). */
+function planLayout(plan: Plan, forText: boolean): object {
   return {
     format_version: '1.0',
     stack: plan.stack,
-    resource_changes: plan.changes.map((change) => changeToJson(change, forText)),
-    resource_drift: plan.drift.map(driftToJson),
+    resource_changes: new JsonList(plan.changes, (change) => changeToJson(change, forText)),
+    resource_drift: new JsonList(plan.drift, driftToJson),
     summary: summarize(plan),
-    ...(plan.policy !== undefined ? { policy_results: plan.policy.results.map(policyResultToJson) } : {}),
+    ...(plan.policy !== undefined ? { policy_results: new JsonList(plan.policy.results, policyResultToJson) } : {}),
   };
 }
 

@@ -30,43 +30,43 @@ describe('markdownPartPath', () => {
 });
 
 describe('writePlanReport', () => {
-  test('writes text to stdout, coloured only on a terminal without NO_COLOR', () => {
+  test('writes text to stdout, coloured only on a terminal without NO_COLOR', async () => {
     const piped = fakeIo();
-    writePlanReport([stackReport(fullPlan())], 'text', undefined, piped);
+    await writePlanReport([stackReport(fullPlan())], 'text', undefined, piped);
     expect(piped.stdout.text).toContain('Plan: ');
     expect(piped.stdout.text).not.toMatch(ANSI);
 
     const terminal = fakeIo({ tty: true });
-    writePlanReport([stackReport(fullPlan())], 'text', undefined, terminal);
+    await writePlanReport([stackReport(fullPlan())], 'text', undefined, terminal);
     expect(terminal.stdout.text).toMatch(ANSI);
 
     const noColor = fakeIo({ tty: true, env: { NO_COLOR: '1' } });
-    writePlanReport([stackReport(fullPlan())], 'text', undefined, noColor);
+    await writePlanReport([stackReport(fullPlan())], 'text', undefined, noColor);
     expect(noColor.stdout.text).not.toMatch(ANSI);
     expect(noColor.stdout.text).toBe(piped.stdout.text);
   });
 
-  test('writes JSON that parses to the interface shape', () => {
+  test('writes JSON that parses to the interface shape', async () => {
     const io = fakeIo();
-    writePlanReport([stackReport(fullPlan())], 'json', undefined, io);
+    await writePlanReport([stackReport(fullPlan())], 'json', undefined, io);
     const json = JSON.parse(io.stdout.text);
     expect(Object.keys(json)).toEqual(['format_version', 'stack', 'resource_changes', 'resource_drift', 'summary']);
     expect(json.stack).toBe('prod');
     expect(io.stderr.text).toBe('');
   });
 
-  test('separates markdown parts on stdout with the divider line', () => {
+  test('separates markdown parts on stdout with the divider line', async () => {
     const io = fakeIo();
-    writePlanReport([stackReport(largePlan(2000))], 'markdown', undefined, io);
+    await writePlanReport([stackReport(largePlan(2000))], 'markdown', undefined, io);
     const parts = io.stdout.text.split(`\n${MARKDOWN_PART_DIVIDER}\n`);
     expect(parts.length).toBeGreaterThan(1);
     parts.forEach((part, i) => expect(part.trimStart().startsWith(`(part ${i + 1} of ${parts.length})`)).toBe(true));
     expect(io.stdout.text).toContain('prod/users/user-1999');
   });
 
-  test('writes markdown parts to PATH, PATH.2.md, ... and removes parts a longer earlier plan left', () => {
+  test('writes markdown parts to PATH, PATH.2.md, ... and removes parts a longer earlier plan left', async () => {
     const io = fakeIo();
-    writePlanReport([stackReport(largePlan(2000))], 'markdown', 'reports/plan.md', io);
+    await writePlanReport([stackReport(largePlan(2000))], 'markdown', 'reports/plan.md', io);
     const first = readFileSync(join(io.cwd, 'reports', 'plan.md'), 'utf8');
     expect(first.startsWith('(part 1 of ')).toBe(true);
     const count = Number(/\(part 1 of (\d+)\)/.exec(first)![1]);
@@ -78,29 +78,29 @@ describe('writePlanReport', () => {
     // A file past a gap in the numbering was not written by a run of this command: it stays.
     const unrelated = join(io.cwd, 'reports', `plan.${count + 5}.md`);
     writeFileSync(unrelated, 'not a part');
-    writePlanReport([stackReport(emptyPlan())], 'markdown', 'reports/plan.md', io);
+    await writePlanReport([stackReport(emptyPlan())], 'markdown', 'reports/plan.md', io);
     expect(readFileSync(join(io.cwd, 'reports', 'plan.md'), 'utf8')).toContain('**No changes**');
     for (let i = 2; i <= count; i++) expect(existsSync(join(io.cwd, 'reports', `plan.${i}.md`))).toBe(false);
     expect(existsSync(unrelated)).toBe(true);
   });
 
-  test('writes text to a file without colour, even on a terminal', () => {
+  test('writes text to a file without colour, even on a terminal', async () => {
     const io = fakeIo({ tty: true });
-    writePlanReport([stackReport(fullPlan())], 'text', 'plan.txt', io);
+    await writePlanReport([stackReport(fullPlan())], 'text', 'plan.txt', io);
     const text = readFileSync(join(io.cwd, 'plan.txt'), 'utf8');
     expect(text).toContain('Plan: ');
     expect(text).not.toMatch(ANSI);
     expect(io.stderr.text).toBe('Plan written to plan.txt\n');
   });
 
-  test('sends plan warnings to stderr when the report is not text on stdout', () => {
+  test('sends plan warnings to stderr when the report is not text on stdout', async () => {
     const warnings = ['the fingerprint of prod/ldap/config bindpass was made with another state key'];
     const json = fakeIo();
-    writePlanReport([stackReport(emptyPlan({ warnings }))], 'json', undefined, json);
+    await writePlanReport([stackReport(emptyPlan({ warnings }))], 'json', undefined, json);
     expect(json.stderr.text).toBe(`Warning: ${warnings[0]}\n`);
 
     const text = fakeIo();
-    writePlanReport([stackReport(emptyPlan({ warnings }))], 'text', undefined, text);
+    await writePlanReport([stackReport(emptyPlan({ warnings }))], 'text', undefined, text);
     expect(text.stderr.text).toBe('');
     expect(text.stdout.text).toContain(warnings[0]);
   });

@@ -57,7 +57,7 @@ export async function runShow(files: readonly string[], flags: ShowFlags, io: Cl
   const shown = plans.filter((saved) => selected.value.includes(saved.stack));
   try {
     // The comment's "apply with" line names every file: they are applied together, as one set.
-    writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, files.join(' '));
+    await writePlanReport(shown.map((saved) => stackReport(saved.plan)), report.format, report.outFile, io, files.join(' '));
     if (sarifFile !== undefined) writeSarifFile(shown.map((saved) => saved.plan), sarifFile, io);
   } catch (error) {
     return commandFailure(error);

@@ -54,7 +54,7 @@ export async function runPlanOfStacks(request: PlanRunRequest, io: CliIo): Promi
   const reports = inOrder([...outcomes, ...unchanged.map(unchangedStackReport)], request.order);
   try {
     // The comment says how the saved plan is applied only when it was saved (not when a stack failed).
-    writePlanReport(reports, request.format, request.outFile, io, problems.length === 0 && stacks.length > 0 ? planFile : undefined);
+    await writePlanReport(reports, request.format, request.outFile, io, problems.length === 0 && stacks.length > 0 ? planFile : undefined);
     if (request.sarifFile !== undefined) writeSarifFile(plannedStacks(outcomes), request.sarifFile, io);
   } catch (error) {
     return commandFailure(error);

@@ -9,10 +9,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { jsonReportText, renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
+import { jsonReportPieces, renderJson, renderMarkdown, renderText, reportWarnings, shouldUseColor, type CommentContext, type StackReport } from '../../report';
 import { commentContext } from '../run/ci-context';
 import { nonEmptyFlag } from '../run/engine-flags';
 import { writeWarning, type CliIo } from '../run/io';
+import { writePieces } from '../run/pieces-write';
 import { writeSliced } from '../run/sliced-write';
 import { UsageError } from '../run/usage-error';
 
@@ -65,25 +66,35 @@ export function renderReport(reports: readonly StackReport[], format: PlanFormat
  * Writes the report of the stacks (one section each; one stack that planned reads as that stack alone) to stdout
  * or `outFile` (relative to the project directory). Plan warnings go to stderr unless the text report on stdout
  * already shows them. Throws when a file cannot be written. `savedPlanFile` (the plan saved with `--out`, or the
- * one `show` reads) goes into the markdown's context line as the command applying it.
+ * one `show` reads) goes into the markdown's context line as the command applying it. Resolves once the whole
+ * report is handed to stdout (a JSON report on a pipe is written while it is made, pieces-write.ts, and the pipe
+ * may still hold part of it: the binary waits for it before exiting); on a stream that takes every write at once,
+ * all is written before this returns.
  */
-export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): void {
+export function writePlanReport(reports: readonly StackReport[], format: PlanFormat, outFile: string | undefined, io: CliIo, savedPlanFile?: string): Promise<void> {
   const context = markdownContext(format, io, savedPlanFile);
   const report: Rendering = {
     files: () => renderReport(reports, format, false, context),
-    stdout: (color) => (format === 'json' ? [jsonReportText(reports), '\n'] : [renderReport(reports, format, color, context).join(`\n${MARKDOWN_PART_DIVIDER}\n\n`)]),
+    stdout: (color) => (format === 'json' ? jsonPieces(reports) : [renderReport(reports, format, color, context).join(`\n${MARKDOWN_PART_DIVIDER}\n\n`)]),
+    inPieces: format === 'json',
   };
-  writeReport(report, reportWarnings(reports), format, outFile, io);
+  return writeReport(report, reportWarnings(reports), format, outFile, io);
+}
+
+/** The JSON report's pieces (made as they are taken), then its final newline. */
+function* jsonPieces(reports: readonly StackReport[]): Generator<string, void, undefined> {
+  yield* jsonReportPieces(reports);
+  yield '\n';
 }
 
 /**
- * The report as written: `files`, one text per file (markdown may have several parts); `stdout`, texts written one
- * after the other (the parts joined; JSON as its text and then its newline, so that the ~9 MB text of 10,000
- * objects is written in slices without first being copied into one string with its newline).
+ * The report as written: `files`, one text per file (markdown may have several parts); `stdout`, the texts written
+ * one after the other: the parts joined, or (`inPieces`) the JSON report in pieces made as they are written.
  */
 interface Rendering {
   files: () => string[];
-  stdout: (color: boolean) => string[];
+  stdout: (color: boolean) => Iterable<string>;
+  inPieces: boolean;
 }
 
 /** The comment's context line (commit, CI run, time, how a saved plan is applied), for markdown only. */
@@ -91,14 +102,16 @@ function markdownContext(format: PlanFormat, io: CliIo, savedPlanFile: string | 
   return format === 'markdown' ? commentContext(io.env, savedPlanFile) : undefined;
 }
 
-function writeReport(report: Rendering, warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): void {
+function writeReport(report: Rendering, warnings: readonly string[], format: PlanFormat, outFile: string | undefined, io: CliIo): Promise<void> {
   const textOnStdout = format === 'text' && outFile === undefined;
   if (!textOnStdout) for (const warning of warnings) writeWarning(io, warning);
 
   if (outFile === undefined) {
+    const texts = report.stdout(shouldUseColor(io.stdout, io.env));
+    if (report.inPieces) return writePieces(io.stdout, texts);
     // A report of thousands of objects is megabytes: written in slices of whole lines (sliced-write.ts says why).
-    for (const text of report.stdout(shouldUseColor(io.stdout, io.env))) writeSliced(io.stdout, text);
-    return;
+    for (const text of texts) writeSliced(io.stdout, text);
+    return Promise.resolve();
   }
 
   const parts = report.files();
@@ -110,6 +123,7 @@ function writeReport(report: Rendering, warnings: readonly string[], format: Pla
 
   const shown = parts.map((_, i) => markdownPartPath(outFile, i + 1));
   io.stderr.write(shown.length === 1 ? `Plan written to ${shown[0]}\n` : `Plan written in ${shown.length} parts: ${shown.join(', ')}\n`);
+  return Promise.resolve();
 }
 
 function writeReportFile(file: string, text: string): void {
