@@ -1,4 +1,4 @@
-import { readOrder } from '../../src/engine/plan/read-order';
+import { readOrder } from '../../src/engine/refresh/read-order';
 
 const resource = (address: string, type: string) => ({ address, type });
 

@@ -12,7 +12,7 @@ import type { ServiceClient } from '../../client';
 import { getResourceType } from '../../resources/registry';
 import { readCallOf } from '../refresh/read-call';
 import { ReadQueue } from '../refresh/read-queue';
-import { readOrder } from './read-order';
+import { readOrder } from '../refresh/read-order';
 import { clientFor, resolveRunSecrets, runFingerprintKey, type RunContext } from '../setup/run-context';
 import type { ResolvedSecrets } from '../setup/secret-resolution';
 import type { FingerprintKey } from '../state/fingerprint';
