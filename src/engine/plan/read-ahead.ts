@@ -43,7 +43,7 @@ export async function startReadAhead(context: RunContext): Promise<ReadAhead | u
   if (!client.ok) return undefined;
   const reads = new ReadQueue(client.value, context.parallelism);
   // One object of each type first, then by address (read-order.ts): the code judging the answers compiles once.
-  const resources = readOrder(context.desired.resources);
+  const resources = readOrder(context.desired.resources, (resource) => resource.type);
   // A slice at a time, each followed by a turn of the event loop: the connections open and the first reads go
   // out at once, and the answers that arrive meanwhile send the next ones, where queueing all 10,000 of a large
   // plan in one go held the first answers (and so every next read) for about 60 ms.
