@@ -174,21 +174,21 @@ export function identityOf(fields: readonly FieldSpec[], spec: Attributes): Attr
  */
 export interface ResourceTypeDefinition
   extends Pick<ResourceType, 'type' | 'construct' | 'doc' | 'fields' | 'writeSemantics' | 'id' | 'parseImportId' | 'api'>,
-    Partial<Pick<ResourceType, 'dependsOn' | 'livesIn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData'>> {
+    Partial<Pick<ResourceType, 'dependsOn' | 'livesIn' | 'writeBody' | 'deleteSteps' | 'secretWriteCalls' | 'verifySecret' | 'health' | 'operations' | 'discover' | 'holdsUnmanagedData' | 'destinationType'>> {
   /** What else a delete takes with it; `identity` holds the canonical identity fields. Default: nothing. */
-  consequences?(identity: Attributes, live: Attributes, read: ConsequenceRead): Promise<readonly Consequence[]>;
+  readonly consequences?: (identity: Attributes, live: Attributes, read: ConsequenceRead) => Promise<readonly Consequence[]>;
   /**
    * Maps the server's answer (already unwrapped from its envelope) to service field names before the
    * canonical form is taken; returns null when the answer means "does not exist". Default: the data itself.
    */
-  readAttributes?(data: Record<string, unknown>, identity: Attributes): Record<string, unknown> | null;
+  readonly readAttributes?: (data: Record<string, unknown>, identity: Attributes) => Record<string, unknown> | null;
   /** Adjusts the canonical read form using the desired spec (server-filled equivalents). */
-  alignWithDesired?(read: Attributes, desired: Attributes): Attributes;
+  readonly alignWithDesired?: (read: Attributes, desired: Attributes) => Attributes;
   /**
    * For a read answer not shaped as the fields (a listing, a lookup): why the answer (unwrapped) is not one, or
    * undefined. Default: the answer must hold at least one readable field (see `readAnswerProblem`).
    */
-  readAnswerShape?(data: Record<string, unknown>): string | undefined;
+  readonly readAnswerShape?: (data: Record<string, unknown>) => string | undefined;
 }
 
 const definitions = new WeakMap<ResourceType, ResourceTypeDefinition>();
@@ -224,7 +224,46 @@ function oncePerFrozenSpec(compute: (spec: Attributes) => Attributes): (spec: At
   };
 }
 
-function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
+/** Every key of a ResourceTypeDefinition, each present (an absent hook is `undefined`). */
+type EveryDefinitionKey = { readonly [K in keyof Required<ResourceTypeDefinition>]: ResourceTypeDefinition[K] };
+
+/**
+ * The definition with every key, in one order: the type modules write their definitions with only the hooks they
+ * need, so the 15 were of 15 shapes, and the code the engine runs per resource (`id`, `health`,
+ * `readAnswerProblem` below call the definition's) was compiled again for each new type that reached it. The
+ * compiler refuses a key left out here. The hooks are the module's own functions (none uses `this`).
+ */
+function oneShape(definition: ResourceTypeDefinition): ResourceTypeDefinition {
+  const shaped: EveryDefinitionKey = {
+    type: definition.type,
+    construct: definition.construct,
+    doc: definition.doc,
+    fields: definition.fields,
+    writeSemantics: definition.writeSemantics,
+    id: definition.id,
+    parseImportId: definition.parseImportId,
+    api: definition.api,
+    dependsOn: definition.dependsOn,
+    livesIn: definition.livesIn,
+    writeBody: definition.writeBody,
+    deleteSteps: definition.deleteSteps,
+    secretWriteCalls: definition.secretWriteCalls,
+    verifySecret: definition.verifySecret,
+    health: definition.health,
+    operations: definition.operations,
+    discover: definition.discover,
+    holdsUnmanagedData: definition.holdsUnmanagedData,
+    destinationType: definition.destinationType,
+    consequences: definition.consequences,
+    readAttributes: definition.readAttributes,
+    alignWithDesired: definition.alignWithDesired,
+    readAnswerShape: definition.readAnswerShape,
+  };
+  return shaped;
+}
+
+function buildResourceType(given: ResourceTypeDefinition): ResourceType {
+  const definition = oneShape(given);
   const { fields } = definition;
   // identityOf reads only the identity fields: given just those, it skips a pass over every field per call.
   const identityFields = fieldIndex(fields).identity;
@@ -275,6 +314,9 @@ function buildResourceType(definition: ResourceTypeDefinition): ResourceType {
       if (definition.readAnswerShape) return definition.readAnswerShape(data);
       return holdsAnyField(data, answeredFields) ? undefined : objectWithoutFields(data, answeredFields);
     },
+    // Every type's object has this key, so that all of them have one shape (one hidden class for V8: the code
+    // that reads a type for each resource is not compiled again when a destination comes after a user).
+    destinationType: definition.destinationType,
   };
 }
 

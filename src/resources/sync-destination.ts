@@ -44,6 +44,7 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
   }
   const basePath = `sys/sync/destinations/${destinationType}`;
   const resourceType = defineResourceType({
+    destinationType,
     type: definition.type,
     construct: definition.construct,
     doc: definition.doc,
@@ -110,7 +111,8 @@ export function defineDestinationType(definition: DestinationDefinition): Resour
       return attributes;
     },
   });
-  return { ...resourceType, destinationType };
+  // Made by defineResourceType itself (not a copy with one more key): one shape for every type's object.
+  return resourceType as ResourceType & { readonly destinationType: string };
 }
 
 /**

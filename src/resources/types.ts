@@ -437,6 +437,11 @@ export interface ResourceType {
   writeBody(desired: Attributes, options: WriteBodyOptions): Attributes;
   /** How `generate` finds the type's objects on the service; undefined: it does not look for them. */
   readonly discover?: DiscoverySpec;
+  /**
+   * A sync destination type: the service's identifier of it (`cloud1-sm`, `repohost` ...); undefined for every
+   * other type. A key of every type (not only of destinations) so that all types' objects have one shape.
+   */
+  readonly destinationType?: string;
 }
 
 export class ImportIdError extends Error {

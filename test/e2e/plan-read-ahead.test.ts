@@ -61,3 +61,27 @@ describe('a plan reads the objects in code while its state is read', () => {
     expect(h.logSince()).toEqual([]);
   });
 });
+
+describe('the reads go out with one object of each type first, then by address (src/engine/refresh/read-order.ts)', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+    unwrap(await apply(h.options(usersStack(['ann', 'bob', 'cid']))));
+    h.markLog();
+  });
+  afterEach(() => h.close());
+
+  // By address: test/ann, test/bob, test/cid (users), test/userpass (the mount, read through the listing sys/auth).
+  const order = (h: Harness) => h.logSince().filter((entry) => entry.method === 'GET' && (entry.path.startsWith('auth/userpass/users/') || entry.path === 'sys/auth')).map((entry) => entry.path);
+  const expected = ['auth/userpass/users/ann', 'sys/auth', 'auth/userpass/users/bob', 'auth/userpass/users/cid'];
+
+  test("a plan's read-ahead", async () => {
+    unwrap(await plan(h.options(usersStack(['ann', 'bob', 'cid']), { parallelism: 1 })));
+    expect(order(h)).toEqual(expected);
+  });
+
+  test("an apply's refresh (no read-ahead: it reads under the state's lock)", async () => {
+    unwrap(await apply(h.options(usersStack(['ann', 'bob', 'cid']), { parallelism: 1 })));
+    expect(order(h)).toEqual(expected);
+  });
+});

@@ -9,6 +9,7 @@
 import { confirmService, notTheServiceMessage, recordServiceAnswer, runFailureMessage, type ServiceClient, type ServiceClientError } from '../../client';
 import type { ProgressEvent } from '../setup/engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
+import { readOrder } from './read-order';
 import { readVerdict } from './read-answer';
 import { readCallOf } from './read-call';
 import { ReadQueue } from './read-queue';
@@ -91,10 +92,13 @@ export async function refresh(
   // Started a slice at a time, each after a turn of the event loop: the answers that arrive meanwhile (a plan's
   // reads went out ahead, read-ahead.ts) send their next reads, where starting 10,000 in one go held them for
   // about 30 ms.
+  // In the read-ahead's order (one object of each type first: read-order.ts), which sent most of a plan's
+  // reads already; the result is keyed by address, never by when an answer came.
+  const ordered = readOrder(requests, (request) => request.resourceType.type);
   const settled: Promise<void>[] = [];
-  for (let start = 0; start < requests.length; start += REFRESH_SLICE) {
+  for (let start = 0; start < ordered.length; start += REFRESH_SLICE) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const request of requests.slice(start, start + REFRESH_SLICE)) settled.push(readOne(request));
+    for (const request of ordered.slice(start, start + REFRESH_SLICE)) settled.push(readOne(request));
   }
   await Promise.all(settled);
   if (thrown) throw thrown.error;
