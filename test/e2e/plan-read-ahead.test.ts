@@ -21,14 +21,22 @@ function usersStack(names: readonly string[], password: (name: string) => Secret
 const reads = (h: Harness) => h.logSince().filter((entry) => entry.method === 'GET' && entry.path.startsWith('auth/userpass/users/')).map((entry) => entry.path).sort();
 const damageState = (h: Harness) => writeFile(path.join(h.dir, '.secretform', 'test.state.json'), '{"version": 1, "lineage": ');
 
-describe('a plan reads the objects in code while its state is read', () => {
-  let h: Harness;
+/** Registers a harness per test with users ann, bob and cid applied and the log marked after; returns its getter. */
+function appliedUsersHarness(): () => Harness {
+  let h: Harness | undefined;
   beforeEach(async () => {
     h = await startHarness();
     unwrap(await apply(h.options(usersStack(['ann', 'bob', 'cid']))));
     h.markLog();
   });
-  afterEach(() => h.close());
+  afterEach(() => h?.close());
+  return () => h as Harness;
+}
+
+describe('a plan reads the objects in code while its state is read', () => {
+  const harness = appliedUsersHarness();
+  let h: Harness;
+  beforeEach(() => (h = harness()));
 
   test('each object is read once, and an object only state records is read and planned for deletion', async () => {
     const planned = unwrap(await plan(h.options(usersStack(['ann', 'bob']))));
@@ -63,13 +71,9 @@ describe('a plan reads the objects in code while its state is read', () => {
 });
 
 describe('the reads go out with one object of each type first, then by address (src/engine/refresh/read-order.ts)', () => {
+  const harness = appliedUsersHarness();
   let h: Harness;
-  beforeEach(async () => {
-    h = await startHarness();
-    unwrap(await apply(h.options(usersStack(['ann', 'bob', 'cid']))));
-    h.markLog();
-  });
-  afterEach(() => h.close());
+  beforeEach(() => (h = harness()));
 
   // By address: test/ann, test/bob, test/cid (users), test/userpass (the mount, read through the listing sys/auth).
   const order = (h: Harness) => h.logSince().filter((entry) => entry.method === 'GET' && (entry.path.startsWith('auth/userpass/users/') || entry.path === 'sys/auth')).map((entry) => entry.path);
