@@ -41,28 +41,23 @@ const MARKER_UNITS = 10;
 class NeedsPort extends Error {}
 
 /**
- * The text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }`, in pieces to be written one after
- * the other (undefined when it gives none).
+ * The text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }` as one string (undefined when it gives
+ * none), made by `consumeStableJson`, the stack file's writer, so that what is checked here is what is written.
  */
-export function stableJsonPieces(value: unknown): readonly string[] | undefined {
-  if (!nativeWritable(value)) return piecesOf(libraryText(value));
-  try {
-    const pieces = [...nativePieces(value)];
-    // None: a value the library gives no text for (undefined, a function).
-    return pieces.length === 0 ? undefined : pieces;
-  } catch {
-    // A cycle, a BigInt or a case above: the port gives the library's text or its error.
-    return piecesOf(libraryText(value));
-  }
-}
-
-/** The same as one string. */
 export function stableJsonText(value: unknown): string | undefined {
-  return stableJsonPieces(value)?.join('');
+  let text = '';
+  consumeStableJson(value, (pieces) => {
+    // From the start: a second call (the port's text) replaces what the first gave.
+    text = '';
+    for (const piece of pieces) text += piece;
+  });
+  // A JSON text is never empty: none at all is a value the library gives no text for (undefined, a function).
+  return text === '' ? undefined : text;
 }
 
 /**
- * `consume` gets the pieces of `stableJsonPieces(value)` as they are made, so that none outlives its writing.
+ * `consume` gets the pieces of the text `json-stable-stringify` 1.x gives for `value` with `{ space: 2 }` as they
+ * are made, so that none outlives its writing (none at all when the library gives no text).
  * Should the native writer meet, part way, a value only the port writes exactly, `consume` is called again with
  * the port's text, and must then start over (what it took of the first pieces is not part of the text). An
  * error of `consume` itself ends the writing; a value the library cannot write throws the library's error.
@@ -76,11 +71,8 @@ export function consumeStableJson(value: unknown, consume: (pieces: Iterable<str
       if (!(error instanceof NeedsPort)) throw error;
     }
   }
-  consume(piecesOf(libraryText(value)) ?? []);
-}
-
-function piecesOf(text: string | undefined): readonly string[] | undefined {
-  return text === undefined ? undefined : [text];
+  const text = libraryText(value);
+  consume(text === undefined ? [] : [text]);
 }
 
 /** Whether the native writer may try `value`: no `toJSON` the library would call differently (see above). */
