@@ -4,7 +4,7 @@
  * `Plan`, or why a stack has none), shows one stack that planned as that stack alone and several stacks each
  * under its name with totals, and never sees a secret value.
  */
-export { renderJson, jsonReportText, jsonReportPieces, reportToJson, planToJson, type PlanJson, type StacksPlanJson, type ResourceChangeJson, type ResourceDriftJson } from './json';
+export { renderJson, jsonReportPieces, reportToJson, planToJson, type PlanJson, type StacksPlanJson, type ResourceChangeJson, type ResourceDriftJson } from './json';
 export { renderText, type TextOptions } from './text';
 export { renderMarkdown, DEFAULT_MARKDOWN_MAX_LENGTH, type MarkdownOptions, type CommentContext } from './markdown';
 export { shouldUseColor, type ColorTarget, type Environment } from './color';

@@ -88,24 +88,19 @@ export interface StacksPlanJson {
 
 /**
  * The report as indented JSON text, ending with a newline: one stack that planned as its `PlanJson` (see
- * `onlyPlan`), several stacks as a `StacksPlanJson`.
+ * `onlyPlan`), several stacks as a `StacksPlanJson`. The pieces of `jsonReportPieces` joined: the one writer of
+ * the report's text, whether it goes to a file or, piece by piece, to stdout.
  */
 export function renderJson(reports: readonly StackReport[]): string {
-  return `${jsonReportText(reports)}\n`;
+  let text = '';
+  for (const piece of jsonReportPieces(reports)) text += piece;
+  return `${text}\n`;
 }
 
 /**
- * `renderJson`'s text without its final newline: the one string JSON.stringify makes, for a writer that writes the
- * newline apart (a ~9 MB text with a newline appended is a second string that V8 copies whole before it is sliced
- * or written: cli/views/plan-report.ts).
- */
-export function jsonReportText(reports: readonly StackReport[]): string {
-  return JSON.stringify(reportToJson(reports, true), null, 2);
-}
-
-/**
- * `jsonReportText`'s text in pieces, made as they are taken (json-pieces.ts): a few changes at a time, so that a
- * writer can write each while the next is made. Joined, the pieces are `jsonReportText` exactly.
+ * The report's JSON text (without `renderJson`'s final newline) in pieces, made as they are taken
+ * (json-pieces.ts): a few changes at a time, so that a writer can write each while the next is made. Joined, the
+ * pieces are `JSON.stringify(reportToJson(reports), null, 2)` exactly.
  */
 export function jsonReportPieces(reports: readonly StackReport[]): Iterable<string> {
   return jsonPieces(reportLayout(reports, true));
