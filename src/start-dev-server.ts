@@ -1,7 +1,7 @@
 /**
  * `startDevServer` as the package exports it. The dev server (about 70 modules, and bcryptjs) is loaded on the
  * first call, not by the package entry point: an app that imports only constructs from the package does not pay
- * for loading it (issue 35). The CLI's `dev-server` command imports the server itself.
+ * for loading it (issue 35), nor does `secretform --help` (the CLI's `dev-server` command starts it through here).
  */
 import type * as server from './devserver/server';
 import type { DevServer, DevServerOptions } from './devserver/server';

@@ -1,3 +1,4 @@
+import { DEFAULT_PORT } from './default-port';
 import { createCloudArea } from './cloud';
 import { systemClock, type Clock } from './clock';
 import { Directory, DirectoryError } from './directory/directory';
@@ -73,7 +74,7 @@ export interface DevServer {
   inFlight: { readonly current: number; readonly max: number; resetMax(): void };
 }
 
-export const DEFAULT_PORT = 8200;
+export { DEFAULT_PORT };
 const REQUEST_LOG_CAP = 10_000;
 
 /** Starts the dev server: an in-memory emulation of the service on a real HTTP port. */

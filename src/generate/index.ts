@@ -1,7 +1,7 @@
 /** `secretform generate`: discover the service's objects and write them as a cdktf app (discover, render, format). */
-import { format } from 'prettier';
 import type { ServiceClient } from '../client';
 import { ok, type Result } from '../engine/errors';
+import { formatWithPrettier } from '../lazy-packages';
 import { discover } from './discover';
 import { renderApp, type RenderedApp } from './render';
 
@@ -29,5 +29,5 @@ export async function generateApp(client: ServiceClient, options: { stack: strin
 }
 
 export function formatSource(source: string): Promise<string> {
-  return format(source, PRETTIER_OPTIONS);
+  return formatWithPrettier(source, PRETTIER_OPTIONS);
 }

@@ -104,10 +104,24 @@ describe('secretform start-up', () => {
     expect(saved.modules.some((m) => /node_modules[\\/]write-file-atomic[\\/]/.test(m))).toBe(true);
   });
 
-  test('the dev-server command does load the dev server (the check above can fail)', async () => {
-    const help = await loadedModules(['dev-server', '--help']);
+  test('`secretform --help` lists every command without loading the dev server, zod or prettier', async () => {
+    const help = await loadedModules(['--help']);
     expect(help.code).toBe(0);
-    expect(help.modules.filter(isDevServer).length).toBeGreaterThan(0);
+    expect(help.stdout).toMatch(/^\s+dev-server \[options\]\s+run the built-in dev server/m);
+    expect(help.stdout).toMatch(/^\s+generate \[options\]/m);
+    // Only the dev server's default port, which `dev-server --help` shows (src/devserver/default-port.ts).
+    expect(help.modules.filter(isDevServer)).toEqual([join(ROOT, 'dist', 'devserver', 'default-port.js')]);
+    expect(help.modules.filter(isZod)).toEqual([]);
+    expect(help.modules.filter((m) => /node_modules[\\/]prettier[\\/]/.test(m))).toEqual([]);
+  });
+
+  test('the dev-server command does load the dev server when it starts (the checks above can fail)', async () => {
+    // The port is taken (by this file's server): the command loads the server, which cannot listen there.
+    const started = await loadedModules(['dev-server', '--port', new URL(server.url).port]);
+    expect(started.code).toBe(1);
+    expect(started.stderr).toMatch(/cannot start: .*EADDRINUSE/);
+    expect(started.modules).toContain(join(ROOT, 'dist', 'devserver', 'server.js'));
+    expect(started.modules.filter(isZod).length).toBeGreaterThan(0);
   });
 
   describe('zod, which only describes a damaged file', () => {

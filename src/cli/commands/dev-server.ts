@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { DEFAULT_PORT, startDevServer, type DevServerOptions } from '../../devserver/server';
-import { loadSeedFile } from '../../devserver/seed';
+import { DEFAULT_PORT } from '../../devserver/default-port';
+import type { DevServerOptions } from '../../devserver/server';
+import type * as seed from '../../devserver/seed';
+import { startDevServer } from '../../start-dev-server';
 import { CommandFailure, type CommandEnd } from '../run/command-failure';
 import type { CommandOutcome } from '../run/command-outcome';
 import { addEnvironmentHelp } from '../run/environment-variables';
@@ -82,6 +84,15 @@ async function runDevServer(flags: DevServerFlags): Promise<CommandEnd> {
 function seedSettings(flags: DevServerFlags): Pick<DevServerOptions, 'seed' | 'seedAddsToDefaults' | 'seedSource'> {
   if (flags.seed === undefined) return flags.defaults ? {} : { seed: {} };
   return { seed: loadSeedFile(flags.seed), seedAddsToDefaults: flags.defaults, seedSource: `seed file ${flags.seed}` };
+}
+
+/**
+ * The seed file's reader, loaded when a seed is given: registering the command (as `secretform --help` does for
+ * every command) loads neither the server nor zod.
+ */
+function loadSeedFile(file: string): DevServerOptions['seed'] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a top-level import would load zod with every command's help
+  return (require('../../devserver/seed') as typeof seed).loadSeedFile(file);
 }
 
 function rootToken(flag: string | undefined): string {
