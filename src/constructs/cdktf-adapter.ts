@@ -163,9 +163,13 @@ export function onStackSynth(stack: IConstruct, finalise: () => void): void {
 /** The aspects secretform adds (`onStackSynth`). */
 const ownAspects = new WeakSet<Aspect>();
 
-/** Whether `node` holds an aspect of the app's own (one not added by secretform). */
-export function hasAppAspects(node: IConstruct): boolean {
-  return frameworkOf(node).module.Aspects.of(node).all.some((aspect) => !ownAspects.has(aspect));
+/**
+ * Whether a construct of the tree of `scope` holds an aspect of the app's own (one not added by secretform): a
+ * test made once per tree, asked of every scope of every construct.
+ */
+export function appAspectsTest(scope: IConstruct): (node: IConstruct) => boolean {
+  const { Aspects } = frameworkOf(scope).module;
+  return (node) => Aspects.of(node).all.some((aspect) => !ownAspects.has(aspect));
 }
 
 /**

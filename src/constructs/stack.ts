@@ -9,7 +9,7 @@ import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
 import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import {
-  appOutdir, hasAppAspects, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, tokenRules, usesFrameworkNaming, writesHcl,
+  appAspectsTest, appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, tokenRules, usesFrameworkNaming, writesHcl,
   type TerraformElementLike,
 } from './cdktf-adapter';
 import {
@@ -221,6 +221,7 @@ export class StackSupport {
    */
   private virtualCarrierRule(rules: TokenRules | undefined): VirtualCarrierRule | undefined {
     const { stack } = this;
+    const hasAppAspects = appAspectsTest(stack);
     if (rules === undefined || !writesOwnFile(stack) || !usesFrameworkNaming(stack) || hasAppAspects(stack)) return undefined;
     const prefix = `${stack.node.path}/`;
     // Per scope between the stack and the constructs: whether it and every scope above it are free of the app's aspects.

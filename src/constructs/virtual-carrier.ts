@@ -35,7 +35,8 @@ export class VirtualCarrier implements QuietElement {
 
   /** Records the top-level key of an override path; its value is put into the entry later (deferred-overrides.ts). */
   deferOverride(path: string): boolean {
-    const key = path.split('.')[0];
+    const dot = path.indexOf('.');
+    const key = dot < 0 ? path : path.slice(0, dot);
     if (!this.keys.includes(key)) this.keys.push(key);
     return true;
   }
