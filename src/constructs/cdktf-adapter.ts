@@ -144,6 +144,12 @@ export function addStackOverride(stack: IConstruct, path: string, value: unknown
   (stack as unknown as { addOverride(path: string, value: unknown): void }).addOverride(path, value);
 }
 
+/** The top-level keys the app set on the stack's own configuration with `TerraformStack.addOverride`. */
+export function stackOverrideKeys(stack: IConstruct): string[] {
+  const overrides = (stack as unknown as { rawOverrides?: unknown }).rawOverrides;
+  return typeof overrides === 'object' && overrides !== null ? Object.keys(overrides) : [];
+}
+
 /** The output directory of the app a construct belongs to. */
 export function appOutdir(construct: IConstruct): string {
   return frameworkOf(construct).module.App.of(construct).outdir;

@@ -9,8 +9,8 @@ import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
 import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import {
-  appAspectsTest, appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, tokenRules, usesFrameworkNaming, writesHcl,
-  type TerraformElementLike,
+  appAspectsTest, appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, stackOverrideKeys, tokenRules,
+  usesFrameworkNaming, writesHcl, type TerraformElementLike,
 } from './cdktf-adapter';
 import {
   BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
@@ -214,15 +214,16 @@ export class StackSupport {
    * Whether a construct's carrier may be virtual (virtual-carrier.ts), and its logical id then; undefined when
    * none of this stack's may. A virtual carrier differs from a carrier construct in nothing the file shows, and
    * nothing else sees it: the file is written by secretform's writer (stack-file.ts) from the configuration of
-   * a stack that builds it and names its elements as cdktf does, no aspect of the app's sits on the stack or
-   * above the construct (it would have visited the carrier), and every value of the carrier is inert. A
+   * a stack that builds it and names its elements as cdktf does and whose own overrides set no resource (cdktf
+   * merges them into the entries it made), no aspect of the app's sits on the stack or above the construct (it
+   * would have visited the carrier), and every value of the carrier is inert. A
    * construct that already has a carrier construct (an earlier synth) keeps it, so does one with a child of
    * the carrier's id (adding the carrier throws, as before).
    */
   private virtualCarrierRule(rules: TokenRules | undefined): VirtualCarrierRule | undefined {
     const { stack } = this;
     const hasAppAspects = appAspectsTest(stack);
-    if (rules === undefined || !writesOwnFile(stack) || !usesFrameworkNaming(stack) || hasAppAspects(stack)) return undefined;
+    if (rules === undefined || !writesOwnFile(stack) || !usesFrameworkNaming(stack) || stackOverrideKeys(stack).includes('resource') || hasAppAspects(stack)) return undefined;
     const prefix = `${stack.node.path}/`;
     // Per scope between the stack and the constructs: whether it and every scope above it are free of the app's aspects.
     const clear = new Map<IConstruct, boolean>([[stack, true]]);

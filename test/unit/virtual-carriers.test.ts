@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { App, Aspects, Testing, TerraformResource, TerraformStack } from 'cdktf';
 import { Construct, type IConstruct } from 'constructs';
 import { configureDeployBridge, SecretsMount, SecretValue, UserpassUser } from '../../src';
+import { logicalIdOf } from '../../src/constructs/carrier-id';
 import { addEveryConstruct } from '../e2e/synth-fixture';
 import { tempDir } from '../support/temp-dir';
 
@@ -144,6 +145,21 @@ test('a second synth writes the same bytes, also after a synth with carrier cons
   expect(carrierConstructs(stack).length).toBeGreaterThan(10);
   app.synth();
   expect(fs.readFileSync(file, 'utf8')).toBe(first);
+});
+
+test('a stack override of a resource keeps the carrier constructs, and the override', () => {
+  const made = synthesized((stack) => {
+    new UserpassUser(stack, 'ci', { mount: 'userpass', username: 'ci', passwordHash: SecretValue.fromEnv('CI_HASH') });
+    // The carrier's logical id, as cdktf names it; cdktf merges the stack's override into that entry.
+    const carrierId = logicalIdOf(['ci', 'resource']);
+    stack.addOverride(`resource.terraform_data.${carrierId}.lifecycle.prevent_destroy`, true);
+  });
+  expect(carrierConstructs(made.stack)).toHaveLength(1);
+  const config = JSON.parse(made.text) as { resource: { terraform_data: Record<string, { lifecycle?: unknown; '//'?: { metadata?: unknown; secretform?: unknown } }> } };
+  const [entry] = Object.entries(config.resource.terraform_data).filter(([id]) => id.startsWith('ci_resource_'));
+  expect(entry[1].lifecycle).toEqual({ prevent_destroy: true });
+  expect(entry[1]['//']?.metadata).toEqual({ path: 'prod/ci/resource', uniqueId: entry[0] });
+  expect(entry[1]['//']?.secretform).toBeDefined();
 });
 
 test('a child of the carrier\'s id under a construct still fails the synth, as the carrier construct made it fail', () => {
