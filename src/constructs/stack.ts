@@ -145,14 +145,6 @@ export class StackSupport {
   }
 
   /**
-   * The plain per-construct entry of `resource` in the synthesized configuration, when it was made as a construct
-   * at synth (a virtual carrier is none: virtual-carrier.ts).
-   */
-  carrierOf(resource: StackMember): TerraformElementLike | undefined {
-    return this.carriers.get(resource);
-  }
-
-  /**
    * Runs at synth, before validation: one plain entry per construct (with the spec of each valid one), their
    * dependencies, and the stack-level step that runs secretform on deploy and destroy.
    */
