@@ -3,7 +3,9 @@
 // gave, and every app that could tell the difference keeps the construct.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as cdktfModule from 'cdktf';
 import { App, Aspects, Testing, TerraformResource, TerraformStack } from 'cdktf';
+import * as cdktn from 'cdktn';
 import { Construct, type IConstruct } from 'constructs';
 import { configureDeployBridge, SecretsMount, SecretValue, UserpassUser } from '../../src';
 import { logicalIdOf } from '../../src/constructs/carrier-id';
@@ -169,4 +171,27 @@ test('a child of the carrier\'s id under a construct still fails the synth, as t
   const user = new UserpassUser(stack, 'ci', { mount: 'userpass', username: 'ci', passwordHash: SecretValue.fromEnv('CI_HASH') });
   new TerraformResource(user, 'resource', { terraformResourceType: 'terraform_data' });
   expect(() => app.synth()).toThrow(/There is already a Construct with name 'resource'/);
+});
+
+test('cdktn keeps carrier constructs (its own synthesizer writes the file), with the same entries as cdktf\'s virtual ones', () => {
+  const entriesUnder = (framework: typeof cdktn | typeof cdktfModule) => {
+    const dir = tempDir('secretform-virtual-framework-');
+    try {
+      const app = new framework.App({ outdir: dir });
+      const stack = new framework.TerraformStack(app, 'prod');
+      const user = new UserpassUser(stack, 'ci', { mount: 'userpass', username: 'ci', passwordHash: SecretValue.fromEnv('CI_HASH') });
+      app.synth();
+      const config = JSON.parse(fs.readFileSync(path.join(dir, 'stacks', 'prod', 'cdk.tf.json'), 'utf8')) as { resource: { terraform_data: Record<string, unknown> } };
+      const { secretform: step, ...entries } = config.resource.terraform_data;
+      expect(step).toBeDefined();
+      return { construct: user.node.tryFindChild('resource') !== undefined, entries };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const underCdktn = entriesUnder(cdktn);
+  const underCdktf = entriesUnder(cdktfModule);
+  expect(underCdktn.construct).toBe(true);
+  expect(underCdktf.construct).toBe(false);
+  expect(underCdktf.entries).toEqual(underCdktn.entries);
 });
