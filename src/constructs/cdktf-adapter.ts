@@ -25,9 +25,13 @@ export interface TerraformElementLike extends IConstruct {
 interface FrameworkModule {
   App: { of(construct: IConstruct): { readonly outdir: string; readonly hclOutput?: boolean }; prototype: object };
   TerraformStack: { of(construct: IConstruct): IConstruct; isStack(x: unknown): boolean; prototype: object };
-  Aspects: { of(construct: IConstruct): { add(aspect: { visit(node: IConstruct): void }): void } };
+  Aspects: { of(construct: IConstruct): { add(aspect: Aspect): void; readonly all: readonly Aspect[] } };
   Token: { isUnresolved(value: unknown): boolean; readonly STRING_MAP_TOKEN_VALUE: string; readonly ANY_MAP_TOKEN_VALUE: string };
   TerraformResource: TerraformResourceClass;
+}
+
+interface Aspect {
+  visit(node: IConstruct): void;
 }
 
 /** The framework's generic resource class. */
@@ -140,6 +144,12 @@ export function addStackOverride(stack: IConstruct, path: string, value: unknown
   (stack as unknown as { addOverride(path: string, value: unknown): void }).addOverride(path, value);
 }
 
+/** The top-level keys the app set on the stack's own configuration with `TerraformStack.addOverride`. */
+export function stackOverrideKeys(stack: IConstruct): string[] {
+  const overrides = (stack as unknown as { rawOverrides?: unknown }).rawOverrides;
+  return typeof overrides === 'object' && overrides !== null ? Object.keys(overrides) : [];
+}
+
 /** The output directory of the app a construct belongs to. */
 export function appOutdir(construct: IConstruct): string {
   return frameworkOf(construct).module.App.of(construct).outdir;
@@ -147,11 +157,35 @@ export function appOutdir(construct: IConstruct): string {
 
 /** Runs `finalise` once per synth of the stack, after every construct exists and before validation. */
 export function onStackSynth(stack: IConstruct, finalise: () => void): void {
-  frameworkOf(stack).module.Aspects.of(stack).add({
+  const aspect: Aspect = {
     visit(node: IConstruct) {
       if (node === stack) finalise();
     },
-  });
+  };
+  ownAspects.add(aspect);
+  frameworkOf(stack).module.Aspects.of(stack).add(aspect);
+}
+
+/** The aspects secretform adds (`onStackSynth`). */
+const ownAspects = new WeakSet<Aspect>();
+
+/**
+ * Whether a construct of the tree of `scope` holds an aspect of the app's own (one not added by secretform): a
+ * test made once per tree, asked of every scope of every construct.
+ */
+export function appAspectsTest(scope: IConstruct): (node: IConstruct) => boolean {
+  const { Aspects } = frameworkOf(scope).module;
+  return (node) => Aspects.of(node).all.some((aspect) => !ownAspects.has(aspect));
+}
+
+/**
+ * Whether the stack builds its configuration and names its elements as cdktf's `TerraformStack` does: none of
+ * `toTerraform`, `getLogicalId`, `allocateLogicalId` is the stack class's own (carrier-id.ts makes cdktf's ids).
+ */
+export function usesFrameworkNaming(stack: IConstruct): boolean {
+  const base = frameworkOf(stack).module.TerraformStack.prototype as Record<string, unknown>;
+  const own = Object.getPrototypeOf(stack) as Record<string, unknown>;
+  return ['toTerraform', 'getLogicalId', 'allocateLogicalId'].every((method) => own[method] === base[method]);
 }
 
 /**

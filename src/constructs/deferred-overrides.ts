@@ -14,6 +14,7 @@
 import type { TerraformElementLike } from './cdktf-adapter';
 import { isInert, type TokenRules } from './inert-value';
 import { isQuiet } from './override-keys';
+import { isVirtual, type VirtualCarrier } from './virtual-carrier';
 
 type Configuration = Record<string, unknown>;
 
@@ -22,22 +23,24 @@ export class DeferredOverrides {
    * Each element's deferred values as `[path, value, path, value, ...]`: an element has one to three, and the
    * list lives until the file is written (a Map each was a tenth of what the stack pass keeps per carrier).
    */
-  private readonly byElement = new Map<TerraformElementLike, unknown[]>();
+  private readonly byElement = new Map<Carrier, unknown[]>();
 
   /** `rules` undefined: nothing is deferred (HCL output). */
   constructor(private readonly rules: TokenRules | undefined) {}
 
-  /** Sets `value` at the override `path` of `element`: deferred when it is inert, else through the framework. */
-  set(element: TerraformElementLike, path: string, value: unknown): void {
-    if (this.rules !== undefined && isInert(value, this.rules)) {
+  /**
+   * Sets `value` at the override `path` of `element`: deferred when it is inert, else through the framework. A
+   * virtual carrier's values are always deferred: it is made only for values its maker found inert.
+   */
+  set(element: Carrier, path: string, value: unknown): void {
+    if (isVirtual(element)) {
+      element.deferOverride(path);
+      this.defer(element, path, value);
+    } else if (this.rules !== undefined && isInert(value, this.rules)) {
       // A carrier records the key itself (override-keys.ts); any other element gets an empty placeholder through
       // the framework, which records its key.
       if (!isQuiet(element) || !element.deferOverride(path)) element.addOverride(path, Array.isArray(value) ? [] : {});
-      let values = this.byElement.get(element);
-      if (values === undefined) this.byElement.set(element, (values = []));
-      const at = indexOfPath(values, path);
-      if (at < 0) values.push(path, value);
-      else values[at + 1] = value;
+      this.defer(element, path, value);
     } else {
       element.addOverride(path, value);
       const values = this.byElement.get(element);
@@ -46,15 +49,34 @@ export class DeferredOverrides {
     }
   }
 
-  /** Puts every deferred value into `configuration`, the one the framework built for the elements' stack. */
+  private defer(element: Carrier, path: string, value: unknown): void {
+    let values = this.byElement.get(element);
+    if (values === undefined) this.byElement.set(element, (values = []));
+    const at = indexOfPath(values, path);
+    if (at < 0) values.push(path, value);
+    else values[at + 1] = value;
+  }
+
+  /**
+   * Puts every deferred value into `configuration`, the one the framework built for the elements' stack; a
+   * virtual carrier's entry is made there first.
+   */
   complete(configuration: Configuration): void {
-    const resources = configuration.resource as Record<string, Record<string, Configuration> | undefined> | undefined;
     for (const [element, values] of this.byElement) {
-      const entry = resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
+      const entry = isVirtual(element) ? element.entryIn(configuration) : frameworkEntry(configuration, element);
       if (entry === undefined) continue;
       for (let at = 0; at < values.length; at += 2) setAt(entry, keysOf(values[at] as string), values[at + 1]);
     }
   }
+}
+
+/** An element whose override values are set here: a carrier construct (or the bridge step), or a virtual carrier. */
+export type Carrier = TerraformElementLike | VirtualCarrier;
+
+/** The entry the framework made for `element` in `configuration`, if any. */
+function frameworkEntry(configuration: Configuration, element: TerraformElementLike): Configuration | undefined {
+  const resources = configuration.resource as Record<string, Record<string, Configuration> | undefined> | undefined;
+  return resources?.[element.terraformResourceType]?.[element.friendlyUniqueId];
 }
 
 /** Where `path` is in a list of `[path, value, ...]`, or -1. */

@@ -103,29 +103,42 @@ interface Reported {
 
 const TERRAFORM_ELEMENT = Symbol.for('cdktf/TerraformElement');
 
-/** The stack's elements in the framework's order (its `terraformElements`: depth first, nested stacks left out). */
-function elementsOf(node: IConstruct, into: IConstruct[] = []): IConstruct[] {
+/**
+ * The stack's elements in the framework's order (its `terraformElements`: depth first, nested stacks left out),
+ * a construct's virtual carrier where its carrier construct would be: its last child, made at synth.
+ */
+function elementsOf(node: IConstruct, virtualOf: VirtualCarriers, into: Array<IConstruct | TypedQuietElement> = []): Array<IConstruct | TypedQuietElement> {
   if (TERRAFORM_ELEMENT in node) into.push(node);
   for (const child of node.node.children) {
-    if (!isStack(child)) elementsOf(child, into);
+    if (!isStack(child)) elementsOf(child, virtualOf, into);
   }
+  const virtual = virtualOf.get(node);
+  if (virtual !== undefined) into.push(virtual);
   return into;
 }
+
+/** A carrier that is no construct (virtual-carrier.ts): its type and its override keys. */
+interface TypedQuietElement extends QuietElement {
+  readonly terraformResourceType: string;
+}
+
+/** The virtual carriers of a stack's constructs, by construct. */
+export type VirtualCarriers = ReadonlyMap<IConstruct, TypedQuietElement>;
 
 /**
  * Puts the quiet carriers' override keys back into the list of each of `types` in the configuration the
  * framework built for `stack`, where the framework would have merged them. The other elements' keys are taken
  * from the framework's own list, in its order; any the walk did not account for stay at the end.
  */
-export function restoreOverrideKeys(stack: IConstruct, configuration: Record<string, unknown>, types: ReadonlySet<string>): void {
+export function restoreOverrideKeys(stack: IConstruct, configuration: Record<string, unknown>, types: ReadonlySet<string>, virtualOf: VirtualCarriers = new Map()): void {
   const metadata = (configuration['//'] as { metadata?: Metadata } | undefined)?.metadata;
   if (metadata === undefined || types.size === 0) return;
   // What each element reports, as the framework's `toMetadata` would: a carrier its own keys under its type
   // (nothing when it has none), any other element its metadata's overrides. One entry per element of the stack:
   // no object of its own per carrier (a computed key made each a dictionary).
-  const reported = elementsOf(stack).map((element): Reported => {
+  const reported = elementsOf(stack, virtualOf).map((element): Reported => {
     if (!isQuiet(element)) return { quiet: false, type: undefined, keys: undefined, overrides: (element as unknown as { toMetadata(): Metadata }).toMetadata().overrides };
-    return { quiet: true, type: (element as unknown as TerraformElementLike).terraformResourceType, keys: element.overrideKeys(), overrides: undefined };
+    return { quiet: true, type: (element as unknown as Pick<TerraformElementLike, 'terraformResourceType'>).terraformResourceType, keys: element.overrideKeys(), overrides: undefined };
   });
   for (const type of types) {
     const merged = metadata.overrides?.[type];

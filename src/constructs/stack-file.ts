@@ -22,6 +22,7 @@ type ToTerraform = (this: unknown) => Record<string, unknown>;
  * configuration to it, after building the real one (what the stack's hooks receive).
  */
 export function synthesizeWithEmptyConfiguration(stack: IConstruct, synthesize: () => void): void {
+  writingOwnFile.add(stack);
   const own = Object.getOwnPropertyDescriptor(stack, 'toTerraform');
   const build = (stack as unknown as { toTerraform: ToTerraform }).toTerraform;
   Object.defineProperty(stack, 'toTerraform', {
@@ -35,9 +36,22 @@ export function synthesizeWithEmptyConfiguration(stack: IConstruct, synthesize: 
   try {
     synthesize();
   } finally {
+    writingOwnFile.delete(stack);
     if (own) Object.defineProperty(stack, 'toTerraform', own);
     else delete (stack as unknown as { toTerraform?: ToTerraform }).toTerraform;
   }
+}
+
+/** The stacks whose synthesis is running inside `synthesizeWithEmptyConfiguration`. */
+const writingOwnFile = new WeakSet<IConstruct>();
+
+/**
+ * Whether the synthesis of `stack` now running writes its file with `writeStackFile` (cdktf's own synthesizer):
+ * then the configuration its `toTerraform()` builds is read by secretform only (the file's writer sorts every
+ * object's keys, and the digest record), never by the framework's writer or the app.
+ */
+export function writesOwnFile(stack: IConstruct): boolean {
+  return writingOwnFile.has(stack);
 }
 
 /**

@@ -9,15 +9,20 @@ import type { Attributes } from '../resources/types';
 import type { SecretReference, SecretValue } from '../secret-value';
 import { SPEC_OVERRIDE_PATH, writeInvalidMarker, writeSynthesizedSpec } from '../synthesized-spec';
 import {
-  appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, tokenRules, writesHcl, type TerraformElementLike,
+  appAspectsTest, appOutdir, newNullResource, newTerraformData, onStackConfiguration, onStackSynth, stackOverrideKeys, tokenRules,
+  usesFrameworkNaming, writesHcl, type TerraformElementLike,
 } from './cdktf-adapter';
 import {
   BRIDGE_RESOURCE_TYPES, bridgeStep, DEFAULT_BRIDGE_COMMAND, literal, specDigest, type BridgeResourceType, type DeployBridgeOptions,
 } from './bridge';
-import { DeferredOverrides } from './deferred-overrides';
+import { logicalIdOf } from './carrier-id';
+import { DeferredOverrides, type Carrier } from './deferred-overrides';
+import { isInert, type TokenRules } from './inert-value';
 import { quietResourceClass, restoreOverrideKeys } from './override-keys';
 import { recordStackDigest } from './stack-digest';
+import { writesOwnFile } from './stack-file';
 import type { StackMember } from './stack-member';
+import { VirtualCarrier } from './virtual-carrier';
 
 /** One resource of a stack after the stack-level pass. */
 export interface AnalysedResource {
@@ -34,6 +39,12 @@ export interface StackAnalysis {
 }
 
 const supports = new WeakMap<IConstruct, StackSupport>();
+
+/** The id of a construct's carrier, its child: its path is the construct's, then `/resource`. */
+const CARRIER_ID = 'resource';
+
+/** Whether the carrier of `resource`, with these values, may be virtual: its logical id and path then. */
+type VirtualCarrierRule = (resource: StackMember, identity: Record<string, string>, spec: Record<string, unknown> | undefined) => { id: string; path: string } | undefined;
 
 /** The id of the stack-level bridge step (`terraform_data.secretform` / `null_resource.secretform`). */
 export const BRIDGE_STEP_ID = 'secretform';
@@ -63,7 +74,10 @@ export class StackSupport {
 
   private readonly registered: StackMember[] = [];
   private options: DeployBridgeOptions = {};
+  /** The carriers made as constructs, kept from synth to synth. */
   private readonly carriers = new Map<StackMember, TerraformElementLike>();
+  /** This synth's virtual carriers (virtual-carrier.ts). */
+  private virtualCarriers = new Map<StackMember, VirtualCarrier>();
   private step: TerraformElementLike | undefined;
   /**
    * The values of this synth that the stack's configuration gets once the framework has built it (see
@@ -130,11 +144,6 @@ export class StackSupport {
     return problems;
   }
 
-  /** The plain per-construct entry of `resource` in the synthesized configuration (made at synth). */
-  carrierOf(resource: StackMember): TerraformElementLike | undefined {
-    return this.carriers.get(resource);
-  }
-
   /**
    * Runs at synth, before validation: one plain entry per construct (with the spec of each valid one), their
    * dependencies, and the stack-level step that runs secretform on deploy and destroy.
@@ -148,50 +157,108 @@ export class StackSupport {
     // The carriers' values (identity, spec, dependencies) are most of the configuration's values, and the
     // framework's merging and token resolution walk every value several times: an inert value skips them and is
     // added to the built configuration by `complete`, which gives the same file (deferred-overrides.ts).
-    const deferred = new DeferredOverrides(writesHcl(this.stack) ? undefined : tokenRules(this.stack));
-    // Each carrier's terraform address, made once: every dependent's `depends_on` and the step's share the text.
-    const carrierAddresses = new Map<StackMember, string>();
-    const carrierAddress = (resource: StackMember): string => {
-      let address = carrierAddresses.get(resource);
-      if (address === undefined) carrierAddresses.set(resource, (address = `${type}.${this.carrier(resource, type).friendlyUniqueId}`));
-      return address;
-    };
-    for (const resource of resources) {
-      const entry = analysed.get(resource);
-      const carrier = this.carrier(resource, type);
-      // Terraform would interpolate `${` in these strings: escaped, they show as written. Keys in sorted order,
-      // the file's: the stack file's writer copies an object whose keys are not (stable-json-text.ts).
-      const identity = { address: literal(resource.address), digest: entry?.digest ?? '', id: literal(entry?.id ?? ''), type: resource.resourceType.type };
-      deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identity);
-      if (!entry) continue;
-      deferred.set(carrier, SPEC_OVERRIDE_PATH, synthesizedSpec(entry));
-      const dependsOn = entry.dependsOn.map(carrierAddress);
-      if (dependsOn.length > 0) deferred.set(carrier, 'depends_on', dependsOn);
-    }
+    const rules = writesHcl(this.stack) ? undefined : tokenRules(this.stack);
+    const deferred = new DeferredOverrides(rules);
+    const virtual = this.virtualCarrierRule(rules);
+    this.virtualCarriers = new Map();
     // With validation skipped (`new App({ skipValidation: true })`) synth goes on despite problems: each
     // construct concerned still carries a marker with them, so the engine refuses it instead of reading its
     // absence as "removed from code" and deleting the live object.
     const stackLevel = (resource: StackMember) => (analysis.problems.length === 0 ? [] : analysis.problems.filter((problem) => problem.startsWith(`${resource.address}: `)));
+    // Each construct's identity and its synthesized spec (or the marker of its problems), then its carrier: a
+    // virtual one when those values allow it.
+    const identities: Array<Record<string, string>> = [];
+    const specs: Array<Record<string, unknown> | undefined> = [];
     for (const resource of resources) {
+      const entry = analysed.get(resource);
+      // Terraform would interpolate `${` in these strings: escaped, they show as written. Keys in sorted order,
+      // the file's: the stack file's writer copies an object whose keys are not (stable-json-text.ts).
+      const identity = { address: literal(resource.address), digest: entry?.digest ?? '', id: literal(entry?.id ?? ''), type: resource.resourceType.type };
       const problems = [...resource.propProblems(), ...resource.synthOnlyProblems(), ...stackLevel(resource)];
-      if (problems.length === 0) continue;
-      deferred.set(this.carrier(resource, type), SPEC_OVERRIDE_PATH, writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems }));
+      const spec = problems.length > 0
+        ? writeInvalidMarker({ type: resource.resourceType.type, address: resource.address, problems })
+        : entry && synthesizedSpec(entry);
+      identities.push(identity);
+      specs.push(spec);
+      this.makeCarrier(resource, type, virtual?.(resource, identity, spec));
     }
+    // Each carrier's terraform address, made once: every dependent's `depends_on` and the step's share the text.
+    const carrierAddresses = new Map<StackMember, string>();
+    const carrierAddress = (resource: StackMember): string => {
+      let address = carrierAddresses.get(resource);
+      if (address === undefined) carrierAddresses.set(resource, (address = `${type}.${this.carrier(resource).friendlyUniqueId}`));
+      return address;
+    };
+    resources.forEach((resource, index) => {
+      const carrier = this.carrier(resource);
+      deferred.set(carrier, type === 'terraform_data' ? 'input' : 'triggers', identities[index]);
+      const spec = specs[index];
+      if (spec !== undefined) deferred.set(carrier, SPEC_OVERRIDE_PATH, spec);
+      const entry = analysed.get(resource);
+      const dependsOn = entry === undefined ? [] : entry.dependsOn.map(carrierAddress);
+      if (dependsOn.length > 0) deferred.set(carrier, 'depends_on', dependsOn);
+    });
     this.deferred = deferred;
     this.addStep(type, resources, deferred, carrierAddress);
   }
 
   /**
+   * Whether a construct's carrier may be virtual (virtual-carrier.ts), and its logical id then; undefined when
+   * none of this stack's may. A virtual carrier differs from a carrier construct in nothing the file shows, and
+   * nothing else sees it: the file is written by secretform's writer (stack-file.ts) from the configuration of
+   * a stack that builds it and names its elements as cdktf does and whose own overrides set no resource (cdktf
+   * merges them into the entries it made), no aspect of the app's sits on the stack or above the construct (it
+   * would have visited the carrier), and every value of the carrier is inert. A
+   * construct that already has a carrier construct (an earlier synth) keeps it, so does one with a child of
+   * the carrier's id (adding the carrier throws, as before).
+   */
+  private virtualCarrierRule(rules: TokenRules | undefined): VirtualCarrierRule | undefined {
+    const { stack } = this;
+    const hasAppAspects = appAspectsTest(stack);
+    if (rules === undefined || !writesOwnFile(stack) || !usesFrameworkNaming(stack) || stackOverrideKeys(stack).includes('resource') || hasAppAspects(stack)) return undefined;
+    const prefix = `${stack.node.path}/`;
+    // Per scope between the stack and the constructs: whether it and every scope above it are free of the app's aspects.
+    const clear = new Map<IConstruct, boolean>([[stack, true]]);
+    const clearAbove = (node: IConstruct): boolean => {
+      let known = clear.get(node);
+      if (known === undefined) {
+        const scope = node.node.scope;
+        known = scope !== undefined && clearAbove(scope) && !hasAppAspects(node);
+        clear.set(node, known);
+      }
+      return known;
+    };
+    return (resource, identity, spec) => {
+      const { address } = resource;
+      const path = `${address}/${CARRIER_ID}`;
+      if (this.carriers.has(resource) || !address.startsWith(prefix) || resource.node.tryFindChild(CARRIER_ID) !== undefined) return undefined;
+      if (!clearAbove(resource) || !isInert(path, rules) || !isInert(identity, rules) || (spec !== undefined && !isInert(spec, rules))) return undefined;
+      return { id: logicalIdOf([...address.slice(prefix.length).split('/'), CARRIER_ID]), path };
+    };
+  }
+
+  /**
    * Completes the configuration the framework built for the stack: the deferred values in their elements'
-   * placeholders, and the carriers' override keys in the stack's metadata (override-keys.ts).
+   * placeholders (and the virtual carriers' entries), and the carriers' override keys in the stack's metadata
+   * (override-keys.ts).
    */
   private complete(configuration: Record<string, unknown>): void {
     this.deferred.complete(configuration);
-    const types = new Set([...this.carriers.values()].map((carrier) => carrier.terraformResourceType));
-    restoreOverrideKeys(this.stack, configuration, types);
+    const types = new Set([...this.carriers.values(), ...this.virtualCarriers.values()].map((carrier) => carrier.terraformResourceType));
+    restoreOverrideKeys(this.stack, configuration, types, this.virtualCarriers);
   }
 
-  private carrier(resource: StackMember, type: BridgeResourceType): TerraformElementLike {
+  /** The carrier of `resource` made by this synth's `makeCarrier`. */
+  private carrier(resource: StackMember): Carrier {
+    return this.virtualCarriers.get(resource) ?? this.carriers.get(resource)!;
+  }
+
+  /** Makes the carrier of `resource` for this synth: virtual when `virtual` says so, else a construct (kept from an earlier synth when of the same type). */
+  private makeCarrier(resource: StackMember, type: BridgeResourceType, virtual: { id: string; path: string } | undefined): void {
+    if (virtual !== undefined) {
+      this.virtualCarriers.set(resource, new VirtualCarrier(type, virtual.id, virtual.path));
+      return;
+    }
     let carrier = this.carriers.get(resource);
     if (carrier && carrier.terraformResourceType !== type) {
       resource.node.tryRemoveChild(carrier.node.id);
@@ -201,10 +268,9 @@ export class StackSupport {
       // A carrier reports its override keys apart from the framework's quadratic merge, unless the app writes
       // HCL (made from another method this pass does not complete).
       const classOf = writesHcl(this.stack) ? undefined : quietResourceClass;
-      carrier = type === 'terraform_data' ? newTerraformData(resource, 'resource', classOf) : newNullResource(resource, 'resource', {}, classOf);
+      carrier = type === 'terraform_data' ? newTerraformData(resource, CARRIER_ID, classOf) : newNullResource(resource, CARRIER_ID, {}, classOf);
       this.carriers.set(resource, carrier);
     }
-    return carrier;
   }
 
   private addStep(type: BridgeResourceType, resources: readonly StackMember[], deferred: DeferredOverrides, carrierAddress: (resource: StackMember) => string): void {

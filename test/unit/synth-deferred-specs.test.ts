@@ -4,7 +4,7 @@
 // unchanged (inert-value.ts, checked here against cdktf's own resolution), the keys in cdktf's order.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Token, Tokenization } from 'cdktf';
+import { App, Aspects, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Token, Tokenization } from 'cdktf';
 import fc from 'fast-check';
 import { AuthMount, SecretsMount, SecretValue, UserpassUser } from '../../src';
 import { onStackConfiguration, tokenRules } from '../../src/constructs/cdktf-adapter';
@@ -103,9 +103,28 @@ describe('a stack with deferred specs and the user\'s own resources', () => {
     const expected = (hclStack.toTerraform() as typeof config)['//'].metadata.overrides.terraform_data;
     expect(config['//'].metadata.overrides.terraform_data).toEqual(expected);
     expect(expected).toEqual(expect.arrayContaining(['input', '//', 'depends_on', 'lifecycle', 'triggers_replace']));
+    // The carriers whose values are all inert are virtual (no construct: virtual-carrier.ts); the one whose spec
+    // cdktf must resolve is a construct, and only that value went through cdktf.
+    expect(user.node.tryFindChild('resource')).toBeUndefined();
+    const appsCarrier = apps.node.findChild('resource') as unknown as { rawOverrides: Record<string, unknown> };
+    expect(Object.keys(appsCarrier.rawOverrides)).toEqual(['//']);
+  });
+
+  test('with carrier constructs (an aspect of the app\'s on the stack), the keys and the values are the same', () => {
+    // An aspect of the app's would visit every carrier: each is a construct then, its inert values deferred.
+    const { app: withAspect, outdir: aspectOut } = newApp();
+    const aspectStack = new TerraformStack(withAspect, 'mixed');
+    Aspects.of(aspectStack).add({ visit: () => undefined });
+    const made = mixedStack(aspectStack);
+    withAspect.synth();
+    const carrier = made.user.node.findChild('resource') as unknown as { rawOverrides: Record<string, unknown> };
     // The carriers' values were deferred: cdktf holds no placeholder for them.
-    const carrier = user.node.findChild('resource') as unknown as { rawOverrides: Record<string, unknown> };
     expect(Object.keys(carrier.rawOverrides)).toEqual([]);
+    const aspectConfig = JSON.parse(fs.readFileSync(path.join(aspectOut, 'stacks', 'mixed', 'cdk.tf.json'), 'utf8')) as typeof config;
+    expect(aspectConfig['//'].metadata.overrides).toEqual(config['//'].metadata.overrides);
+    // The bridge step names its own output directory; everything else is the same.
+    const withoutStep = (value: typeof config) => ({ ...value, resource: { ...value.resource, terraform_data: { ...value.resource.terraform_data, secretform: undefined } } });
+    expect(withoutStep(aspectConfig)).toEqual(withoutStep(config));
   });
 
   test('every construct carries its full spec, inert or not', () => {
