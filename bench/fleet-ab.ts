@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, ROOT_TOKEN, runNodeExport as runNode, runSecretform } from './run';
 import { FLEET_LATENCY_MS, FLEET_SERVERS, parseFleetSize } from './args';
-import { perServer } from './fleet';
+import { occupancyText, perServer } from './fleet';
 import { startFleet } from './fleet-setup';
 import { defaultFleetCacheDir } from './fleet-synth-cache';
 
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
         const run: Run = { seconds: planned.result.seconds, cpu: planned.result.cpuSeconds ?? 0, rss: planned.result.peakRssMb ?? 0, main: threads?.main, other: threads?.other, inFlight: planned.maxInFlight };
         rows[which].push(run);
         requests = planned.requests;
-        process.stdout.write(`${which} plan ${run.seconds.toFixed(2)} s (CPU ${run.cpu.toFixed(2)} s${split([run])}, RSS ${run.rss.toFixed(0)} MB), in flight ${planned.maxInFlight.join('/')} (load ${load()})\n`);
+        process.stdout.write(`${which} plan ${run.seconds.toFixed(2)} s (CPU ${run.cpu.toFixed(2)} s${split([run])}, RSS ${run.rss.toFixed(0)} MB), in flight at most ${planned.maxInFlight.join('/')}, ${occupancyText(planned.occupancy)} (load ${load()})\n`);
       }
       const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-reads-'));
       const readsFile = join(dir, 'reads.json');
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
       const bareRun: Run = { seconds: bare.result.seconds, cpu: bare.result.cpuSeconds ?? 0, rss: bare.result.peakRssMb ?? 0, main: bareThreads?.main, other: bareThreads?.other, inFlight: bare.maxInFlight };
       rows.bare.push(bareRun);
-      process.stdout.write(`bare ${bareRun.seconds.toFixed(2)} s (CPU ${bareRun.cpu.toFixed(2)} s${split([bareRun])}) (load ${load()})\n`);
+      process.stdout.write(`bare ${bareRun.seconds.toFixed(2)} s (CPU ${bareRun.cpu.toFixed(2)} s${split([bareRun])}), ${occupancyText(bare.occupancy)} (load ${load()})\n`);
     }
     const floor = (Math.max(...requests) * FLEET_LATENCY_MS) / PARALLELISM / 1000;
     const bare = median(rows.bare.map((row) => row.seconds));
