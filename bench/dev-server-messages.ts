@@ -32,7 +32,7 @@ export interface Occupancy {
   firstBusyMs?: number;
 }
 
-function occupancySampler(current: () => number): { take(): Occupancy; stop(): void } {
+export function occupancySampler(current: () => number): { take(): Occupancy; stop(): void } {
   let since = performance.now();
   let samples = 0;
   let sum = 0;
