@@ -11,9 +11,52 @@ export interface BenchServerOptions extends DevServerOptions {
 
 /** A message from the bench to its server. */
 export interface BenchServerMessage {
-  kind: 'count' | 'in-flight' | 'reads' | 'close';
+  kind: 'count' | 'in-flight' | 'occupancy' | 'reads' | 'close';
   /** For `reads`: how many of the latest requests. */
   last?: number;
+}
+
+/** How often the server samples its requests in flight for `occupancy`. */
+const OCCUPANCY_SAMPLE_MS = 5;
+
+/**
+ * The server's requests in flight sampled every OCCUPANCY_SAMPLE_MS since the last ask: their mean, the share of
+ * samples with none, and when the first request came. The most in flight says the budget was held; these say
+ * whether the client kept it full (a fleet whose first request waits for every stack's load, or whose last stacks
+ * leave a server idle while others finish, shows it here).
+ */
+export interface Occupancy {
+  mean: number;
+  idleShare: number;
+  /** Milliseconds from the ask before to the first sample with a request in flight; undefined when none was. */
+  firstBusyMs?: number;
+}
+
+export function occupancySampler(current: () => number): { take(): Occupancy; stop(): void } {
+  let since = performance.now();
+  let samples = 0;
+  let sum = 0;
+  let idle = 0;
+  let firstBusyMs: number | undefined;
+  const timer = setInterval(() => {
+    const inFlight = current();
+    samples++;
+    sum += inFlight;
+    if (inFlight === 0) idle++;
+    else firstBusyMs ??= performance.now() - since;
+  }, OCCUPANCY_SAMPLE_MS);
+  // The sampler never keeps the server's process or thread alive.
+  timer.unref();
+  return {
+    take: () => {
+      const taken = { mean: samples === 0 ? 0 : sum / samples, idleShare: samples === 0 ? 1 : idle / samples, ...(firstBusyMs === undefined ? {} : { firstBusyMs }) };
+      since = performance.now();
+      samples = sum = idle = 0;
+      firstBusyMs = undefined;
+      return taken;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** A CPU profile of this thread, started now; `stop` writes it. */
@@ -54,6 +97,7 @@ export async function serveBench(
     return;
   }
   post({ kind: 'ready', url: server.url });
+  const occupancy = occupancySampler(() => server.inFlight.current);
   onMessage((message) => {
     // `busyMs`: how long this event loop has been busy since it started (the server's own work).
     if (message.kind === 'count') post({ kind: 'count', count: server.requestCount, busyMs: performance.eventLoopUtilization().active });
@@ -62,9 +106,11 @@ export async function serveBench(
       post({ kind: 'in-flight', max: server.inFlight.max });
       server.inFlight.resetMax();
     }
+    if (message.kind === 'occupancy') post({ kind: 'occupancy', occupancy: occupancy.take() });
     // The method, path and query of the last `last` requests (the log keeps no body), for the bare client.
     if (message.kind === 'reads') post({ kind: 'reads', reads: server.requestLog.slice(-(message.last ?? 0)).map((entry) => [entry.method, entry.path, entry.query]) });
     if (message.kind === 'close') {
+      occupancy.stop();
       void server.close()
         .then(() => profile?.stop())
         .then(() => {

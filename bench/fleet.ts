@@ -15,6 +15,7 @@ import {
   failure, median, progress, ROOT_TOKEN, runNodeExport as runNode, runSecretform, type BenchServer, type CliRun, type Row,
 } from './run';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Occupancy } from './dev-server-messages';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,14 +26,25 @@ const PLAN_TARGET = 1.3;
 const RSS_TARGET_MB = 1536;
 const PLAN_RUNS = 3;
 
-/** Requests each server handled during `run`, and the most it had in flight at once meanwhile. */
-export async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[] }> {
+/**
+ * Requests each server handled during `run`, the most it had in flight at once meanwhile, and how full it was kept
+ * (dev-server-messages.ts's occupancy: mean in flight, idle share, first request).
+ */
+export async function perServer<T>(servers: BenchServer[], run: () => Promise<T>): Promise<{ result: T; requests: number[]; maxInFlight: number[]; occupancy: Occupancy[] }> {
   const before = await Promise.all(servers.map((server) => server.requestCount()));
   await Promise.all(servers.map((server) => server.maxInFlight()));
+  await Promise.all(servers.map((server) => server.occupancy()));
   const result = await run();
+  const occupancy = await Promise.all(servers.map((server) => server.occupancy()));
   const after = await Promise.all(servers.map((server) => server.requestCount()));
   const maxInFlight = await Promise.all(servers.map((server) => server.maxInFlight()));
-  return { result, requests: after.map((count, i) => count.count - before[i].count), maxInFlight };
+  return { result, requests: after.map((count, i) => count.count - before[i].count), maxInFlight, occupancy };
+}
+
+/** The servers' occupancy in one line: mean in flight, share of time idle and the first request, each server's. */
+export function occupancyText(occupancy: readonly Occupancy[]): string {
+  const first = occupancy.map((o) => (o.firstBusyMs === undefined ? '-' : (o.firstBusyMs / 1000).toFixed(2))).join('/');
+  return `mean in flight ${occupancy.map((o) => o.mean.toFixed(1)).join('/')}, idle ${occupancy.map((o) => `${Math.round(100 * o.idleShare)}%`).join('/')}, first request after ${first} s`;
 }
 
 /** `cpuProfDir`: a CPU profile of each fleet plan is written there (bench's --cpu-prof). */
@@ -66,16 +78,16 @@ export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows:
 
     // Plan and bare client alternate, the bare client sending the reads of the plan just before it: both see the
     // machine as it is at that moment.
-    const plans: { run: CliRun; requests: number[]; maxInFlight: number[] }[] = [];
-    const bares: { run: CliRun; maxInFlight: number[] }[] = [];
+    const plans: { run: CliRun; requests: number[]; maxInFlight: number[]; occupancy: Occupancy[] }[] = [];
+    const bares: { run: CliRun; maxInFlight: number[]; occupancy: Occupancy[] }[] = [];
     for (let i = 0; i < PLAN_RUNS; i++) {
       const planned = await perServer(servers, () => runSecretform(['plan', '--stack', '*', '--no-synth'], project, env, cpuProfDir === undefined ? {} : { cpuProfDir }));
       progress('fleet plan', planned.result);
-      plans.push({ run: planned.result, requests: planned.requests, maxInFlight: planned.maxInFlight });
+      plans.push({ run: planned.result, requests: planned.requests, maxInFlight: planned.maxInFlight, occupancy: planned.occupancy });
       if (planned.result.code !== 0) break;
       const bare = await bareFleet(servers, planned.requests);
       progress('bare client, the same reads', bare.result);
-      bares.push({ run: bare.result, maxInFlight: bare.maxInFlight });
+      bares.push({ run: bare.result, maxInFlight: bare.maxInFlight, occupancy: bare.occupancy });
     }
     const failedPlan = plans.find((plan) => plan.run.code !== 0);
     const changed = plans.find((plan) => !/No changes/.test(plan.run.stdout));
@@ -112,6 +124,8 @@ export async function measureFleet(size: FleetSize, applyTimeoutS: number, rows:
       failed: bares.find((bare) => bare.run.code !== 0) && failure(bares.find((bare) => bare.run.code !== 0)!.run, 'bare client'),
     });
     notes.push(`fleet: floor = the busiest server's reads x ${LATENCY_MS} ms / ${PARALLELISM}; each server's requests in flight measured at the server (target: at most ${PARALLELISM}).`);
+    // How full each server was kept, run by run: the plan against the bare client's ${PARALLELISM} throughout.
+    plans.forEach((plan, i) => notes.push(`fleet plan ${i + 1}: ${occupancyText(plan.occupancy)}; bare client after it: ${bares[i] === undefined ? '-' : occupancyText(bares[i].occupancy)}`));
   } finally {
     await fleet.close();
   }
@@ -123,14 +137,14 @@ function budgetProblem(maxInFlight: number[]): string | undefined {
 }
 
 /** bench/bare-client.js sending each server the reads the plan sent it (the last `requests[i]` it handled). */
-async function bareFleet(servers: BenchServer[], requests: number[]): Promise<{ result: CliRun; maxInFlight: number[] }> {
+async function bareFleet(servers: BenchServer[], requests: number[]): Promise<{ result: CliRun; maxInFlight: number[]; occupancy: Occupancy[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'secretform-bench-fleet-reads-'));
   try {
     const readsFile = join(dir, 'reads.json');
     const plan = await Promise.all(servers.map(async (server, i) => ({ url: server.url, parallelism: PARALLELISM, reads: await server.lastRequests(requests[i]) })));
     writeFileSync(readsFile, JSON.stringify({ servers: plan }));
     const sent = await perServer(servers, () => runNode([join(__dirname, 'bare-client.js'), readsFile], { PATH: process.env.PATH, SERVICE_TOKEN: ROOT_TOKEN }));
-    return { result: sent.result, maxInFlight: sent.maxInFlight };
+    return { result: sent.result, maxInFlight: sent.maxInFlight, occupancy: sent.occupancy };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

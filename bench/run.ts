@@ -19,6 +19,7 @@ import { summariseProfile, summaryText } from './profile-summary';
 import type { Seed } from '../src/devserver';
 import { measureFleet } from './fleet';
 import { measureOneMs } from './one-ms';
+import type { Occupancy } from './dev-server-messages';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'secretform.js');
@@ -62,6 +63,8 @@ export interface BenchServer {
   lastRequests(last: number): Promise<[string, string, string][]>;
   /** The most requests in flight at once at the server since the last call (or its start). */
   maxInFlight(): Promise<number>;
+  /** The server's requests in flight since the last call (or its start): mean, idle share, first request. */
+  occupancy(): Promise<Occupancy>;
   close(): Promise<void>;
 }
 
@@ -81,7 +84,7 @@ export function startServerThread(size: number, latencyMs = LATENCY_MS, seed: { 
  */
 export function benchServerOver(carrier: EventEmitter, send: (message: object) => void, release: () => Promise<void>): Promise<BenchServer> {
   const next = (kind: string) =>
-    new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][]; max?: number }>((done, reject) => {
+    new Promise<{ kind: string; url?: string; count?: number; busyMs?: number; reads?: [string, string, string][]; max?: number; occupancy?: Occupancy }>((done, reject) => {
       const onError = (error: Error) => {
         carrier.off('message', onMessage);
         reject(error);
@@ -112,6 +115,11 @@ export function benchServerOver(carrier: EventEmitter, send: (message: object) =
       const reply = next('in-flight');
       send({ kind: 'in-flight' });
       return reply.then((m) => m.max!);
+    },
+    occupancy: () => {
+      const reply = next('occupancy');
+      send({ kind: 'occupancy' });
+      return reply.then((m) => m.occupancy!);
     },
     close: async () => {
       const closed = next('closed');
