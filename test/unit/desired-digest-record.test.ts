@@ -68,6 +68,8 @@ function digestsOf(outdir: string): { recorded: Record<string, (string | undefin
     // The variables the next synth withholds from the app: those a parse of the file names.
     const parsed = [...secretVariablesOfConfiguration(JSON.parse(readFileSync(join(outdir, 'stacks', stack, 'cdk.tf.json'), 'utf8')))].sort();
     expect({ stack, secretVariables: record?.secretVariables }).toEqual({ stack, secretVariables: parsed });
+    // The number of objects a plan over several stacks admits the stack to its server by, before loading it.
+    expect({ stack, objects: record?.objects }).toEqual({ stack, objects: desired.resources.length });
     namesRecorded += parsed.length;
   }
   return { recorded, applied };
@@ -187,11 +189,18 @@ describe('a record is used only for the bytes it was made from', () => {
       JSON.stringify({ ...record, file: { ...record.file, sha256: 'x' } }),
       JSON.stringify({ ...record, connection: { construct: 'prod/service' } }),
       JSON.stringify({ ...record, file: { ...record.file, written: { dev: 1 } } }),
+      JSON.stringify({ ...record, objects: -1 }),
+      JSON.stringify({ ...record, objects: '3' }),
     ];
     for (const text of malformed) {
       writeFileSync(recordFile, text);
       expect(readRecordedDigest(stackDir)).toBeUndefined();
     }
+    // A record of a version before `objects`: used, without them (a plan then loads the stack to count them).
+    const { objects: _objects, ...earlier } = record;
+    writeFileSync(recordFile, JSON.stringify(earlier));
+    expect(readRecordedDigest(stackDir)?.objects).toBeUndefined();
+    expect(readRecordedDigest(stackDir)?.digestFor(service)).toBe(digestOfDesired(loadDesired(outdir, 'prod'), service));
     rmSync(recordFile);
     expect(readRecordedDigest(stackDir)).toBeUndefined();
     writeFileSync(recordFile, ours);

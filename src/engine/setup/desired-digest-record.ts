@@ -55,6 +55,11 @@ export interface DigestRecord {
    * a record of a version before them (then synth parses the file to learn them).
    */
   readonly secretVariables?: readonly string[];
+  /**
+   * The number of secretform objects in the stack: what a run over several stacks admits it to its server by
+   * before loading it (server-shares.ts); absent in a record of a version before it (then the run loads the stack).
+   */
+  readonly objects?: number;
 }
 
 /** Where a file is and when it was last written, from `fs.statSync(file, { bigint: true })`, as decimal text. */
@@ -72,6 +77,8 @@ export interface RecordedDigest {
   readonly digestFor: (service: string | undefined) => string;
   /** The record's `secretVariables`, when it has them. */
   readonly secretVariables?: readonly string[];
+  /** The record's `objects`, when it has them. */
+  readonly objects?: number;
 }
 
 /**
@@ -90,7 +97,7 @@ export function digestRecordOf(configuration: unknown, file: string): DigestReco
   const written = fingerprintOfFile(file);
   const still = identity !== undefined && sameIdentity(identity, fileIdentity(file)) ? identity : undefined;
   const secretVariables = [...secretVariablesOfSpecs(specs, connection)].sort();
-  return { file: { ...written, ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before, secretVariables };
+  return { file: { ...written, ...(still ? { written: still } : {}) }, ...(connection ? { connection } : {}), before, secretVariables, objects: specs.length };
 }
 
 /**
@@ -120,6 +127,7 @@ export function writeDigestRecord(stackDir: string, record: DigestRecord): void 
     ...(record.connection ? { connection: writeSynthesizedConnection(record.connection) } : {}),
     before: { chain: record.before.chain, hashedBytes: record.before.hashedBytes, pending: Buffer.from(record.before.pending).toString('base64') },
     ...(record.secretVariables ? { secretVariables: record.secretVariables } : {}),
+    ...(record.objects !== undefined ? { objects: record.objects } : {}),
   };
   fs.writeFileSync(path.join(stackDir, DIGEST_RECORD_FILE), `${JSON.stringify(json, null, 2)}\n`);
 }
@@ -142,10 +150,11 @@ export function readRecordedDigest(stackDir: string): RecordedDigest | undefined
   } catch {
     return undefined;
   }
-  const { before, connection, secretVariables } = record;
+  const { before, connection, secretVariables, objects } = record;
   return {
     ...(connection ? { connection } : {}),
     ...(secretVariables ? { secretVariables } : {}),
+    ...(objects !== undefined ? { objects } : {}),
     digestFor: (service) => `sha256:${new ResumableSha256(before).update(Buffer.from(digestTextFromService(service), 'utf8')).hexDigest()}`,
   };
 }
@@ -249,11 +258,14 @@ function parseDigestRecord(value: unknown): DigestRecord | undefined {
   }
   const { secretVariables } = value;
   if (secretVariables !== undefined && !(Array.isArray(secretVariables) && secretVariables.every((name) => typeof name === 'string' && name !== ''))) return undefined;
+  const { objects } = value;
+  if (objects !== undefined && !(Number.isSafeInteger(objects) && (objects as number) >= 0)) return undefined;
   return {
     file: { bytes: file.bytes as number, sha256: file.sha256, ...(written ? { written } : {}) },
     ...(connection ? { connection } : {}),
     before: { chain: before.chain, hashedBytes: before.hashedBytes as number, pending },
     ...(secretVariables ? { secretVariables: secretVariables as string[] } : {}),
+    ...(objects !== undefined ? { objects: objects as number } : {}),
   };
 }
 

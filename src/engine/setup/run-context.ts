@@ -2,8 +2,10 @@
  * Everything a run needs before it talks to the service, checked in this order so that a mistake is reported
  * before any request: stack name, desired state, state file, selection, secrets, client settings.
  */
+import * as path from 'node:path';
 import { ServiceClient } from '../../client';
 import type { DesiredStack } from './desired';
+import { readRecordedDigest } from './desired-digest-record';
 import { loadDesiredSource } from './desired-source';
 import type { EngineOptions } from './engine-options';
 import { EngineError, fail, ok, type Result } from '../errors';
@@ -39,6 +41,27 @@ export interface RunContext {
 
 /** Stack, state path and desired state (validated); no request, no state read. */
 export function prepareRun(options: EngineOptions): Result<RunContext> {
+  const basics = runBasics(options);
+  if (!basics.ok) return basics;
+  const { stack, parallelism, env, cwd } = basics.value;
+  const desired = loadDesiredSource(options, stack);
+  if (!desired.ok) return desired;
+  const location = resolveStateLocation(options.statePath, env, cwd, stack);
+  if (!location.ok) return location;
+  return ok({
+    options,
+    stack,
+    statePath: location.value.display,
+    stateLocation: location.value,
+    cwd,
+    env,
+    parallelism,
+    desired: desired.value,
+  });
+}
+
+/** What a run checks of its options before its desired state: parallelism, deadline, the stack's name. */
+function runBasics(options: EngineOptions): Result<{ stack: string; parallelism: number; env: NodeJS.ProcessEnv; cwd: string }> {
   const parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
   if (!Number.isInteger(parallelism) || parallelism < 1) {
     return fail(new EngineError('desired_invalid', `parallelism must be a whole number of at least 1, got ${String(parallelism)}`));
@@ -48,22 +71,39 @@ export function prepareRun(options: EngineOptions): Result<RunContext> {
   }
   const stack = resolveStack(options);
   if (!stack.ok) return stack;
-  const desired = loadDesiredSource(options, stack.value);
-  if (!desired.ok) return desired;
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  const location = resolveStateLocation(options.statePath, env, cwd, stack.value);
+  return ok({ stack: stack.value, parallelism, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
+}
+
+/** A stack's connection settings, checked, and its number of objects: what a run over several checks first. */
+export interface StackAhead {
+  checked: CheckedConnection;
+  objects: number;
+}
+
+/**
+ * What a run over several stacks checks of one before any request, as `prepareRun` and `checkRunConnection` would
+ * (the stack, its state location, its connection settings), without loading its desired state when the synth
+ * output's digest record vouches for the stack's file (desired-digest-record.ts: the connection and the number of
+ * objects as synth wrote them): a plan over a fleet then loads each stack when its turn comes, instead of every
+ * stack before its first request (1-4 s of a plan of 100 x 1,000 objects during which no server works,
+ * docs/performance.md, "Session 17"). Without such a record (another version's, a file written since, an input
+ * that is not a synth output) the stack is loaded and checked in full, as before.
+ */
+export function checkStackAhead(options: EngineOptions, requireToken: boolean): Result<StackAhead> {
+  const basics = runBasics(options);
+  if (!basics.ok) return basics;
+  const { stack, env, cwd } = basics.value;
+  const recorded = options.desired.kind === 'synth-output' ? readRecordedDigest(path.join(options.desired.outdir, 'stacks', stack)) : undefined;
+  if (recorded?.objects === undefined) {
+    const context = prepareRun(options);
+    if (!context.ok) return context;
+    const checked = checkRunConnection(context.value, requireToken);
+    return checked.ok ? ok({ checked: checked.value, objects: context.value.desired.resources.length }) : checked;
+  }
+  const location = resolveStateLocation(options.statePath, env, cwd, stack);
   if (!location.ok) return location;
-  return ok({
-    options,
-    stack: stack.value,
-    statePath: location.value.display,
-    stateLocation: location.value,
-    cwd,
-    env,
-    parallelism,
-    desired: desired.value,
-  });
+  const checked = checkStackConnection({ stack, connection: recorded.connection, env, cwd }, requireToken);
+  return checked.ok ? ok({ checked: checked.value, objects: recorded.objects }) : checked;
 }
 
 /** The run's state, read without locking it (plan). */
@@ -86,12 +126,12 @@ export function checkRunConnection(context: RunContext, requireToken = true): Re
 
 /**
  * The connection settings of the stack `options` name, checked without any request and with the token required:
- * what the CLI checks before a command that talks to the service does any work.
+ * what the CLI checks before a command that talks to the service does any work (its desired state loaded only
+ * when no digest record vouches for its file: `checkStackAhead`).
  */
 export function checkServiceConnection(options: EngineOptions): Result<CheckedConnection> {
-  const context = prepareRun(options);
-  if (!context.ok) return context;
-  return checkRunConnection(context.value);
+  const ahead = checkStackAhead(options, true);
+  return ahead.ok ? ok(ahead.value.checked) : ahead;
 }
 
 /**

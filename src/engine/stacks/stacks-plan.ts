@@ -73,7 +73,8 @@ async function planEachStack(
   // One request budget per server and one deadline for every stack of the run (setup/run-limits.ts).
   const { stacks: _stacks, ...shared } = withRunLimits(options);
   const desiredOf = () => options.desired;
-  const order = prepareStacks(shared, set.value, desiredOf, false);
+  // Each stack loaded when its turn comes where its digest record vouches for its file (stack-preparation.ts).
+  const order = prepareStacks(shared, set.value, desiredOf, false, false);
   if (!order.ok) return order;
   const { targetsOf, several } = set.value;
   // A plan reads only: its stacks need not all start at once, so each server takes a few at a time.
