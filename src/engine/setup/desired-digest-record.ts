@@ -33,6 +33,9 @@ import {
 import { forEachUtf8Slice } from '../../utf8-slices';
 import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
+import { fileIdentity, hasSubsecondTimes, parseIdentity, sameIdentity, type FileIdentity } from './stack-file-identity';
+
+export type { FileIdentity } from './stack-file-identity';
 
 /** The record's file name, in the stack's directory of the synth output (terraform reads `*.tf.json` only). */
 export const DIGEST_RECORD_FILE = 'secretform-digest.json';
@@ -55,14 +58,6 @@ export interface DigestRecord {
    * a record of a version before them (then synth parses the file to learn them).
    */
   readonly secretVariables?: readonly string[];
-}
-
-/** Where a file is and when it was last written, from `fs.statSync(file, { bigint: true })`, as decimal text. */
-export interface FileIdentity {
-  readonly dev: string;
-  readonly ino: string;
-  readonly mtimeNs: string;
-  readonly ctimeNs: string;
 }
 
 /** What change detection takes from a record whose file is unchanged. */
@@ -213,21 +208,6 @@ function fingerprintOfFile(file: string): { bytes: number; sha256: string } {
   return { bytes, sha256: hash.digest('hex') };
 }
 
-function fileIdentity(file: string): FileIdentity | undefined {
-  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (stat === undefined) return undefined;
-  return { dev: String(stat.dev), ino: String(stat.ino), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) };
-}
-
-function sameIdentity(a: FileIdentity, b: FileIdentity | undefined): boolean {
-  return b !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-}
-
-/** Times finer than whole seconds: a file system whose clock could not hide a second write of the same second. */
-function hasSubsecondTimes(identity: FileIdentity): boolean {
-  return BigInt(identity.ctimeNs) % 1_000_000_000n !== 0n && BigInt(identity.mtimeNs) % 1_000_000_000n !== 0n;
-}
-
 /** A record read back, or undefined when it is not one this version writes. */
 function parseDigestRecord(value: unknown): DigestRecord | undefined {
   if (!isObject(value) || value.version !== RECORD_VERSION || !isObject(value.file) || !isObject(value.before)) return undefined;
@@ -255,14 +235,6 @@ function parseDigestRecord(value: unknown): DigestRecord | undefined {
     before: { chain: before.chain, hashedBytes: before.hashedBytes as number, pending },
     ...(secretVariables ? { secretVariables: secretVariables as string[] } : {}),
   };
-}
-
-function parseIdentity(value: unknown): FileIdentity | undefined {
-  if (!isObject(value)) return undefined;
-  const { dev, ino, mtimeNs, ctimeNs } = value;
-  const parts = [dev, ino, mtimeNs, ctimeNs];
-  if (!parts.every((part) => typeof part === 'string' && /^[0-9]{1,30}$/.test(part))) return undefined;
-  return { dev: dev as string, ino: ino as string, mtimeNs: mtimeNs as string, ctimeNs: ctimeNs as string };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
