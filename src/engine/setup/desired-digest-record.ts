@@ -33,6 +33,7 @@ import {
 import { forEachUtf8Slice } from '../../utf8-slices';
 import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
+import { removeSpecsRecord, writeSpecsRecord } from './desired-specs-record';
 import { fileIdentity, hasSubsecondTimes, parseIdentity, sameIdentity, type FileIdentity } from './stack-file-identity';
 
 export type { FileIdentity } from './stack-file-identity';
@@ -107,8 +108,14 @@ function secretVariablesOfSpecs(specs: readonly SynthesizedSpec[], connection: S
   return names;
 }
 
-/** Writes the record into the stack's directory of the synth output. */
-export function writeDigestRecord(stackDir: string, record: DigestRecord): void {
+/**
+ * Writes the record into the stack's directory of the synth output. `configuration`: the object the stack file
+ * was written from, when secretform's own writer wrote it (keys sorted at every level, as the specs record's
+ * reader needs): the stack's specs record is written beside it (desired-specs-record.ts), else removed.
+ */
+export function writeDigestRecord(stackDir: string, record: DigestRecord, configuration?: unknown): void {
+  if (configuration !== undefined && record.file.written !== undefined) writeSpecsRecord(stackDir, configuration, record.file.written);
+  else removeSpecsRecord(stackDir);
   const json = {
     version: RECORD_VERSION,
     file: record.file,
@@ -122,6 +129,7 @@ export function writeDigestRecord(stackDir: string, record: DigestRecord): void 
 /** Removes a record that no longer describes the stack's file (it would be ignored, but need not linger). */
 export function removeDigestRecord(stackDir: string): void {
   fs.rmSync(path.join(stackDir, DIGEST_RECORD_FILE), { force: true });
+  removeSpecsRecord(stackDir);
 }
 
 /**

@@ -1,0 +1,157 @@
+/**
+ * The specs record synth writes next to each stack's cdk.tf.json (setup/desired-specs-record.ts), from which a plan
+ * loads the desired state while the file is as synth left it:
+ * - the desired state loaded from the record is the one loaded from the file, to the order of every object and
+ *   key, for every stack of the examples and the bench apps (every resource type, connections, both bridges);
+ * - it is used only while the file has not been written since synth (then the file is read in full), and never
+ *   when it does not load (the file then says what is wrong);
+ * - no secret value in it; none for a stack synthesized without validation, and an earlier one is removed.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { App, TerraformStack } from 'cdktf';
+import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
+import { listSynthesizedStacks, loadDesired } from '../../src/engine/setup/desired';
+import { SPECS_RECORD_FILE } from '../../src/engine/setup/desired-specs-record';
+
+jest.setTimeout(180_000);
+
+const ROOT = resolve(__dirname, '..', '..');
+const PASSWORD = 'specs-record-password-8c2d1';
+
+const temporary: string[] = [];
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `secretform-specs-${name}-`));
+  temporary.push(dir);
+  return dir;
+}
+
+/** Runs an app file in a process of its own (as `secretform synth` does) and returns its output directory. */
+function runApp(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
+  const outdir = tempDir(name);
+  const base: NodeJS.ProcessEnv = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) base[key] = process.env[key];
+  const result = spawnSync(process.execPath, args, { cwd, env: { ...base, ...env, CDKTF_OUTDIR: outdir }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
+  return outdir;
+}
+
+/** The desired stack as JSON text: equal texts mean the same values, objects and keys in the same order. */
+function desiredText(outdir: string, stack: string): string {
+  return JSON.stringify(loadDesired(outdir, stack), (_key, value: unknown) => (value instanceof SecretValue ? { secret: value.describe() } : value));
+}
+
+/** For every stack: a record was written, and the desired state from it is the one from the file read in full. */
+function expectRecordLoadsAsFile(outdir: string): void {
+  const withoutRecords = tempDir('copy');
+  cpSync(outdir, withoutRecords, { recursive: true });
+  const stacks = listSynthesizedStacks(outdir);
+  expect(stacks.length).toBeGreaterThan(0);
+  for (const stack of stacks) {
+    expect(existsSync(join(outdir, 'stacks', stack, SPECS_RECORD_FILE))).toBe(true);
+    rmSync(join(withoutRecords, 'stacks', stack, SPECS_RECORD_FILE));
+    const fromRecord = desiredText(outdir, stack);
+    expect({ stack, desired: fromRecord }).toEqual({ stack, desired: desiredText(withoutRecords, stack) });
+    expect(JSON.parse(fromRecord).resources.length).toBeGreaterThan(0);
+  }
+}
+
+describe('the desired state from a specs record is the one from its file, for every stack of', () => {
+  test('examples/platform and examples/environments', () => {
+    const tsx = require.resolve('tsx/cli');
+    for (const example of ['platform', 'environments']) expectRecordLoadsAsFile(runApp(example, [tsx, 'main.ts'], join(ROOT, 'examples', example), {}));
+  });
+
+  test('the bench apps (every resource type of the mix, several stacks; the null_resource bridge; the fleet with its connections)', () => {
+    const benchApp = tempDir('bench-app');
+    for (const name of ['app', 'mix']) copyFileSync(join(ROOT, 'bench', `${name}.ts`), join(benchApp, `${name}.ts`));
+    const tsx = require.resolve('tsx/cli');
+    expectRecordLoadsAsFile(runApp('bench', [tsx, 'app.ts'], benchApp, { BENCH_ROOT: ROOT, BENCH_SIZE: '300', BENCH_STACKS: '3' }));
+    expectRecordLoadsAsFile(runApp('bench-null', [tsx, 'app.ts'], benchApp, {
+      BENCH_ROOT: ROOT, BENCH_SIZE: '100', CDKTF_CONTEXT_JSON: JSON.stringify({ 'secretform:bridge': 'null_resource' }),
+    }));
+    expectRecordLoadsAsFile(runApp('fleet', [tsx, join(ROOT, 'bench', 'fleet-app.ts')], ROOT, {
+      BENCH_ROOT: ROOT, FLEET_STACKS: '3', FLEET_OBJECTS: '50', FLEET_SERVERS: 'http://127.0.0.1:8201,https://secrets.example.com:8200/prefix',
+    }));
+  });
+});
+
+/** An in-process app: a stack `prod` with a connection, a mount and a user whose description is `description`. */
+function synthProd(outdir: string, description = 'logins', options: { skipValidation?: boolean; invalid?: boolean } = {}): void {
+  const app = new App({ outdir, skipValidation: options.skipValidation });
+  const prod = new TerraformStack(app, 'prod');
+  new ServiceConnection(prod, 'service', { address: 'https://secrets.example.com:8200', tokenEnv: 'PROD_TOKEN' });
+  const auth = new AuthMount(prod, 'userpass', { path: 'userpass', type: 'userpass', description });
+  new UserpassUser(prod, 'ci', { mount: auth, username: options.invalid ? '' : 'ci', password: SecretValue.fromEnv('RECORD_PASSWORD'), tokenPolicies: ['default'] });
+  app.synth();
+}
+
+/** The description of the stack's mount, as the plan would load it. */
+function mountDescription(outdir: string): unknown {
+  return loadDesired(outdir, 'prod').resources.find((resource) => resource.type === 'auth_mount')?.spec.description;
+}
+
+describe('a specs record is used only while its file is as synth left it', () => {
+  test('the record while the file is unwritten; the file once written or touched, or when the record does not load', () => {
+    const outdir = tempDir('prod');
+    synthProd(outdir);
+    const stackDir = join(outdir, 'stacks', 'prod');
+    const file = join(stackDir, 'cdk.tf.json');
+    const recordFile = join(stackDir, SPECS_RECORD_FILE);
+    const record = readFileSync(recordFile, 'utf8');
+    expect(mountDescription(outdir)).toBe('logins');
+
+    // An altered record (the file untouched) is what the plan loads: the record, not the file, was read...
+    writeFileSync(recordFile, record.replace('"logins"', '"from the record"'));
+    expect(mountDescription(outdir)).toBe('from the record');
+    // ...until the file is touched (times changed, bytes the same): then the file is read in full.
+    utimesSync(file, new Date(), new Date(Date.now() - 60_000));
+    expect(mountDescription(outdir)).toBe('logins');
+
+    // A new synth writes a record for the new file; a hand edit of the file (a write) makes it unused.
+    synthProd(outdir, 'described anew');
+    expect(mountDescription(outdir)).toBe('described anew');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"described anew"', '"edited by hand"'));
+    expect(mountDescription(outdir)).toBe('edited by hand');
+
+    // Records that do not load: the file is read (and a file whose spec is broken is reported from the file).
+    synthProd(outdir);
+    const good = readFileSync(recordFile, 'utf8');
+    const parsed = JSON.parse(good) as { specs: Array<Record<string, unknown>>; file: Record<string, string> };
+    const unusable = [
+      'not json',
+      JSON.stringify({ ...parsed, version: 2 }),
+      JSON.stringify({ ...parsed, file: { ...parsed.file, ino: 'x' } }),
+      JSON.stringify({ ...parsed, specs: [{ ...parsed.specs[0], version: 9 }, ...parsed.specs.slice(1)] }),
+      JSON.stringify({ ...parsed, specs: [...parsed.specs, { ...parsed.specs[0], dependsOn: ['prod/nowhere'] }] }),
+      JSON.stringify({ ...parsed, connection: { construct: 'prod/service' } }),
+    ];
+    for (const text of unusable) {
+      writeFileSync(recordFile, text.replace('"logins"', '"from the record"'));
+      expect(mountDescription(outdir)).toBe('logins');
+    }
+    rmSync(recordFile);
+    expect(mountDescription(outdir)).toBe('logins');
+  });
+
+  test('no secret value in a record; none for a stack synthesized without validation, and an earlier one is removed', () => {
+    process.env.RECORD_PASSWORD = PASSWORD;
+    try {
+      const outdir = tempDir('skip');
+      synthProd(outdir);
+      const recordFile = join(outdir, 'stacks', 'prod', SPECS_RECORD_FILE);
+      expect(readFileSync(recordFile, 'utf8')).not.toContain(PASSWORD);
+      expect(readFileSync(recordFile, 'utf8')).toContain('"RECORD_PASSWORD"');
+      synthProd(outdir, 'logins', { skipValidation: true, invalid: true });
+      expect(readdirSync(join(outdir, 'stacks', 'prod'))).toEqual(['cdk.tf.json']);
+    } finally {
+      delete process.env.RECORD_PASSWORD;
+    }
+  });
+});
