@@ -10,11 +10,17 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
+import fc from 'fast-check';
 import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../src';
 import { listSynthesizedStacks, loadDesired } from '../../src/engine/setup/desired';
-import { SPECS_RECORD_FILE } from '../../src/engine/setup/desired-specs-record';
+import { readRecordedSpecs, SPECS_RECORD_FILE, writeSpecsRecord } from '../../src/engine/setup/desired-specs-record';
+import { fileIdentity } from '../../src/engine/setup/stack-file-identity';
+
+// cdktf's own JSON writer, as its synthesizer (and secretform's, with the same bytes) writes cdk.tf.json.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stableStringify = require(require.resolve('json-stable-stringify', { paths: [dirname(require.resolve('cdktf'))] })) as (value: unknown, options?: { space?: number }) => string | undefined;
 
 jest.setTimeout(180_000);
 
@@ -80,6 +86,47 @@ describe('the desired state from a specs record is the one from its file, for ev
       BENCH_ROOT: ROOT, FLEET_STACKS: '3', FLEET_OBJECTS: '50', FLEET_SERVERS: 'http://127.0.0.1:8201,https://secrets.example.com:8200/prefix',
     }));
   });
+});
+
+/** Each value as its keys' order shows (JSON.stringify keeps it): equal texts, equal values in the same order. */
+const inOrder = (value: unknown): string => JSON.stringify(value);
+
+// What key orders can trip over: integer-like keys (JSON.parse lists them first), "__proto__", escapes, undefined.
+const key = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('0', '17', '4294967295', '01', '-1', '__proto__', 'a', 'Z', '"', '\\', '\u{1F600}'));
+const { json } = fc.letrec((tie) => ({
+  json: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ maxLength: 6 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('json'), { maxLength: 4 }),
+    fc.dictionary(key, fc.oneof(tie('json'), fc.constant(undefined)), { maxKeys: 5 }),
+  ),
+}));
+
+test('a record holds the objects a parse of the file gives, keys in the same order, for any JSON data', () => {
+  const dir = tempDir('property');
+  const stackFile = join(dir, 'cdk.tf.json');
+  writeFileSync(stackFile, '{}');
+  fc.assert(fc.property(fc.array(json, { maxLength: 4 }), json, (specs, connection) => {
+    const configuration = {
+      '//': { secretform: { connection } },
+      resource: { terraform_data: Object.fromEntries(specs.map((spec, index) => [`r${(index * 7) % 5}${index}`, { '//': { secretform: spec }, input: { x: index } }])) },
+    };
+    writeSpecsRecord(dir, configuration, fileIdentity(stackFile)!);
+    const recorded = readRecordedSpecs(stackFile)!;
+    // The file as cdktf's writer writes it, parsed, and its objects listed as synthesized-spec.ts lists them.
+    const file = JSON.parse(stableStringify(configuration, { space: 2 })!) as typeof configuration;
+    const fromFile = Object.values(file.resource.terraform_data).map((block) => block['//'].secretform);
+    return inOrder(recorded.specs) === inOrder(fromFile) && inOrder(recorded.connection) === inOrder(file['//'].secretform.connection);
+  }), { numRuns: 500 });
+  // A value JSON cannot hold as it is: no record (the file is read in full).
+  for (const odd of [new Date(0), () => 1, Number.NaN, [undefined], { toJSON: () => 1 }]) {
+    writeSpecsRecord(dir, { resource: { terraform_data: { a: { '//': { secretform: { spec: { odd } } } } } } }, fileIdentity(stackFile)!);
+    expect(existsSync(join(dir, SPECS_RECORD_FILE))).toBe(false);
+  }
 });
 
 /** An in-process app: a stack `prod` with a connection, a mount and a user whose description is `description`. */

@@ -93,27 +93,56 @@ function specObjectsInFileOrder(configuration: unknown): unknown[] {
 }
 
 /**
- * JSON text of plain JSON data with every object's keys in sorted order (as json-stable-stringify and
- * secretform's stack file writer sort them); members whose value is undefined left out, as JSON.stringify does.
- * Throws NotPlainJson for anything else (a class instance, a function, a number JSON cannot write).
+ * JSON text of plain JSON data whose objects list their keys in sorted order, as json-stable-stringify and
+ * secretform's stack file writer do (JSON.parse then gives objects whose keys are in the same order as a parse of
+ * the file); members whose value is undefined left out, as JSON.stringify does. Throws NotPlainJson for anything
+ * else (a class instance, a function, a number JSON cannot write). The text is JSON.stringify's, of copies made
+ * only of the objects whose keys are not in order: a string built here piece by piece cost 150-450 ms of synth at
+ * 10,000 objects.
  */
 function sortedJson(value: unknown): string {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  return JSON.stringify(sortedValue(value));
+}
+
+function sortedValue(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new NotPlainJson();
-    return JSON.stringify(value);
+    return value;
   }
-  if (Array.isArray(value)) return `[${value.map((item) => sortedJson(item)).join(',')}]`;
-  if (isObject(value)) {
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    if ((prototype !== Object.prototype && prototype !== null) || typeof value.toJSON === 'function') throw new NotPlainJson();
-    const members: string[] = [];
-    for (const key of Object.keys(value).sort()) {
-      if (value[key] !== undefined) members.push(`${JSON.stringify(key)}:${sortedJson(value[key])}`);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index] as unknown;
+      if (item === undefined) throw new NotPlainJson();
+      const sorted = sortedValue(item);
+      if (sorted !== item) (copy ??= value.slice())[index] = sorted;
     }
-    return `{${members.join(',')}}`;
+    return copy ?? value;
   }
-  throw new NotPlainJson();
+  if (!isObject(value)) throw new NotPlainJson();
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if ((prototype !== Object.prototype && prototype !== null) || typeof value.toJSON === 'function') throw new NotPlainJson();
+  const keys = Object.keys(value);
+  let inOrder = true;
+  let changed = false;
+  const values: unknown[] = [];
+  for (let index = 0; index < keys.length; index++) {
+    if (index > 0 && keys[index - 1] > keys[index]) inOrder = false;
+    const member = value[keys[index]];
+    const sorted = member === undefined ? undefined : sortedValue(member);
+    if (sorted !== member) changed = true;
+    values.push(sorted);
+  }
+  if (inOrder && !changed) return value;
+  const order = keys.map((_key, index) => index);
+  if (!inOrder) order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const copy: Record<string, unknown> = {};
+  for (const index of order) {
+    // defineProperty: a "__proto__" key is the member it is in JSON, not the copy's prototype.
+    if (values[index] !== undefined) Object.defineProperty(copy, keys[index], { value: values[index], enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
