@@ -167,22 +167,38 @@ describe('a specs record is used only while its file is as synth left it', () =>
     writeFileSync(file, readFileSync(file, 'utf8').replace('"described anew"', '"edited by hand"'));
     expect(mountDescription(outdir)).toBe('edited by hand');
 
-    // Records that do not load: the file is read (and a file whose spec is broken is reported from the file).
+    // A copy of the synth output (a CI cache restored): its files are new ones, the copy's record is not used.
     synthProd(outdir);
+    const copy = tempDir('prod-copy');
+    cpSync(outdir, copy, { recursive: true });
+    const copiedRecord = join(copy, 'stacks', 'prod', SPECS_RECORD_FILE);
+    writeFileSync(copiedRecord, readFileSync(copiedRecord, 'utf8').replace('"logins"', '"from the record"'));
+    expect(mountDescription(copy)).toBe('logins');
+
+    // Records that do not load: the file is read (and a file whose spec is broken is reported from the file).
     const good = readFileSync(recordFile, 'utf8');
-    const parsed = JSON.parse(good) as { specs: Array<Record<string, unknown>>; file: Record<string, string> };
+    const [headerLine, bodyLine] = good.split('\n');
+    const header = JSON.parse(headerLine) as { file: Record<string, string> };
+    const body = JSON.parse(bodyLine) as { specs: Array<Record<string, unknown>> };
     const unusable = [
       'not json',
-      JSON.stringify({ ...parsed, version: 2 }),
-      JSON.stringify({ ...parsed, file: { ...parsed.file, ino: 'x' } }),
-      JSON.stringify({ ...parsed, specs: [{ ...parsed.specs[0], version: 9 }, ...parsed.specs.slice(1)] }),
-      JSON.stringify({ ...parsed, specs: [...parsed.specs, { ...parsed.specs[0], dependsOn: ['prod/nowhere'] }] }),
-      JSON.stringify({ ...parsed, connection: { construct: 'prod/service' } }),
+      `${'x'.repeat(600)}\n${bodyLine}`,
+      headerLine,
+      `${JSON.stringify({ ...header, version: 2 })}\n${bodyLine}`,
+      `${JSON.stringify({ ...header, file: { ...header.file, ino: 'x' } })}\n${bodyLine}`,
+      `${headerLine}\n${JSON.stringify({ ...body, specs: [{ ...body.specs[0], version: 9 }, ...body.specs.slice(1)] })}`,
+      `${headerLine}\n${JSON.stringify({ ...body, specs: [...body.specs, { ...body.specs[0], dependsOn: ['prod/nowhere'] }] })}`,
+      `${headerLine}\n${JSON.stringify({ ...body, connection: { construct: 'prod/service' } })}`,
+      `${headerLine}\n${bodyLine.slice(0, -2)}`,
     ];
     for (const text of unusable) {
       writeFileSync(recordFile, text.replace('"logins"', '"from the record"'));
       expect(mountDescription(outdir)).toBe('logins');
     }
+    // The record as synth wrote it, altered only where the description is: used again (the cases above were
+    // refused for what they break, not for being altered).
+    writeFileSync(recordFile, good.replace('"logins"', '"from the record"'));
+    expect(mountDescription(outdir)).toBe('from the record');
     rmSync(recordFile);
     expect(mountDescription(outdir)).toBe('logins');
   });

@@ -44,31 +44,58 @@ export function writeSpecsRecord(stackDir: string, configuration: unknown, writt
   try {
     const comment = isObject(configuration) ? configuration['//'] : undefined;
     const connection = isObject(comment) && isObject(comment.secretform) ? comment.secretform.connection : undefined;
-    text = sortedJson({ version: RECORD_VERSION, file: written, ...(connection !== undefined ? { connection } : {}), specs: specObjectsInFileOrder(configuration) });
+    text = sortedJson({ ...(connection !== undefined ? { connection } : {}), specs: specObjectsInFileOrder(configuration) });
   } catch (error) {
     if (!(error instanceof NotPlainJson)) throw error;
     removeSpecsRecord(stackDir);
     return;
   }
-  fs.writeFileSync(path.join(stackDir, SPECS_RECORD_FILE), `${text}\n`);
+  // The version and the file's identity on a line of their own, first: a reader of a record whose file was
+  // written since (or copied: a synth output restored from a CI cache) stops after reading that line.
+  fs.writeFileSync(path.join(stackDir, SPECS_RECORD_FILE), `${JSON.stringify({ version: RECORD_VERSION, file: written })}\n${text}\n`);
 }
 
 export function removeSpecsRecord(stackDir: string): void {
   fs.rmSync(path.join(stackDir, SPECS_RECORD_FILE), { force: true });
 }
 
+/** Bytes read first: the record's first line (its version and the file's identity) is well within them. */
+const HEADER_BYTES = 512;
+
 /** The record beside `stackFile` when it is one this version writes and the file has not been written since it. */
 export function readRecordedSpecs(stackFile: string): RecordedSpecs | undefined {
-  let value: unknown;
+  const recordFile = path.join(path.dirname(stackFile), SPECS_RECORD_FILE);
   try {
-    value = JSON.parse(utf8Text(fs.readFileSync(path.join(path.dirname(stackFile), SPECS_RECORD_FILE))));
+    if (!describesFile(firstLine(recordFile), stackFile)) return undefined;
+    const text = utf8Text(fs.readFileSync(recordFile));
+    const value = JSON.parse(text.slice(text.indexOf('\n') + 1)) as unknown;
+    if (!isObject(value) || !Array.isArray(value.specs)) return undefined;
+    return { specs: value.specs, ...(value.connection !== undefined ? { connection: value.connection } : {}) };
   } catch {
     return undefined;
   }
-  if (!isObject(value) || value.version !== RECORD_VERSION || !Array.isArray(value.specs)) return undefined;
-  const written = parseIdentity(value.file);
-  if (written === undefined || !unwrittenSince(written, stackFile)) return undefined;
-  return { specs: value.specs, ...(value.connection !== undefined ? { connection: value.connection } : {}) };
+}
+
+/** The record's first line, read alone (undefined when it is not within HEADER_BYTES). */
+function firstLine(recordFile: string): string | undefined {
+  const header = Buffer.alloc(HEADER_BYTES);
+  const fd = fs.openSync(recordFile, 'r');
+  try {
+    const read = fs.readSync(fd, header, 0, HEADER_BYTES, 0);
+    const end = header.subarray(0, read).indexOf(10);
+    return end === -1 ? undefined : header.toString('utf8', 0, end);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether a record's first line is this version's and names the identity `stackFile` still has. */
+function describesFile(line: string | undefined, stackFile: string): boolean {
+  if (line === undefined) return false;
+  const header = JSON.parse(line) as unknown;
+  if (!isObject(header) || header.version !== RECORD_VERSION) return false;
+  const written = parseIdentity(header.file);
+  return written !== undefined && unwrittenSince(written, stackFile);
 }
 
 /**
