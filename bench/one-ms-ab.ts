@@ -7,8 +7,9 @@
  * this checkout's dist/ meanwhile do not change what is measured). One synth and one apply (this checkout's),
  * then the runs. Every plan's JSON report is compared with the
  * first base plan's, byte for byte: a change that alters the output shows here as a failure, not as a speed-up.
- * Prints each run and the medians of wall and CPU (and, on Linux, the CPU of each process's main thread apart from
- * its other threads: bench/one-ms-threads.js), with the load before and after. Run `npm run build` first: the
+ * Prints each run and the medians of wall and CPU (and, on Linux, the CPU and minor page faults of each process's main
+ * thread apart from its other threads: bench/one-ms-threads.js), with the load before and after. On a loaded machine
+ * the fault counts are the steadiest figure: they do not move with the load, and each fault costs CPU. Run `npm run build` first: the
  * head build is this checkout's dist/.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,15 +30,28 @@ function option(name: string): string | undefined {
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
 
-/** The preload that reports a process's main-thread and other-thread CPU (bench/one-ms-threads.js). */
+/** The preload that reports a process's main-thread and other-thread CPU and page faults (bench/one-ms-threads.js). */
 const THREADS_PRELOAD = join(__dirname, 'one-ms-threads.js');
 
-/** CPU seconds of the main thread and of the other threads, from the file the preload wrote; undefined without one. */
-function threadSplit(file: string): { main: number; other: number } | undefined {
+/** What the preload wrote of one process's threads: CPU seconds and minor page faults of its main thread and of the others. */
+interface ThreadSplit {
+  main: number;
+  other: number;
+  mainFaults: number;
+  otherFaults: number;
+}
+
+/** The thread split from the file the preload wrote; undefined without one. */
+function threadSplit(file: string): ThreadSplit | undefined {
   if (!existsSync(file)) return undefined;
-  const { mainMs, otherMs } = JSON.parse(readFileSync(file, 'utf8')) as { mainMs: number; otherMs: number };
+  const written = JSON.parse(readFileSync(file, 'utf8')) as { mainMs: number; otherMs: number; mainFaults: number; otherFaults: number };
   rmSync(file);
-  return { main: mainMs / 1000, other: otherMs / 1000 };
+  return { main: written.mainMs / 1000, other: written.otherMs / 1000, mainFaults: written.mainFaults, otherFaults: written.otherFaults };
+}
+
+/** A thread split as a run's line shows it. */
+function splitText(split: ThreadSplit): string {
+  return `main thread ${split.main.toFixed(2)} s, other threads ${split.other.toFixed(2)} s; page faults main ${Math.round(split.mainFaults)}, others ${Math.round(split.otherFaults)}`;
 }
 
 async function main(): Promise<void> {
@@ -68,7 +82,7 @@ async function main(): Promise<void> {
     process.stdout.write(`synth ${synth.seconds.toFixed(1)} s, apply ${applied.seconds.toFixed(1)} s, ${reads.length} reads\n`);
 
     const args = ['plan', '--no-synth', '--format', 'json', '--state', statePath];
-    const rows: Record<'base' | 'head' | 'bare', { seconds: number; cpu: number; server: number; main?: number; other?: number }[]> = { base: [], head: [], bare: [] };
+    const rows: Record<'base' | 'head' | 'bare', { seconds: number; cpu: number; server: number; threads?: ThreadSplit }[]> = { base: [], head: [], bare: [] };
     // Every measured process reports its threads' CPU through the preload (NODE_OPTIONS reaches each of them).
     const threadsFile = join(dir, 'threads.json');
     const measuredEnv = { NODE_OPTIONS: `--require ${JSON.stringify(THREADS_PRELOAD)}`, BENCH_THREADS_FILE: threadsFile };
@@ -96,8 +110,8 @@ async function main(): Promise<void> {
             throw new Error(`${which}'s plan JSON differs from the first plan's (both kept in ${kept})`);
           }
         }
-        rows[which].push({ seconds: run.seconds, cpu: run.cpuSeconds ?? 0, server: serverCpu, main: threads?.main, other: threads?.other });
-        const split = threads === undefined ? '' : ` (main thread ${threads.main.toFixed(2)} s, other threads ${threads.other.toFixed(2)} s)`;
+        rows[which].push({ seconds: run.seconds, cpu: run.cpuSeconds ?? 0, server: serverCpu, threads });
+        const split = threads === undefined ? '' : ` (${splitText(threads)})`;
         process.stdout.write(`${which.padEnd(4)} ${run.seconds.toFixed(2)} s, CPU ${(run.cpuSeconds ?? 0).toFixed(2)} s${split}, server CPU ${serverCpu.toFixed(2)} s (load ${load()})\n`);
       }
     }
@@ -106,9 +120,9 @@ async function main(): Promise<void> {
       const seconds = median(rows[which].map((row) => row.seconds));
       const cpu = median(rows[which].map((row) => row.cpu));
       const serverCpu = median(rows[which].map((row) => row.server));
-      const mains = rows[which].flatMap((row) => (row.main === undefined ? [] : [row.main]));
-      const others = rows[which].flatMap((row) => (row.other === undefined ? [] : [row.other]));
-      const split = mains.length === 0 ? '' : ` (main thread ${median(mains).toFixed(2)} s, other threads ${median(others).toFixed(2)} s)`;
+      const splits = rows[which].flatMap((row) => (row.threads === undefined ? [] : [row.threads]));
+      const medianOf = (part: keyof ThreadSplit) => median(splits.map((split) => split[part]));
+      const split = splits.length === 0 ? '' : ` (${splitText({ main: medianOf('main'), other: medianOf('other'), mainFaults: medianOf('mainFaults'), otherFaults: medianOf('otherFaults') })})`;
       process.stdout.write(`${which.padEnd(4)} median ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s${split}, server CPU ${serverCpu.toFixed(2)} s, ${(seconds / bare).toFixed(2)}x the bare client\n`);
     }
     process.stdout.write(`plan JSON identical in all ${runs * 2} plans (${reference!.length} bytes); load at the end ${load()}\n`);

@@ -16,6 +16,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlin
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { DIGEST_RECORD_FILE } from '../src/engine/setup/desired-digest-record';
+import { SPECS_RECORD_FILE } from '../src/engine/setup/desired-specs-record';
 import { benchProject } from './run';
 import { filesUnder } from './files-under';
 
@@ -65,10 +66,11 @@ function compile(tree: string): void {
 /** The first difference between two output directories, or undefined when they hold the same bytes. */
 function difference(expected: string, actual: string): string | undefined {
   const expectedFiles = filesUnder(expected);
-  // The digest records change detection reads (secretform-digest.json beside each cdk.tf.json) are compared when
-  // the base writes them too; a base from before them has none, and the current ones are left out.
-  const isRecord = (file: string) => basename(file) === DIGEST_RECORD_FILE;
-  const actualFiles = filesUnder(actual).filter((file) => !isRecord(file) || expectedFiles.some(isRecord));
+  // The records beside each cdk.tf.json (secretform-digest.json for change detection, secretform-specs.json for
+  // a plan's load) are compared when the base writes them too; a base from before one has none of it, and the
+  // current ones are left out.
+  const isRecord = (file: string) => basename(file) === DIGEST_RECORD_FILE || basename(file) === SPECS_RECORD_FILE;
+  const actualFiles = filesUnder(actual).filter((file) => !isRecord(file) || expectedFiles.some((other) => basename(other) === basename(file)));
   if (expectedFiles.join('\n') !== actualFiles.join('\n')) return `files differ: ${expectedFiles.join(', ')} vs ${actualFiles.join(', ')}`;
   for (const file of expectedFiles) {
     // A record keeps its file's identity as synth left it (inode, times): two synths never share it, the rest of
@@ -87,6 +89,8 @@ function difference(expected: string, actual: string): string | undefined {
 
 /** A digest record's bytes without `file.written` (the identity of the file it describes: inode, times). */
 function withoutFileIdentity(text: string): Buffer {
+  // The specs record's first line is its version and the file's identity: the rest is compared.
+  if (!text.startsWith('{\n')) return Buffer.from(text.slice(text.indexOf('\n') + 1));
   const record = JSON.parse(text) as { file?: { written?: unknown } };
   if (record.file !== undefined) delete record.file.written;
   return Buffer.from(JSON.stringify(record, null, 2));

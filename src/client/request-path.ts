@@ -14,6 +14,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 const PLAIN_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\/?$/;
 
+/** Whether the path is plain: nothing in it to refuse (`pathProblem` is undefined) and nothing to encode. */
+export function isPlainPath(path: string): boolean {
+  return PLAIN_PATH.test(path);
+}
+
 /** Why the path (relative to `/v1/`, unencoded, `/`-separated) must not be sent; undefined when it is fine. */
 export function pathProblem(path: string): string | undefined {
   return PLAIN_PATH.test(path) ? undefined : checkedPathProblem(path);

@@ -22,7 +22,7 @@ import {
   runFailureHeadline,
 } from './errors';
 import { decideRedirect } from './redirects';
-import { encodePath, pathProblem } from './request-path';
+import { checkedPathProblem, encodeSegments, isPlainPath } from './request-path';
 import { SecretScrubber } from './secret-scrubber';
 import { RequestDeadlines } from './request-deadlines';
 import { isClientCertificateAlert, probeClientCertificateRequired } from './tls-probe';
@@ -208,6 +208,8 @@ export class ServiceClient {
   readonly #pools = new Map<string, Pool>();
   readonly #basePath: string;
   readonly #scrubber = new SecretScrubber();
+  /** The start of a body that is not JSON, as a message may quote it: made once, not a closure per answer. */
+  readonly #quotedBodyStart = (start: string): string => this.#scrubber.scrubServerText(start, 60);
   readonly #stopAfterRunFailure: boolean;
   #runFailure: ServiceClientError | undefined;
   #accepted = 0;
@@ -383,7 +385,9 @@ export class ServiceClient {
   /** Any method; retried per the retry policy (see retry.ts). Redirects: see redirects.ts. */
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ServiceResult> {
     const upperMethod = method.toUpperCase();
-    const problem = pathProblem(path);
+    // One test of the path per request: a plain path (nearly all) has nothing to refuse and nothing to encode.
+    const plain = isPlainPath(path);
+    const problem = plain ? undefined : checkedPathProblem(path);
     if (problem !== undefined) return this.#finish({ ok: false, error: invalidPathError(upperMethod, path, problem) });
     // A read-only client refuses a write here, before the token or a body is even looked at.
     if (this.#allowedMethods !== undefined && !this.#allowedMethods.includes(upperMethod)) {
@@ -391,7 +395,7 @@ export class ServiceClient {
     }
     if (this.#runFailure) return { ok: false, error: this.#runFailure };
     // The path as errors show it (`this.displayPath(path)`) is made only when one does: most answers have none.
-    const wirePath = this.#wirePath(path, options.query);
+    const wirePath = this.#wirePath(plain ? path : encodeSegments(path), options.query);
     let headers = options.anonymous === true ? this.#anonymousHeaders : this.#headers;
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -551,7 +555,7 @@ export class ServiceClient {
 
   /** A body that is not JSON is quoted (scrubbed) only for a request that sent none: a server may echo what it got. */
   #success(method: string, path: string, attempt: Extract<Attempt, { kind: 'response' }>, sentBody: boolean): ServiceResult {
-    const parsed = parseJsonText(attempt.text, sentBody ? undefined : (start) => this.#scrubber.scrubServerText(start, 60));
+    const parsed = parseJsonText(attempt.text, sentBody ? undefined : this.#quotedBodyStart);
     if (!parsed.ok) return { ok: false, error: invalidResponseError(method, this.displayPath(path), attempt.status, parsed.detail) };
     return { ok: true, status: attempt.status, data: payloadOf(parsed.value), raw: parsed.value, warnings: warningsOf(parsed.value) };
   }
@@ -591,8 +595,8 @@ export class ServiceClient {
     return `${this.#basePath}/v1/${path.replace(/^\/+/, '')}`;
   }
 
-  #wirePath(path: string, query: Query | undefined): string {
-    const encoded = encodePath(path);
+  /** The request target of a path already encoded (`encodeSegments`, or a plain path as it is) and its query. */
+  #wirePath(encoded: string, query: Query | undefined): string {
     let search = '';
     if (query !== undefined) {
       const params = new URLSearchParams();

@@ -52,7 +52,8 @@ export function recordStackDigest(stack: IConstruct): void {
         removeDigestRecord(stackDir);
         return;
       }
-      writeDigestRecord(stackDir, digestRecordOf(built, file));
+      // The specs record too when secretform's writer wrote the file (keys sorted: desired-specs-record.ts).
+      writeDigestRecord(stackDir, digestRecordOf(built, file), writesFile ? built : undefined);
     } catch {
       // No record is a slower `secretform stacks`, never a wrong one (see above).
       removeDigestRecord(stackDir);

@@ -209,8 +209,12 @@ function slowComparisons(
 
 /** Desired resources that (transitively) depend on a replaced resource, and exist now. */
 function dependentsOfReplaced(resources: Map<string, ResourcePlan>, desired: DesiredStack): Set<string> {
-  const replaced = new Set([...resources.values()].filter((r) => r.change.action === 'replace').map((r) => r.address));
+  const replaced = new Set<string>();
+  for (const resource of resources.values()) if (resource.change.action === 'replace') replaced.add(resource.address);
   const dependents = new Set<string>();
+  // Nothing replaced (most plans): nothing goes with it, and the walk over every desired resource is not needed
+  // (it ran after the last answer of a plan, before its report).
+  if (replaced.size === 0) return dependents;
   let grew = true;
   while (grew) {
     grew = false;

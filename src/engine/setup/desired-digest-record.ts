@@ -33,6 +33,10 @@ import {
 import { forEachUtf8Slice } from '../../utf8-slices';
 import { digestTextFromService, writeDigestTextBeforeService } from './desired-digest';
 import { ResumableSha256, type Sha256State } from './desired-digest-sha256';
+import { removeSpecsRecord, writeSpecsRecord } from './desired-specs-record';
+import { fileIdentity, hasSubsecondTimes, parseIdentity, sameIdentity, type FileIdentity } from './stack-file-identity';
+
+export type { FileIdentity } from './stack-file-identity';
 
 /** The record's file name, in the stack's directory of the synth output (terraform reads `*.tf.json` only). */
 export const DIGEST_RECORD_FILE = 'secretform-digest.json';
@@ -60,14 +64,6 @@ export interface DigestRecord {
    * before loading it (server-shares.ts); absent in a record of a version before it (then the run loads the stack).
    */
   readonly objects?: number;
-}
-
-/** Where a file is and when it was last written, from `fs.statSync(file, { bigint: true })`, as decimal text. */
-export interface FileIdentity {
-  readonly dev: string;
-  readonly ino: string;
-  readonly mtimeNs: string;
-  readonly ctimeNs: string;
 }
 
 /** What change detection takes from a record whose file is unchanged. */
@@ -119,8 +115,14 @@ function secretVariablesOfSpecs(specs: readonly SynthesizedSpec[], connection: S
   return names;
 }
 
-/** Writes the record into the stack's directory of the synth output. */
-export function writeDigestRecord(stackDir: string, record: DigestRecord): void {
+/**
+ * Writes the record into the stack's directory of the synth output. `configuration`: the object the stack file
+ * was written from, when secretform's own writer wrote it (keys sorted at every level, as the specs record's
+ * reader needs): the stack's specs record is written beside it (desired-specs-record.ts), else removed.
+ */
+export function writeDigestRecord(stackDir: string, record: DigestRecord, configuration?: unknown): void {
+  if (configuration !== undefined && record.file.written !== undefined) writeSpecsRecord(stackDir, configuration, record.file.written);
+  else removeSpecsRecord(stackDir);
   const json = {
     version: RECORD_VERSION,
     file: record.file,
@@ -135,6 +137,7 @@ export function writeDigestRecord(stackDir: string, record: DigestRecord): void 
 /** Removes a record that no longer describes the stack's file (it would be ignored, but need not linger). */
 export function removeDigestRecord(stackDir: string): void {
   fs.rmSync(path.join(stackDir, DIGEST_RECORD_FILE), { force: true });
+  removeSpecsRecord(stackDir);
 }
 
 /**
@@ -222,21 +225,6 @@ function fingerprintOfFile(file: string): { bytes: number; sha256: string } {
   return { bytes, sha256: hash.digest('hex') };
 }
 
-function fileIdentity(file: string): FileIdentity | undefined {
-  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (stat === undefined) return undefined;
-  return { dev: String(stat.dev), ino: String(stat.ino), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) };
-}
-
-function sameIdentity(a: FileIdentity, b: FileIdentity | undefined): boolean {
-  return b !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-}
-
-/** Times finer than whole seconds: a file system whose clock could not hide a second write of the same second. */
-function hasSubsecondTimes(identity: FileIdentity): boolean {
-  return BigInt(identity.ctimeNs) % 1_000_000_000n !== 0n && BigInt(identity.mtimeNs) % 1_000_000_000n !== 0n;
-}
-
 /** A record read back, or undefined when it is not one this version writes. */
 function parseDigestRecord(value: unknown): DigestRecord | undefined {
   if (!isObject(value) || value.version !== RECORD_VERSION || !isObject(value.file) || !isObject(value.before)) return undefined;
@@ -267,14 +255,6 @@ function parseDigestRecord(value: unknown): DigestRecord | undefined {
     ...(secretVariables ? { secretVariables: secretVariables as string[] } : {}),
     ...(objects !== undefined ? { objects: objects as number } : {}),
   };
-}
-
-function parseIdentity(value: unknown): FileIdentity | undefined {
-  if (!isObject(value)) return undefined;
-  const { dev, ino, mtimeNs, ctimeNs } = value;
-  const parts = [dev, ino, mtimeNs, ctimeNs];
-  if (!parts.every((part) => typeof part === 'string' && /^[0-9]{1,30}$/.test(part))) return undefined;
-  return { dev: dev as string, ino: ino as string, mtimeNs: mtimeNs as string, ctimeNs: ctimeNs as string };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
