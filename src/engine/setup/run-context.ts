@@ -74,6 +74,17 @@ function runBasics(options: EngineOptions): Result<{ stack: string; parallelism:
   return ok({ stack: stack.value, parallelism, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
 }
 
+/**
+ * Whether a check requires the token's variable to be set: `always` (what the CLI checks before a command that
+ * talks to the service), or `with-connection` (a run over several stacks: a ServiceConnection's token variable
+ * must be set, while without one an unset SERVICE_TOKEN is the CLI's to refuse; see `clientFor`).
+ */
+export type TokenRequirement = 'always' | 'with-connection';
+
+function tokenRequired(token: TokenRequirement, hasConnection: boolean): boolean {
+  return token === 'always' || hasConnection;
+}
+
 /** A stack's connection settings, checked, and its number of objects: what a run over several checks first. */
 export interface StackAhead {
   checked: CheckedConnection;
@@ -89,7 +100,7 @@ export interface StackAhead {
  * docs/performance.md, "Session 17"). Without such a record (another version's, a file written since, an input
  * that is not a synth output) the stack is loaded and checked in full, as before.
  */
-export function checkStackAhead(options: EngineOptions, requireToken: boolean): Result<StackAhead> {
+export function checkStackAhead(options: EngineOptions, token: TokenRequirement): Result<StackAhead> {
   const basics = runBasics(options);
   if (!basics.ok) return basics;
   const { stack, env, cwd } = basics.value;
@@ -97,12 +108,12 @@ export function checkStackAhead(options: EngineOptions, requireToken: boolean): 
   if (recorded?.objects === undefined) {
     const context = prepareRun(options);
     if (!context.ok) return context;
-    const checked = checkRunConnection(context.value, requireToken);
+    const checked = checkRunConnection(context.value, tokenRequired(token, context.value.desired.connection !== undefined));
     return checked.ok ? ok({ checked: checked.value, objects: context.value.desired.resources.length }) : checked;
   }
   const location = resolveStateLocation(options.statePath, env, cwd, stack);
   if (!location.ok) return location;
-  const checked = checkStackConnection({ stack, connection: recorded.connection, env, cwd }, requireToken);
+  const checked = checkStackConnection({ stack, connection: recorded.connection, env, cwd }, tokenRequired(token, recorded.connection !== undefined));
   return checked.ok ? ok({ checked: checked.value, objects: recorded.objects }) : checked;
 }
 
@@ -130,7 +141,7 @@ export function checkRunConnection(context: RunContext, requireToken = true): Re
  * when no digest record vouches for its file: `checkStackAhead`).
  */
 export function checkServiceConnection(options: EngineOptions): Result<CheckedConnection> {
-  const ahead = checkStackAhead(options, true);
+  const ahead = checkStackAhead(options, 'always');
   return ahead.ok ? ok(ahead.value.checked) : ahead;
 }
 

@@ -56,7 +56,7 @@ export function prepareStacks(
   const work = new Map<string, StackWork>();
   for (const stack of order.value) {
     const stackOptions = { ...options, stack, desired: desiredOf(stack) };
-    const checked = loadEveryStack ? loadedAhead(stackOptions) : checkStackAhead(stackOptions, false);
+    const checked = loadEveryStack ? loadedAhead(stackOptions) : checkStackAhead(stackOptions, 'with-connection');
     // The run's error now: it names the stack it is about (once, if the error named it already).
     if (!checked.ok) return fail(inStack(checked.error, stack));
     work.set(stack, { server: serverOf(checked.value.checked.config.address), objects: checked.value.objects });
