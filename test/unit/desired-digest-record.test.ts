@@ -10,10 +10,8 @@
  *   or times differ from synth's;
  * - no secret value in it; none for a stack synthesized without validation or as HCL.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import fc from 'fast-check';
@@ -24,6 +22,8 @@ import { DIGEST_RECORD_FILE, readRecordedDigest, updateWithText } from '../../sr
 import { ResumableSha256 } from '../../src/engine/setup/desired-digest-sha256';
 import { secretVariablesOfConfiguration } from '../../src/secret-variables';
 import { detectChangedStacks } from '../../src/engine/stacks/changed-stacks';
+import { runAppProcess } from '../support/app-process';
+import { tempDir as makeTempDir } from '../support/temp-dir';
 
 jest.setTimeout(180_000);
 
@@ -31,25 +31,9 @@ const ROOT = resolve(__dirname, '..', '..');
 const PASSWORD = 'digest-record-password-3b71e';
 const SERVICES = [undefined, 'http://127.0.0.1:8200', 'https://secrets.example.com:8200/prefix', 'https://staging.secrets.example.com:8200'];
 
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
-
+/** A temporary directory of this file (removed when it ends, test/support/temp-dir.ts). */
 function tempDir(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `secretform-record-${name}-`));
-  temporary.push(dir);
-  return dir;
-}
-
-/** Runs an app file in a process of its own (as `secretform synth` does) and returns its output directory. */
-function runApp(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
-  const outdir = tempDir(name);
-  const base: NodeJS.ProcessEnv = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) base[key] = process.env[key];
-  const result = spawnSync(process.execPath, args, { cwd, env: { ...base, ...env, CDKTF_OUTDIR: outdir }, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
-  return outdir;
+  return makeTempDir(`secretform-record-${name}-`);
 }
 
 /** How many secret variable names the records checked by `digestsOf` listed (the examples and bench apps have some). */
@@ -112,7 +96,7 @@ describe('the digest a record gives is the digest apply records, for every stack
   test('examples/platform and examples/environments', () => {
     const tsx = require.resolve('tsx/cli');
     for (const example of ['platform', 'environments']) {
-      const outdir = runApp(example, [tsx, 'main.ts'], join(ROOT, 'examples', example), {});
+      const outdir = runAppProcess(example, [tsx, 'main.ts'], join(ROOT, 'examples', example), {});
       const stacks = listSynthesizedStacks(outdir);
       expect(stacks.length).toBeGreaterThan(0);
       for (const stack of stacks) expect(existsSync(join(outdir, 'stacks', stack, DIGEST_RECORD_FILE))).toBe(true);
@@ -125,11 +109,11 @@ describe('the digest a record gives is the digest apply records, for every stack
     const benchApp = tempDir('bench-app');
     for (const name of ['app', 'mix']) copyFileSync(join(ROOT, 'bench', `${name}.ts`), join(benchApp, `${name}.ts`));
     const tsx = require.resolve('tsx/cli');
-    const mixed = runApp('bench', [tsx, 'app.ts'], benchApp, { BENCH_ROOT: ROOT, BENCH_SIZE: '300', BENCH_STACKS: '3' });
-    const withNullResource = runApp('bench-null', [tsx, 'app.ts'], benchApp, {
+    const mixed = runAppProcess('bench', [tsx, 'app.ts'], benchApp, { BENCH_ROOT: ROOT, BENCH_SIZE: '300', BENCH_STACKS: '3' });
+    const withNullResource = runAppProcess('bench-null', [tsx, 'app.ts'], benchApp, {
       BENCH_ROOT: ROOT, BENCH_SIZE: '100', CDKTF_CONTEXT_JSON: JSON.stringify({ 'secretform:bridge': 'null_resource' }),
     });
-    const fleet = runApp('fleet', [tsx, join(ROOT, 'bench', 'fleet-app.ts')], ROOT, {
+    const fleet = runAppProcess('fleet', [tsx, join(ROOT, 'bench', 'fleet-app.ts')], ROOT, {
       BENCH_ROOT: ROOT, FLEET_STACKS: '3', FLEET_OBJECTS: '50', FLEET_SERVERS: 'http://127.0.0.1:8201,https://secrets.example.com:8200/prefix',
     });
     for (const outdir of [mixed, withNullResource, fleet]) {

@@ -7,9 +7,7 @@
  *   when it does not load (the file then says what is wrong);
  * - no secret value in it; none for a stack synthesized without validation, and an earlier one is removed.
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import fc from 'fast-check';
@@ -17,6 +15,8 @@ import { AuthMount, SecretValue, ServiceConnection, UserpassUser } from '../../s
 import { listSynthesizedStacks, loadDesired } from '../../src/engine/setup/desired';
 import { readRecordedSpecs, SPECS_RECORD_FILE, writeSpecsRecord } from '../../src/engine/setup/desired-specs-record';
 import { fileIdentity } from '../../src/engine/setup/stack-file-identity';
+import { runAppProcess } from '../support/app-process';
+import { tempDir as makeTempDir } from '../support/temp-dir';
 
 // cdktf's own JSON writer, as its synthesizer (and secretform's, with the same bytes) writes cdk.tf.json.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,25 +27,9 @@ jest.setTimeout(180_000);
 const ROOT = resolve(__dirname, '..', '..');
 const PASSWORD = 'specs-record-password-8c2d1';
 
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
-
+/** A temporary directory of this file (removed when it ends, test/support/temp-dir.ts). */
 function tempDir(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `secretform-specs-${name}-`));
-  temporary.push(dir);
-  return dir;
-}
-
-/** Runs an app file in a process of its own (as `secretform synth` does) and returns its output directory. */
-function runApp(name: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
-  const outdir = tempDir(name);
-  const base: NodeJS.ProcessEnv = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) base[key] = process.env[key];
-  const result = spawnSync(process.execPath, args, { cwd, env: { ...base, ...env, CDKTF_OUTDIR: outdir }, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
-  return outdir;
+  return makeTempDir(`secretform-specs-${name}-`);
 }
 
 /** The desired stack as JSON text: equal texts mean the same values, objects and keys in the same order. */
@@ -71,18 +55,18 @@ function expectRecordLoadsAsFile(outdir: string): void {
 describe('the desired state from a specs record is the one from its file, for every stack of', () => {
   test('examples/platform and examples/environments', () => {
     const tsx = require.resolve('tsx/cli');
-    for (const example of ['platform', 'environments']) expectRecordLoadsAsFile(runApp(example, [tsx, 'main.ts'], join(ROOT, 'examples', example), {}));
+    for (const example of ['platform', 'environments']) expectRecordLoadsAsFile(runAppProcess(example, [tsx, 'main.ts'], join(ROOT, 'examples', example), {}));
   });
 
   test('the bench apps (every resource type of the mix, several stacks; the null_resource bridge; the fleet with its connections)', () => {
     const benchApp = tempDir('bench-app');
     for (const name of ['app', 'mix']) copyFileSync(join(ROOT, 'bench', `${name}.ts`), join(benchApp, `${name}.ts`));
     const tsx = require.resolve('tsx/cli');
-    expectRecordLoadsAsFile(runApp('bench', [tsx, 'app.ts'], benchApp, { BENCH_ROOT: ROOT, BENCH_SIZE: '300', BENCH_STACKS: '3' }));
-    expectRecordLoadsAsFile(runApp('bench-null', [tsx, 'app.ts'], benchApp, {
+    expectRecordLoadsAsFile(runAppProcess('bench', [tsx, 'app.ts'], benchApp, { BENCH_ROOT: ROOT, BENCH_SIZE: '300', BENCH_STACKS: '3' }));
+    expectRecordLoadsAsFile(runAppProcess('bench-null', [tsx, 'app.ts'], benchApp, {
       BENCH_ROOT: ROOT, BENCH_SIZE: '100', CDKTF_CONTEXT_JSON: JSON.stringify({ 'secretform:bridge': 'null_resource' }),
     }));
-    expectRecordLoadsAsFile(runApp('fleet', [tsx, join(ROOT, 'bench', 'fleet-app.ts')], ROOT, {
+    expectRecordLoadsAsFile(runAppProcess('fleet', [tsx, join(ROOT, 'bench', 'fleet-app.ts')], ROOT, {
       BENCH_ROOT: ROOT, FLEET_STACKS: '3', FLEET_OBJECTS: '50', FLEET_SERVERS: 'http://127.0.0.1:8201,https://secrets.example.com:8200/prefix',
     }));
   });
